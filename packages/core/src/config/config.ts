@@ -1,0 +1,133 @@
+/**
+ * Everything a tool or the scheduler needs to know about the session: the workspace, the
+ * merged settings, the approval mode, and session-wide state (file locks, approvals).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { KeyedMutex } from '../utils/keyed-mutex.js';
+import { WorkspaceContext } from '../workspace/workspace-context.js';
+import {
+  type ApprovalMode,
+  type LoadedSettings,
+  loadSettings,
+  type Settings,
+  type SettingsWarning,
+  userSettingsDir,
+} from './settings.js';
+
+export const DEFAULT_TRUNCATE_THRESHOLD = 25_000;
+export const DEFAULT_CONTEXT_FILE_NAME = 'AGENTS.md';
+
+export interface ConfigParameters {
+  /** Workspace roots; the first is the project root. Defaults to the current folder. */
+  roots?: string[];
+  settings?: Settings;
+  /** Overrides `tools.approvalMode`. */
+  approvalMode?: ApprovalMode;
+  /** Home folder for ~/.toolhost (tests pass a temporary one). */
+  homeDir?: string;
+  sessionId?: string;
+}
+
+export interface LoadConfigOptions {
+  /** The project root (default: the current folder). */
+  root?: string;
+  includeDirectories?: string[];
+  approvalMode?: ApprovalMode;
+  homeDir?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Settings given on the command line: the highest layer. */
+  overrides?: Settings;
+  systemSettingsPath?: string;
+  sessionId?: string;
+}
+
+type ApprovalModeListener = (mode: ApprovalMode, previous: ApprovalMode) => void;
+
+export class Config {
+  readonly workspace: WorkspaceContext;
+  readonly settings: Settings;
+  readonly homeDir: string;
+  readonly sessionId: string;
+  /** Held per real file path while a call changes that file. */
+  readonly fileLocks = new KeyedMutex();
+  /** Tools the person allowed "always" in this session. */
+  readonly sessionAllowedTools = new Set<string>();
+  private approvalMode: ApprovalMode;
+  private readonly approvalModeListeners = new Set<ApprovalModeListener>();
+
+  constructor(params: ConfigParameters = {}) {
+    this.workspace = new WorkspaceContext(params.roots ?? [process.cwd()]);
+    this.settings = params.settings ?? {};
+    this.homeDir = params.homeDir ?? os.homedir();
+    this.sessionId = params.sessionId ?? randomUUID();
+    this.approvalMode = params.approvalMode ?? this.settings.tools?.approvalMode ?? 'default';
+    this.workspace.addReadOnlyDirectory(this.projectTempDir);
+  }
+
+  /** Reads the settings files and builds a Config; warnings are returned, never thrown. */
+  static load(options: LoadConfigOptions = {}): { config: Config; settings: LoadedSettings } {
+    const root = path.resolve(options.root ?? process.cwd());
+    const settings = loadSettings({
+      workspaceRoot: root,
+      homeDir: options.homeDir,
+      env: options.env,
+      overrides: options.overrides,
+      systemSettingsPath: options.systemSettingsPath,
+    });
+    const config = new Config({
+      roots: [root, ...(options.includeDirectories ?? [])],
+      settings: settings.merged,
+      approvalMode: options.approvalMode,
+      homeDir: options.homeDir,
+      sessionId: options.sessionId,
+    });
+    return { config, settings };
+  }
+
+  get targetDir(): string {
+    return this.workspace.projectRoot;
+  }
+
+  /** ~/.toolhost */
+  get userDir(): string {
+    return userSettingsDir(this.homeDir);
+  }
+
+  /** A folder of this project's own under ~/.toolhost/tmp, for saved outputs and logs. */
+  get projectTempDir(): string {
+    const digest = createHash('sha256').update(this.workspace.projectRoot).digest('hex');
+    return path.join(this.userDir, 'tmp', digest.slice(0, 16));
+  }
+
+  getApprovalMode(): ApprovalMode {
+    return this.approvalMode;
+  }
+
+  setApprovalMode(mode: ApprovalMode): void {
+    const previous = this.approvalMode;
+    if (previous === mode) return;
+    this.approvalMode = mode;
+    for (const listener of this.approvalModeListeners) listener(mode, previous);
+  }
+
+  onApprovalModeChange(listener: ApprovalModeListener): () => void {
+    this.approvalModeListeners.add(listener);
+    return () => this.approvalModeListeners.delete(listener);
+  }
+
+  getTruncateThreshold(): number {
+    return this.settings.tools?.truncateOutputThreshold ?? DEFAULT_TRUNCATE_THRESHOLD;
+  }
+
+  /** Context (memory) file names, the one written first. */
+  getContextFileNames(): string[] {
+    const names = this.settings.context?.fileName;
+    if (typeof names === 'string' && names) return [names];
+    if (Array.isArray(names) && names.length > 0) return names;
+    return [DEFAULT_CONTEXT_FILE_NAME];
+  }
+}
+
+export type { SettingsWarning };

@@ -1,0 +1,55 @@
+/** The shape of a settings file after aliases are resolved (see schemas/settings.schema.json). */
+
+export type ApprovalMode = 'plan' | 'default' | 'auto-edit' | 'yolo';
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['plan', 'default', 'auto-edit', 'yolo'];
+
+export interface McpServerSettings {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  httpUrl?: string;
+  headers?: Record<string, string>;
+  timeout?: number;
+  trust?: boolean;
+  includeTools?: string[];
+  excludeTools?: string[];
+  description?: string;
+}
+
+export interface Settings {
+  general?: { preferredEditor?: string };
+  tools?: {
+    core?: string[];
+    allowed?: string[];
+    exclude?: string[];
+    discoveryCommand?: string;
+    callCommand?: string;
+    approvalMode?: ApprovalMode;
+    truncateOutputThreshold?: number;
+    shell?: { allowEnv?: string[]; defaultTimeout?: number; keepBackgroundProcesses?: boolean };
+    webFetch?: { allowedHosts?: string[] };
+  };
+  files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom' };
+  mcp?: { serverCommand?: string; allowed?: string[]; excluded?: string[] };
+  mcpServers?: Record<string, McpServerSettings>;
+  context?: { fileName?: string | string[] };
+  model?: { name?: string; baseUrl?: string; apiKey?: string };
+  webSearch?: { provider?: 'tavily' | 'google' | 'brave' | 'searxng'; baseUrl?: string; searchEngineId?: string };
+  security?: { folderTrust?: { enabled?: boolean } };
+}
+
+/** Older flat keys and where they live now. */
+export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> = {
+  coreTools: ['tools', 'core'],
+  allowedTools: ['tools', 'allowed'],
+  excludeTools: ['tools', 'exclude'],
+  toolDiscoveryCommand: ['tools', 'discoveryCommand'],
+  toolCallCommand: ['tools', 'callCommand'],
+  mcpServerCommand: ['mcp', 'serverCommand'],
+  allowMCPServers: ['mcp', 'allowed'],
+  excludeMCPServers: ['mcp', 'excluded'],
+  contextFileName: ['context', 'fileName'],
+  approvalMode: ['tools', 'approvalMode'],
+};

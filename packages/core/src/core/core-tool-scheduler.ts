@@ -1,0 +1,427 @@
+/**
+ * CoreToolScheduler: takes a model's function calls through lookup, validation, the
+ * person's approval and execution, and returns exactly one response per call.
+ *
+ * Ordering: calls are taken in the model's order. Read-only kinds start as soon as they
+ * are approved and overlap each other; a changing call waits for everything before it,
+ * then runs alone, so it sees the effects of earlier calls and its diff is accurate.
+ * A `schedule` while another batch is running waits for it.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../config/config.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import {
+  type AnyTool,
+  isReadOnlyKind,
+  type ToolCallConfirmationDetails,
+  ToolConfirmationOutcome,
+  ToolErrorType,
+  type ToolResult,
+} from '../tools/tools.js';
+import { closestNames } from '../utils/closest-names.js';
+import { type PartListUnion, partsToText, toParts } from './content.js';
+import { editInExternalEditor } from './external-editor.js';
+import { convertToFunctionResponse, createErrorResponse } from './function-response.js';
+import { truncateAndSave } from './output-truncation.js';
+import type {
+  CompletedToolCall,
+  ConfirmationDecision,
+  EditProposal,
+  ScheduleInput,
+  ToolCall,
+  ToolCallRequestInfo,
+  ToolCallResponseInfo,
+  WaitingToolCall,
+} from './tool-call-types.js';
+
+export interface CoreToolSchedulerOptions {
+  config: Config;
+  toolRegistry: ToolRegistry;
+  /** Called whenever any call changes state, with every call of the current batch. */
+  onToolCallsUpdate?: (calls: readonly ToolCall[]) => void;
+  /** Live output of a running call (a command's text so far). */
+  outputUpdateHandler?: (callId: string, output: string) => void;
+  /** Called once per batch, with every call in its final state. */
+  onAllToolCallsComplete?: (calls: CompletedToolCall[]) => void | Promise<void>;
+  /**
+   * Asks the person about a call. Without it, calls that need approval are refused with
+   * `execution_denied`.
+   */
+  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /**
+   * Lets the person edit a proposal for `modify_with_editor`; returns the edited text, or
+   * undefined to keep the proposal. Defaults to $VISUAL / $EDITOR in the terminal.
+   */
+  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
+}
+
+const PLAN_MODE_MESSAGE =
+  'Plan mode is on: tools that change files, run commands or have other effects are not available. Keep investigating with read-only tools, then present your plan with exit_plan_mode; the person decides whether to leave plan mode.';
+
+/** Confirmation types that auto-edit mode approves by itself. */
+const AUTO_EDIT_TYPES = new Set<ToolCallConfirmationDetails['type']>(['edit', 'info']);
+
+export class CoreToolScheduler {
+  private readonly config: Config;
+  private readonly registry: ToolRegistry;
+  private readonly options: CoreToolSchedulerOptions;
+  private calls: ToolCall[] = [];
+  /** Indexes (in the current batch) of calls whose proposal the person changed. */
+  private readonly modified = new Set<number>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: CoreToolSchedulerOptions) {
+    this.options = options;
+    this.config = options.config;
+    this.registry = options.toolRegistry;
+  }
+
+  /** True while a batch is being processed. */
+  get isRunning(): boolean {
+    return this.calls.some((call) => !isCompleted(call));
+  }
+
+  /**
+   * Runs a batch of calls and resolves with every call in its final state, in the order
+   * given. Never rejects for a tool's failure: failures are responses.
+   */
+  schedule(input: ScheduleInput | ScheduleInput[], signal: AbortSignal): Promise<CompletedToolCall[]> {
+    const requests = (Array.isArray(input) ? input : [input]).map(toRequest);
+    const run = this.queue.then(() => this.runBatch(requests, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runBatch(
+    requests: ToolCallRequestInfo[],
+    signal: AbortSignal,
+  ): Promise<CompletedToolCall[]> {
+    const now = Date.now();
+    this.modified.clear();
+    this.calls = requests.map((request) => ({ request, status: 'validating', startTime: now }));
+    this.notify();
+    const running: Promise<void>[] = [];
+    for (let index = 0; index < this.calls.length; index++) {
+      const call = this.calls[index]!;
+      const tool = this.prepare(index, call);
+      if (!tool) continue;
+      if (!isReadOnlyKind(tool.kind)) await Promise.all(running);
+      const work = this.approveAndExecute(index, tool, signal);
+      if (isReadOnlyKind(tool.kind)) running.push(work);
+      else await work;
+    }
+    await Promise.all(running);
+    const completed = this.calls.filter(isCompleted);
+    await this.options.onAllToolCallsComplete?.(completed);
+    return completed;
+  }
+
+  /** Looks up and validates one call; returns its tool, or ends the call with an error. */
+  private prepare(index: number, call: ToolCall): AnyTool | undefined {
+    const { name, args } = call.request;
+    const tool = this.registry.getTool(name);
+    if (!tool) {
+      this.finishWithError(index, ToolErrorType.TOOL_NOT_REGISTERED, this.unknownToolMessage(name));
+      return undefined;
+    }
+    const params = tool.normalizeParams(args ?? {}) as Record<string, unknown>;
+    this.update(index, { status: 'validating', tool, params });
+    const problem = tool.validateToolParams(params);
+    if (problem) {
+      this.finishWithError(
+        index,
+        ToolErrorType.INVALID_TOOL_PARAMS,
+        `Invalid parameters for ${tool.name}: ${problem}`,
+      );
+      return undefined;
+    }
+    if (this.config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind)) {
+      this.finishWithError(index, ToolErrorType.EXECUTION_DENIED, PLAN_MODE_MESSAGE);
+      return undefined;
+    }
+    this.update(index, { status: 'scheduled', tool, params });
+    return tool;
+  }
+
+  private async approveAndExecute(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
+    try {
+      const approved = await this.approve(index, tool, signal);
+      if (!approved) return;
+      await this.execute(index, tool, signal);
+    } catch (error) {
+      // Anything a tool throws ends here, once, as an execution failure.
+      const message = error instanceof Error ? error.message : String(error);
+      this.finishWithError(index, ToolErrorType.EXECUTION_FAILED, `${tool.name} failed unexpectedly: ${message}`);
+    }
+  }
+
+  /** Returns true when the call may run; otherwise the call has already been finished. */
+  private async approve(index: number, tool: AnyTool, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) {
+      this.finishCancelled(index, 'The call was cancelled before it started.');
+      return false;
+    }
+    if (this.isAllowedWithoutAsking(tool)) return true;
+    for (;;) {
+      const params = this.paramsOf(index);
+      const details = await tool.shouldConfirmExecute(params, signal);
+      if (signal.aborted) {
+        this.finishCancelled(index, 'The call was cancelled before it started.');
+        return false;
+      }
+      if (!details || this.approvalModeSkips(details)) return true;
+
+      const ask = this.options.onConfirmationRequest;
+      if (!ask) {
+        this.finishWithError(
+          index,
+          ToolErrorType.EXECUTION_DENIED,
+          `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (tools.allowed) or with another approval mode.`,
+        );
+        return false;
+      }
+      this.update(index, { status: 'awaiting_approval', tool, confirmationDetails: details });
+      const decision = await raceAbort(ask(this.calls[index] as WaitingToolCall), signal);
+      if (!decision) {
+        this.finishCancelled(index, 'The call was cancelled while waiting for approval.');
+        return false;
+      }
+      this.update(index, { outcome: decision.outcome });
+      await details.onConfirm(decision.outcome, decision.payload);
+
+      switch (decision.outcome) {
+        case ToolConfirmationOutcome.Cancel:
+          this.finishCancelled(index, 'The person declined this call. Ask them how to proceed or try another approach.');
+          return false;
+        case ToolConfirmationOutcome.ModifyWithEditor:
+          await this.modifyWithEditor(index, tool, signal);
+          continue; // ask again, showing the modified proposal
+        case ToolConfirmationOutcome.ProceedAlways:
+          if (details.rememberAlways !== 'tool-handles') this.config.sessionAllowedTools.add(tool.name);
+          break;
+        default:
+          break;
+      }
+      if (decision.payload?.newContent !== undefined) {
+        await this.applyModifiedContent(index, tool, signal, decision.payload.newContent);
+      }
+      return true;
+    }
+  }
+
+  private isAllowedWithoutAsking(tool: AnyTool): boolean {
+    if (this.config.sessionAllowedTools.has(tool.name)) return true;
+    const allowed = this.config.settings.tools?.allowed ?? [];
+    return allowed.some((entry) => entry === tool.name || entry === tool.displayName);
+  }
+
+  private approvalModeSkips(details: ToolCallConfirmationDetails): boolean {
+    if (details.type === 'plan') return false;
+    const mode = this.config.getApprovalMode();
+    if (mode === 'yolo') return true;
+    return mode === 'auto-edit' && AUTO_EDIT_TYPES.has(details.type);
+  }
+
+  private async modifyWithEditor(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
+    const context = tool.getModifyContext?.(signal);
+    if (!context) return;
+    const params = this.paramsOf(index);
+    const proposal: EditProposal = {
+      filePath: context.getFilePath(params),
+      currentContent: await context.getCurrentContent(params),
+      proposedContent: await context.getProposedContent(params),
+    };
+    const edit =
+      this.options.editProposal ??
+      ((p: EditProposal) => editInExternalEditor(p, this.config.settings.general?.preferredEditor));
+    const edited = await edit(proposal);
+    if (edited === undefined || edited === proposal.proposedContent) return;
+    const updated = context.createUpdatedParams(proposal.currentContent, edited, params);
+    this.update(index, { params: updated as Record<string, unknown>, modified: true });
+  }
+
+  private async applyModifiedContent(
+    index: number,
+    tool: AnyTool,
+    signal: AbortSignal,
+    newContent: string,
+  ): Promise<void> {
+    const context = tool.getModifyContext?.(signal);
+    if (!context) return;
+    const params = this.paramsOf(index);
+    const current = await context.getCurrentContent(params);
+    const updated = context.createUpdatedParams(current, newContent, params);
+    this.update(index, { params: updated as Record<string, unknown>, modified: true });
+  }
+
+  private async execute(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
+    const params = this.paramsOf(index);
+    const problem = this.modified.has(index) ? tool.validateToolParams(params) : null;
+    if (problem) {
+      this.finishWithError(index, ToolErrorType.INVALID_TOOL_PARAMS, `The modified call is invalid: ${problem}`);
+      return;
+    }
+    this.update(index, { status: 'executing', tool });
+    const { callId } = this.calls[index]!.request;
+    const updateOutput = tool.canUpdateOutput
+      ? (output: string) => {
+          this.update(index, { liveOutput: output });
+          this.options.outputUpdateHandler?.(callId, output);
+        }
+      : undefined;
+    const run = () => tool.execute(params, signal, updateOutput);
+    const result: ToolResult = isReadOnlyKind(tool.kind)
+      ? await run()
+      : await this.config.fileLocks.runExclusive(this.lockKeys(tool, params), run);
+
+    if (signal.aborted) {
+      const partial = partsToText(result.llmContent);
+      const note = 'The call was cancelled while it was running.';
+      this.finishCancelled(index, partial ? `${note} Output until then:\n${partial}` : note, result);
+      return;
+    }
+    await this.finishWithResult(index, tool, result);
+  }
+
+  private lockKeys(tool: AnyTool, params: Record<string, unknown>): string[] {
+    return tool.toolLocations(params).map((location) => {
+      const check = this.config.workspace.check(location.path, 'write');
+      return check.ok ? check.realPath : path.resolve(location.path);
+    });
+  }
+
+  private async finishWithResult(index: number, tool: AnyTool, result: ToolResult): Promise<void> {
+    const call = this.calls[index]!;
+    const { callId } = call.request;
+    let llmContent: PartListUnion = result.llmContent;
+    if (this.modified.has(index)) {
+      llmContent = [
+        ...toParts(llmContent),
+        { text: 'Note: the person changed your proposed content before it was applied; what was written is their version.' },
+      ];
+    }
+    const { parts, outputFile } = await this.toResponseParts(tool.name, callId, llmContent, Boolean(result.error));
+    const response: ToolCallResponseInfo = {
+      callId,
+      responseParts: parts,
+      resultDisplay: result.returnDisplay,
+      error: result.error,
+      ...(outputFile ? { outputFile } : {}),
+    };
+    this.update(index, {
+      status: result.error ? 'error' : 'success',
+      response,
+      durationMs: Date.now() - call.startTime,
+    });
+  }
+
+  /** Converts content to response parts, cutting long text and saving the whole of it. */
+  private async toResponseParts(
+    toolName: string,
+    callId: string,
+    llmContent: PartListUnion,
+    isError: boolean,
+  ): Promise<{ parts: ReturnType<typeof convertToFunctionResponse>; outputFile?: string }> {
+    const parts = toParts(llmContent);
+    const text = partsToText(parts);
+    const truncated = await truncateAndSave(text, {
+      threshold: this.config.getTruncateThreshold(),
+      directory: path.join(this.config.projectTempDir, 'tool-outputs'),
+      fileStem: `${toolName}-${callId}`,
+    });
+    if (truncated.text === text) {
+      return { parts: convertToFunctionResponse(toolName, callId, parts, { isError }) };
+    }
+    const media = parts.filter((part) => part.inlineData || part.fileData);
+    const converted = convertToFunctionResponse(toolName, callId, [{ text: truncated.text }, ...media], {
+      isError,
+    });
+    return { parts: converted, ...(truncated.outputFile ? { outputFile: truncated.outputFile } : {}) };
+  }
+
+  private finishWithError(index: number, type: ToolErrorType, message: string): void {
+    const call = this.calls[index]!;
+    this.update(index, {
+      status: 'error',
+      response: {
+        callId: call.request.callId,
+        responseParts: createErrorResponse(call.request.name, call.request.callId, message),
+        resultDisplay: message,
+        error: { type, message },
+      },
+      durationMs: Date.now() - call.startTime,
+    });
+  }
+
+  private finishCancelled(index: number, message: string, result?: ToolResult): void {
+    const call = this.calls[index]!;
+    this.update(index, {
+      status: 'cancelled',
+      response: {
+        callId: call.request.callId,
+        responseParts: createErrorResponse(call.request.name, call.request.callId, message),
+        resultDisplay: result?.returnDisplay ?? message,
+        error: undefined,
+      },
+      durationMs: Date.now() - call.startTime,
+    });
+  }
+
+  private unknownToolMessage(name: string): string {
+    const registered = this.registry.getRegisteredTool(name);
+    if (registered) {
+      return `Tool "${name}" is turned off by this session's settings (tools.core / tools.exclude). Use one of the available tools instead: ${this.registry.getAllToolNames().join(', ')}.`;
+    }
+    const suggestions = closestNames(name, this.registry.getAllToolNames());
+    const hint =
+      suggestions.length > 0
+        ? `Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?`
+        : `Available tools: ${this.registry.getAllToolNames().join(', ')}.`;
+    return `Tool "${name}" does not exist. ${hint}`;
+  }
+
+  private paramsOf(index: number): Record<string, unknown> {
+    return this.calls[index]!.params ?? {};
+  }
+
+  private update(index: number, changes: Partial<ToolCall> & { modified?: boolean }): void {
+    const { modified, ...rest } = changes;
+    if (modified) this.modified.add(index);
+    this.calls[index] = { ...this.calls[index]!, ...rest } as ToolCall;
+    this.notify();
+  }
+
+  private notify(): void {
+    this.options.onToolCallsUpdate?.([...this.calls]);
+  }
+}
+
+function isCompleted(call: ToolCall): call is CompletedToolCall {
+  return call.status === 'success' || call.status === 'error' || call.status === 'cancelled';
+}
+
+function toRequest(input: ScheduleInput): ToolCallRequestInfo {
+  if ('callId' in input && typeof input.callId === 'string') return input as ToolCallRequestInfo;
+  const call = input as { id?: string; name?: string; args?: Record<string, unknown> };
+  return { callId: call.id ?? `call-${randomUUID()}`, name: call.name ?? '', args: call.args ?? {} };
+}
+
+/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

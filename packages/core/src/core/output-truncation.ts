@@ -1,0 +1,63 @@
+/**
+ * Keeps a very long tool output within the model's budget: the head and the tail stay,
+ * the middle is replaced by a note, and the whole text is saved to a file the model can
+ * page through with read_file.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface TruncatedOutput {
+  text: string;
+  /** Where the whole text was saved, when it was cut. */
+  outputFile?: string;
+}
+
+const HEAD_SHARE = 0.4;
+
+export async function truncateAndSave(
+  text: string,
+  options: { threshold: number; directory: string; fileStem: string },
+): Promise<TruncatedOutput> {
+  if (text.length <= options.threshold) return { text };
+  const outputFile = path.join(options.directory, `${sanitize(options.fileStem)}.txt`);
+  let saved = true;
+  try {
+    await mkdir(options.directory, { recursive: true });
+    await writeFile(outputFile, text, 'utf8');
+  } catch {
+    saved = false;
+  }
+  const headBudget = Math.floor(options.threshold * HEAD_SHARE);
+  const tailBudget = options.threshold - headBudget;
+  const head = cutAtLineEnd(text.slice(0, headBudget));
+  const tail = cutAtLineStart(text.slice(text.length - tailBudget));
+  const totalLines = countLines(text);
+  const headLines = countLines(head);
+  const omittedChars = text.length - head.length - tail.length;
+  const omittedLines = Math.max(0, totalLines - headLines - countLines(tail));
+  const where = saved
+    ? `The whole output (${totalLines} lines) is saved in ${outputFile}. Read the missing part with read_file, absolute_path "${outputFile}", offset ${headLines}, limit ${Math.min(omittedLines || 1, 2000)}, continuing with higher offsets, or search it with grep_search.`
+    : 'The whole output could not be saved; run the call again with a narrower request.';
+  const note = `\n\n[... ${omittedChars} characters (${omittedLines} lines) left out of the middle. ${where}]\n\n`;
+  return { text: head + note + tail, ...(saved ? { outputFile } : {}) };
+}
+
+function cutAtLineEnd(text: string): string {
+  const lastNewline = text.lastIndexOf('\n');
+  return lastNewline > text.length / 2 ? text.slice(0, lastNewline + 1) : text;
+}
+
+function cutAtLineStart(text: string): string {
+  const firstNewline = text.indexOf('\n');
+  return firstNewline >= 0 && firstNewline < text.length / 2 ? text.slice(firstNewline + 1) : text;
+}
+
+function countLines(text: string): number {
+  if (text === '') return 0;
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
+}
+
+function sanitize(stem: string): string {
+  return stem.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+}

@@ -1,0 +1,150 @@
+/**
+ * The one JSON Schema validator every tool uses. Messages name the parameter the way a
+ * model sent it (`absolute_path must be string`) so it can correct the call.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS: under NodeNext its function arrives as the default import,
+// while its types describe it as `default.default`.
+type FormatsPlugin = typeof addFormatsModule.default;
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsModule as unknown as FormatsPlugin);
+
+function makeAjv<T extends Ajv | Ajv2020>(instance: T): T {
+  // strict mode would reject the vendor keywords MCP servers and models put in schemas.
+  addFormats(instance as Ajv);
+  return instance;
+}
+
+const draft7 = makeAjv(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
+const draft2020 = makeAjv(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
+
+type Compiled = ValidateFunction | { compileError: string };
+const cache = new WeakMap<object, Compiled>();
+
+function compile(schema: Record<string, unknown>): Compiled {
+  const cached = cache.get(schema);
+  if (cached) return cached;
+  let compiled: Compiled;
+  try {
+    const ajv =
+      typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? draft2020 : draft7;
+    // A schema without $id is compiled afresh each time, so cache by object identity.
+    const { $schema: _ignored, ...rest } = schema;
+    compiled = ajv.compile(rest);
+  } catch (error) {
+    compiled = { compileError: error instanceof Error ? error.message : String(error) };
+  }
+  cache.set(schema, compiled);
+  return compiled;
+}
+
+/** One problem found in a value: where (`todos[1].status`, empty for the root) and what. */
+export interface SchemaProblem {
+  /** Path segments from the root to the offending value. */
+  path: string[];
+  /** The parameter or key as a reader writes it: `todos[1].status`. */
+  name: string;
+  message: string;
+}
+
+/**
+ * Every problem `data` has against `schema`, or a single problem with an empty path when
+ * the schema itself cannot be used.
+ */
+export function schemaProblems(schema: Record<string, unknown>, data: unknown): SchemaProblem[] {
+  const compiled = compile(schema);
+  if ('compileError' in compiled) {
+    return [
+      {
+        path: [],
+        name: '',
+        message: `This tool's parameter schema is invalid (${compiled.compileError}); the tool cannot be called until its provider fixes it.`,
+      },
+    ];
+  }
+  let valid: boolean;
+  try {
+    valid = compiled(data) as boolean;
+  } catch (error) {
+    // A $ref that leads back to itself without consuming input recurses until the stack ends.
+    const reason = error instanceof RangeError ? 'its $ref references loop forever' : String(error);
+    return [
+      {
+        path: [],
+        name: '',
+        message: `This tool's parameter schema cannot be checked (${reason}); the tool cannot be called until its provider fixes it.`,
+      },
+    ];
+  }
+  if (valid) return [];
+  const seen = new Set<string>();
+  const problems: SchemaProblem[] = [];
+  for (const error of compiled.errors ?? []) {
+    const problem = toProblem(error);
+    const key = `${problem.name}\0${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+/** Returns null when `data` satisfies `schema`, else one message naming every problem. */
+export function validateAgainstSchema(schema: Record<string, unknown>, data: unknown): string | null {
+  const problems = schemaProblems(schema, data ?? {});
+  if (problems.length === 0) return null;
+  return problems.map(formatProblem).join('; ');
+}
+
+function formatProblem(problem: SchemaProblem): string {
+  if (problem.path.length === 0 && problem.name === '' && problem.message.startsWith('This tool')) {
+    return problem.message;
+  }
+  return `${problem.name || 'params'} ${problem.message}`;
+}
+
+function toProblem(error: ErrorObject): SchemaProblem {
+  const path = error.instancePath
+    ? error.instancePath
+        .split('/')
+        .slice(1)
+        .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    : [];
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return { path: [...path, missing], name: pathToName([...path, missing]), message: 'is required' };
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return { path: [...path, extra], name: pathToName([...path, extra]), message: 'is not a known property' };
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      return {
+        path,
+        name: pathToName(path),
+        message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    }
+    case 'type':
+      if (path.length === 0) {
+        return { path, name: '', message: 'must be an object of named parameters' };
+      }
+      return { path, name: pathToName(path), message: error.message ?? 'has the wrong type' };
+    default:
+      return { path, name: pathToName(path), message: error.message ?? 'is invalid' };
+  }
+}
+
+/** `['todos', '0', 'status']` → `todos[0].status` */
+export function pathToName(path: string[]): string {
+  return path.reduce((name, segment) => {
+    if (/^\d+$/.test(segment)) return `${name}[${segment}]`;
+    return name ? `${name}.${segment}` : segment;
+  }, '');
+}

@@ -1,0 +1,176 @@
+/**
+ * The workspace path policy: the one place that decides whether a tool may touch a path.
+ * A path is resolved the way the kernel would open it (every symbolic link followed, even
+ * a dangling one, `..` applied after links), and the result must lie inside a root by
+ * whole path components (`/ws` does not contain `/ws-evil`).
+ */
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export type PathAccess = 'read' | 'write';
+
+export type PathCheck =
+  | { ok: true; /** The path as the kernel resolves it: use this one for I/O. */ realPath: string }
+  | { ok: false; reason: 'not_absolute' | 'outside_workspace' | 'symlink_loop'; message: string };
+
+/** Thrown when the workspace itself cannot be set up (a root missing or not a folder). */
+export class WorkspaceError extends Error {}
+
+const MAX_SYMLINK_HOPS = 40;
+
+export class WorkspaceContext {
+  private readonly rootList: string[];
+  private readonly readOnlyList: string[] = [];
+
+  /**
+   * @param roots absolute or cwd-relative folders; each must exist. The first is the
+   *   project root (settings, memory, default working directory).
+   */
+  constructor(roots: string[]) {
+    if (roots.length === 0) throw new WorkspaceError('A workspace needs at least one root folder.');
+    const real: string[] = [];
+    for (const root of roots) {
+      const resolved = path.resolve(root);
+      let stats: ReturnType<typeof statSync>;
+      try {
+        stats = statSync(resolved);
+      } catch {
+        throw new WorkspaceError(`Workspace folder ${resolved} does not exist; create it or pass another folder.`);
+      }
+      if (!stats.isDirectory()) {
+        throw new WorkspaceError(`Workspace root ${resolved} is not a folder; pass a folder instead.`);
+      }
+      const realRoot = realpathSync.native(resolved);
+      if (!real.includes(realRoot)) real.push(realRoot);
+    }
+    this.rootList = real;
+  }
+
+  /** The real paths of the workspace roots, the project root first. */
+  get roots(): readonly string[] {
+    return this.rootList;
+  }
+
+  get projectRoot(): string {
+    return this.rootList[0]!;
+  }
+
+  /** Lets tools read (never write) below `dir`, e.g. the folder of saved long outputs. */
+  addReadOnlyDirectory(dir: string): void {
+    const real = resolveLikeKernel(path.resolve(dir));
+    if (typeof real === 'string' && !this.readOnlyList.includes(real)) this.readOnlyList.push(real);
+  }
+
+  /** Decides whether `inputPath` (absolute) may be read or written. */
+  check(inputPath: string, access: PathAccess = 'read'): PathCheck {
+    if (!path.isAbsolute(inputPath)) {
+      return {
+        ok: false,
+        reason: 'not_absolute',
+        message: `${inputPath} is not an absolute path; send the full path, e.g. ${path.join(this.projectRoot, inputPath)}.`,
+      };
+    }
+    const realPath = resolveLikeKernel(inputPath);
+    if (realPath === null) {
+      return {
+        ok: false,
+        reason: 'symlink_loop',
+        message: `${inputPath} goes through a loop of symbolic links and cannot be opened.`,
+      };
+    }
+    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyList] : this.rootList;
+    if (allowed.some((root) => isWithin(root, realPath))) return { ok: true, realPath };
+
+    const lexical = path.resolve(inputPath);
+    const throughLink = allowed.some((root) => isWithin(root, lexical));
+    const where = this.describeRoots();
+    return {
+      ok: false,
+      reason: 'outside_workspace',
+      message: throughLink
+        ? `${inputPath} leads outside the workspace through a symbolic link (it resolves to ${realPath}); only paths inside ${where} may be ${access === 'read' ? 'read' : 'changed'}.`
+        : `${inputPath} is outside the workspace; only paths inside ${where} may be ${access === 'read' ? 'read' : 'changed'}.`,
+    };
+  }
+
+  /** True when `inputPath` resolves inside a root. */
+  contains(inputPath: string): boolean {
+    return this.check(inputPath, 'write').ok;
+  }
+
+  /** A path for display: relative to the root that contains it, else absolute. */
+  relative(absolutePath: string): string {
+    for (const root of this.rootList) {
+      if (isWithin(root, absolutePath)) {
+        const rel = path.relative(root, absolutePath) || '.';
+        return this.rootList.length > 1 && root !== this.projectRoot
+          ? path.join(path.basename(root), rel)
+          : rel;
+      }
+    }
+    return absolutePath;
+  }
+
+  private describeRoots(): string {
+    return this.rootList.length === 1
+      ? this.projectRoot
+      : `one of ${this.rootList.join(', ')}`;
+  }
+}
+
+/** True when `candidate` is `root` or below it, comparing whole path components. */
+export function isWithin(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
+}
+
+/**
+ * Resolves an absolute path as the kernel would when opening or creating it: symbolic
+ * links are followed wherever they point (existing or not), `..` goes to the parent of the
+ * real location. Components that do not exist are appended as written. Returns null for a
+ * symbolic link loop.
+ */
+export function resolveLikeKernel(absolutePath: string): string | null {
+  const pending = splitComponents(absolutePath);
+  let current = path.parse(absolutePath).root;
+  let hops = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const component = pending.shift()!;
+    if (component === '.') continue;
+    if (component === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, component);
+    if (missing) {
+      current = next;
+      continue;
+    }
+    let isLink = false;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch {
+      // Nothing exists here: the rest of the path would be created, not followed.
+      missing = true;
+      current = next;
+      continue;
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    if (++hops > MAX_SYMLINK_HOPS) return null;
+    const target = readlinkSync(next);
+    pending.unshift(...splitComponents(target));
+    if (path.isAbsolute(target)) current = path.parse(target).root;
+  }
+  return current;
+}
+
+function splitComponents(p: string): string[] {
+  return p.split(/[\\/]+/).filter((part) => part.length > 0);
+}
