@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import {
@@ -52,6 +53,8 @@ export class Config {
   readonly sessionId: string;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
+  /** What the model last saw of each file, to refuse edits of files changed behind its back. */
+  readonly fileReads = new FileReadTracker();
   /** Tools the person allowed "always" in this session. */
   readonly sessionAllowedTools = new Set<string>();
   private approvalMode: ApprovalMode;

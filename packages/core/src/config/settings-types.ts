@@ -36,7 +36,11 @@ export interface Settings {
   mcpServers?: Record<string, McpServerSettings>;
   context?: { fileName?: string | string[] };
   model?: { name?: string; baseUrl?: string; apiKey?: string };
-  webSearch?: { provider?: 'tavily' | 'google' | 'brave' | 'searxng'; baseUrl?: string; searchEngineId?: string };
+  webSearch?: {
+    provider?: 'tavily' | 'google' | 'brave' | 'searxng';
+    baseUrl?: string;
+    searchEngineId?: string;
+  };
   security?: { folderTrust?: { enabled?: boolean } };
 }
 

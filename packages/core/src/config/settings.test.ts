@@ -15,7 +15,13 @@ function write(file: string, text: string) {
 const userFile = () => path.join(home, '.toolhost', 'settings.json');
 const projectFile = () => path.join(project, '.toolhost', 'settings.json');
 const load = (env: NodeJS.ProcessEnv = {}, overrides = {}) =>
-  loadSettings({ workspaceRoot: project, homeDir: home, systemSettingsPath: systemFile, env, overrides });
+  loadSettings({
+    workspaceRoot: project,
+    homeDir: home,
+    systemSettingsPath: systemFile,
+    env,
+    overrides,
+  });
 
 beforeEach(() => {
   const base = mkdtempSync(path.join(os.tmpdir(), 'toolhost-settings-'));
@@ -38,7 +44,13 @@ describe('loadSettings', () => {
   });
 
   it('layers user < project < system < environment < flags', () => {
-    write(userFile(), JSON.stringify({ tools: { approvalMode: 'plan', allowed: ['a'] }, general: { preferredEditor: 'vim' } }));
+    write(
+      userFile(),
+      JSON.stringify({
+        tools: { approvalMode: 'plan', allowed: ['a'] },
+        general: { preferredEditor: 'vim' },
+      }),
+    );
     write(projectFile(), JSON.stringify({ tools: { approvalMode: 'auto-edit', allowed: ['b'] } }));
     expect(load().merged).toEqual({
       tools: { approvalMode: 'auto-edit', allowed: ['b'] },
@@ -101,12 +113,18 @@ describe('loadSettings', () => {
     expect(warnings[0]?.key).toBe('coreTools');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the test name quotes the settings syntax.
   it('expands $VAR and ${VAR} from the environment', () => {
     write(
       projectFile(),
       JSON.stringify({
         mcpServers: {
-          s: { command: 'srv', env: { TOKEN: '$MY_TOKEN' }, headers: { Authorization: 'Bearer ${MY_TOKEN}' } },
+          s: {
+            command: 'srv',
+            env: { TOKEN: '$MY_TOKEN' },
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the settings syntax under test.
+            headers: { Authorization: 'Bearer ${MY_TOKEN}' },
+          },
         },
       }),
     );
@@ -125,7 +143,10 @@ describe('loadSettings', () => {
   });
 
   it('allows comments and trailing commas', () => {
-    write(projectFile(), '{\n  // why: keep it safe\n  "tools": { "exclude": ["edit",], /* block */ },\n}\n');
+    write(
+      projectFile(),
+      '{\n  // why: keep it safe\n  "tools": { "exclude": ["edit",], /* block */ },\n}\n',
+    );
     const { merged, warnings } = load();
     expect(warnings).toEqual([]);
     expect(merged.tools?.exclude).toEqual(['edit']);
@@ -148,12 +169,17 @@ describe('loadSettings', () => {
   });
 
   it('warns about an ill-typed key and drops only that key', () => {
-    write(userFile(), JSON.stringify({ tools: { allowed: 'read_file', approvalMode: 'sometimes', core: ['ls'] } }));
+    write(
+      userFile(),
+      JSON.stringify({ tools: { allowed: 'read_file', approvalMode: 'sometimes', core: ['ls'] } }),
+    );
     const { merged, warnings } = load();
     expect(merged.tools).toEqual({ core: ['ls'] });
     const byKey = Object.fromEntries(warnings.map((w) => [w.key, w.message]));
     expect(byKey['tools.allowed']).toMatch(/must be array/);
-    expect(byKey['tools.approvalMode']).toMatch(/must be one of "plan", "default", "auto-edit", "yolo"/);
+    expect(byKey['tools.approvalMode']).toMatch(
+      /must be one of "plan", "default", "auto-edit", "yolo"/,
+    );
     expect(warnings.every((w) => w.source === userFile())).toBe(true);
   });
 
@@ -173,7 +199,11 @@ describe('loadSettings', () => {
   });
 
   it('takes the model endpoint from the OPENAI_ variables', () => {
-    const { merged } = load({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_API_KEY: 'k', OPENAI_MODEL: 'qwen' });
+    const { merged } = load({
+      OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+      OPENAI_API_KEY: 'k',
+      OPENAI_MODEL: 'qwen',
+    });
     expect(merged.model).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', name: 'qwen' });
   });
 

@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { closestNames } from '../utils/closest-names.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
-import { APPROVAL_MODES, type ApprovalMode, FLAT_ALIASES, type Settings } from './settings-types.js';
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  FLAT_ALIASES,
+  type Settings,
+} from './settings-types.js';
 
 export * from './settings-types.js';
 
@@ -125,7 +130,10 @@ function readSettingsFile(
     return { scope, path: filePath, exists: false, settings: {} };
   }
   const errors: ParseError[] = [];
-  const parsed: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const parsed: unknown = parse(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+  });
   if (errors.length > 0) {
     const first = errors[0]!;
     const { line, column } = lineAndColumn(text, first.offset);
@@ -223,7 +231,8 @@ function resolveAliases(
     if (!(flat in layer)) continue;
     const value = layer[flat];
     delete layer[flat];
-    const group = (layer[section] ??= {}) as Record<string, unknown>;
+    layer[section] ??= {};
+    const group = layer[section] as Record<string, unknown>;
     if (key in group) {
       warnings.push({
         source,
@@ -299,7 +308,11 @@ function settingsFromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarni
 
 /** Deep-merges `upper` over `lower`: objects merge, lists are replaced (except UNION_KEYS). */
 export function mergeSettings(lower: Settings, upper: Settings): Settings {
-  return mergeObjects(lower as Record<string, unknown>, upper as Record<string, unknown>, '') as Settings;
+  return mergeObjects(
+    lower as Record<string, unknown>,
+    upper as Record<string, unknown>,
+    '',
+  ) as Settings;
 }
 
 function mergeObjects(

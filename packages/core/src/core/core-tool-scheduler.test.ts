@@ -21,7 +21,10 @@ beforeEach(() => {
   log = newRunLog();
   reader = new RecordingTool('read_thing', Kind.Read, log);
   writer = new RecordingTool('write_thing', Kind.Edit, log, { confirmation: 'edit' });
-  runner = new RecordingTool('run_thing', Kind.Execute, log, { confirmation: 'exec', streams: true });
+  runner = new RecordingTool('run_thing', Kind.Execute, log, {
+    confirmation: 'exec',
+    streams: true,
+  });
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -61,7 +64,11 @@ function setup(
 }
 
 const proceed = (): ConfirmationDecision => ({ outcome: ToolConfirmationOutcome.ProceedOnce });
-const call = (name: string, args: Record<string, unknown> = {}, callId = name) => ({ callId, name, args });
+const call = (name: string, args: Record<string, unknown> = {}, callId = name) => ({
+  callId,
+  name,
+  args,
+});
 const signal = () => new AbortController().signal;
 
 describe('CoreToolScheduler: lookup and validation', () => {
@@ -70,7 +77,9 @@ describe('CoreToolScheduler: lookup and validation', () => {
     const [done] = await scheduler.schedule(call('read_thing', { id: 'a' }), signal());
     expect(done?.status).toBe('success');
     expect(done?.response.responseParts).toEqual([
-      { functionResponse: { id: 'read_thing', name: 'read_thing', response: { output: 'done a' } } },
+      {
+        functionResponse: { id: 'read_thing', name: 'read_thing', response: { output: 'done a' } },
+      },
     ]);
   });
 
@@ -87,7 +96,9 @@ describe('CoreToolScheduler: lookup and validation', () => {
     expect(done?.status).toBe('error');
     expect(done?.response.error?.type).toBe(ToolErrorType.TOOL_NOT_REGISTERED);
     expect(done?.response.error?.message).toContain('Did you mean "read_thing"');
-    expect(done?.response.responseParts[0]?.functionResponse?.response?.error).toContain('read_thing');
+    expect(done?.response.responseParts[0]?.functionResponse?.response?.error).toContain(
+      'read_thing',
+    );
   });
 
   it('says when settings turned a tool off', async () => {
@@ -121,7 +132,9 @@ describe('CoreToolScheduler: lookup and validation', () => {
     const [done] = await scheduler.schedule(call('read_thing', { fail: 'error' }), signal());
     expect(done?.status).toBe('error');
     expect(done?.response.error?.type).toBe(ToolErrorType.FILE_NOT_FOUND);
-    expect(done?.response.responseParts[0]?.functionResponse?.response).toEqual({ error: 'it failed' });
+    expect(done?.response.responseParts[0]?.functionResponse?.response).toEqual({
+      error: 'it failed',
+    });
   });
 });
 
@@ -130,7 +143,13 @@ describe('CoreToolScheduler: states and approval', () => {
     const { scheduler, updates } = setup({ answer: proceed });
     await scheduler.schedule(call('write_thing', { content: 'x' }), signal());
     const states = updates.map((calls) => calls[0]?.status).filter((s, i, all) => s !== all[i - 1]);
-    expect(states).toEqual(['validating', 'scheduled', 'awaiting_approval', 'executing', 'success']);
+    expect(states).toEqual([
+      'validating',
+      'scheduled',
+      'awaiting_approval',
+      'executing',
+      'success',
+    ]);
   });
 
   it('shows the confirmation details to the front end', async () => {
@@ -177,7 +196,10 @@ describe('CoreToolScheduler: states and approval', () => {
 
   it('plan mode refuses changing kinds with a way out, and runs read-only ones', async () => {
     const { scheduler } = setup({ approvalMode: 'plan', answer: proceed });
-    const [write, read] = await scheduler.schedule([call('write_thing'), call('read_thing')], signal());
+    const [write, read] = await scheduler.schedule(
+      [call('write_thing'), call('read_thing')],
+      signal(),
+    );
     expect(write?.status).toBe('error');
     expect(write?.response.error?.type).toBe(ToolErrorType.EXECUTION_DENIED);
     expect(write?.response.error?.message).toMatch(/Plan mode is on.*exit_plan_mode/);
@@ -193,14 +215,19 @@ describe('CoreToolScheduler: states and approval', () => {
   });
 
   it('tools.allowed entries skip confirmation', async () => {
-    const { scheduler, asked } = setup({ settings: { tools: { allowed: ['write_thing'] } }, answer: proceed });
+    const { scheduler, asked } = setup({
+      settings: { tools: { allowed: ['write_thing'] } },
+      answer: proceed,
+    });
     const [done] = await scheduler.schedule(call('write_thing'), signal());
     expect(done?.status).toBe('success');
     expect(asked).toEqual([]);
   });
 
   it('remembers proceed_always for the session', async () => {
-    const { scheduler, asked } = setup({ answer: () => ({ outcome: ToolConfirmationOutcome.ProceedAlways }) });
+    const { scheduler, asked } = setup({
+      answer: () => ({ outcome: ToolConfirmationOutcome.ProceedAlways }),
+    });
     await scheduler.schedule(call('write_thing', {}, 'one'), signal());
     await scheduler.schedule(call('write_thing', {}, 'two'), signal());
     expect(asked.map((c) => c.request.callId)).toEqual(['one']);
@@ -220,7 +247,10 @@ describe('CoreToolScheduler: states and approval', () => {
 
   it('applies an inline modification and tells the model', async () => {
     const { scheduler } = setup({
-      answer: () => ({ outcome: ToolConfirmationOutcome.ProceedOnce, payload: { newContent: 'theirs' } }),
+      answer: () => ({
+        outcome: ToolConfirmationOutcome.ProceedOnce,
+        payload: { newContent: 'theirs' },
+      }),
     });
     const [done] = await scheduler.schedule(call('write_thing', { content: 'mine' }), signal());
     expect(done?.status).toBe('success');
@@ -264,7 +294,10 @@ describe('CoreToolScheduler: ordering', () => {
   it('runs read-only calls side by side', async () => {
     const { scheduler } = setup();
     const done = await scheduler.schedule(
-      [call('read_thing', { id: 'a', delayMs: 100 }, 'a'), call('read_thing', { id: 'b', delayMs: 100 }, 'b')],
+      [
+        call('read_thing', { id: 'a', delayMs: 100 }, 'a'),
+        call('read_thing', { id: 'b', delayMs: 100 }, 'b'),
+      ],
       signal(),
     );
     expect(done.map((c) => c.status)).toEqual(['success', 'success']);
@@ -318,8 +351,14 @@ describe('CoreToolScheduler: ordering', () => {
     registry2.registerTool(writer);
     const second = new CoreToolScheduler({ config: first.config, toolRegistry: registry2 });
     await Promise.all([
-      first.scheduler.schedule(call('write_thing', { id: 'x', path: path.join(base, 'a'), delayMs: 80 }), signal()),
-      second.schedule(call('write_thing', { id: 'y', path: path.join(base, 'b'), delayMs: 80 }), signal()),
+      first.scheduler.schedule(
+        call('write_thing', { id: 'x', path: path.join(base, 'a'), delayMs: 80 }),
+        signal(),
+      ),
+      second.schedule(
+        call('write_thing', { id: 'y', path: path.join(base, 'b'), delayMs: 80 }),
+        signal(),
+      ),
     ]);
     expect(log.maxInside).toBe(2);
   });
@@ -375,7 +414,10 @@ describe('CoreToolScheduler: cancellation', () => {
     const { scheduler } = setup();
     const controller = new AbortController();
     controller.abort();
-    const done = await scheduler.schedule([call('read_thing', {}, 'a'), call('read_thing', {}, 'b')], controller.signal);
+    const done = await scheduler.schedule(
+      [call('read_thing', {}, 'a'), call('read_thing', {}, 'b')],
+      controller.signal,
+    );
     expect(done.map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
   });
 });
@@ -383,7 +425,10 @@ describe('CoreToolScheduler: cancellation', () => {
 describe('CoreToolScheduler: output', () => {
   it('streams live output to the front end', async () => {
     const seen: string[] = [];
-    const { scheduler } = setup({ approvalMode: 'yolo', outputUpdateHandler: (id, out) => seen.push(`${id}:${out}`) });
+    const { scheduler } = setup({
+      approvalMode: 'yolo',
+      outputUpdateHandler: (id, out) => seen.push(`${id}:${out}`),
+    });
     await scheduler.schedule(call('run_thing', { id: 'x' }, 'c1'), signal());
     expect(seen).toEqual(['c1:partial x']);
   });
@@ -392,13 +437,21 @@ describe('CoreToolScheduler: output', () => {
     const { scheduler } = setup();
     const [done] = await scheduler.schedule(call('image_tool'), signal());
     expect(done?.response.responseParts).toEqual([
-      { functionResponse: { id: 'image_tool', name: 'image_tool', response: { output: 'first\nsecond' } } },
+      {
+        functionResponse: {
+          id: 'image_tool',
+          name: 'image_tool',
+          response: { output: 'first\nsecond' },
+        },
+      },
       { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
     ]);
   });
 
   it('cuts very long output to head and tail and saves the whole text', async () => {
-    const { scheduler, config } = setup({ settings: { tools: { truncateOutputThreshold: 2_000 } } });
+    const { scheduler, config } = setup({
+      settings: { tools: { truncateOutputThreshold: 2_000 } },
+    });
     const lines = Array.from({ length: 1_000 }, (_, i) => `line ${i}`).join('\n');
     const [done] = await scheduler.schedule(call('read_thing', { output: lines }), signal());
     const text = String(done?.response.responseParts[0]?.functionResponse?.response?.output);
@@ -415,7 +468,9 @@ describe('CoreToolScheduler: output', () => {
 
   it('calls onAllToolCallsComplete once per batch with every call', async () => {
     const batches: number[] = [];
-    const { scheduler } = setup({ onAllToolCallsComplete: (calls) => void batches.push(calls.length) });
+    const { scheduler } = setup({
+      onAllToolCallsComplete: (calls) => void batches.push(calls.length),
+    });
     await scheduler.schedule([call('read_thing', {}, 'a'), call('nope', {}, 'b')], signal());
     expect(batches).toEqual([2]);
   });

@@ -86,7 +86,10 @@ export class CoreToolScheduler {
    * Runs a batch of calls and resolves with every call in its final state, in the order
    * given. Never rejects for a tool's failure: failures are responses.
    */
-  schedule(input: ScheduleInput | ScheduleInput[], signal: AbortSignal): Promise<CompletedToolCall[]> {
+  schedule(
+    input: ScheduleInput | ScheduleInput[],
+    signal: AbortSignal,
+  ): Promise<CompletedToolCall[]> {
     const requests = (Array.isArray(input) ? input : [input]).map(toRequest);
     const run = this.queue.then(() => this.runBatch(requests, signal));
     this.queue = run.catch(() => undefined);
@@ -144,7 +147,11 @@ export class CoreToolScheduler {
     return tool;
   }
 
-  private async approveAndExecute(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
+  private async approveAndExecute(
+    index: number,
+    tool: AnyTool,
+    signal: AbortSignal,
+  ): Promise<void> {
     try {
       const approved = await this.approve(index, tool, signal);
       if (!approved) return;
@@ -152,7 +159,11 @@ export class CoreToolScheduler {
     } catch (error) {
       // Anything a tool throws ends here, once, as an execution failure.
       const message = error instanceof Error ? error.message : String(error);
-      this.finishWithError(index, ToolErrorType.EXECUTION_FAILED, `${tool.name} failed unexpectedly: ${message}`);
+      this.finishWithError(
+        index,
+        ToolErrorType.EXECUTION_FAILED,
+        `${tool.name} failed unexpectedly: ${message}`,
+      );
     }
   }
 
@@ -192,13 +203,17 @@ export class CoreToolScheduler {
 
       switch (decision.outcome) {
         case ToolConfirmationOutcome.Cancel:
-          this.finishCancelled(index, 'The person declined this call. Ask them how to proceed or try another approach.');
+          this.finishCancelled(
+            index,
+            'The person declined this call. Ask them how to proceed or try another approach.',
+          );
           return false;
         case ToolConfirmationOutcome.ModifyWithEditor:
           await this.modifyWithEditor(index, tool, signal);
           continue; // ask again, showing the modified proposal
         case ToolConfirmationOutcome.ProceedAlways:
-          if (details.rememberAlways !== 'tool-handles') this.config.sessionAllowedTools.add(tool.name);
+          if (details.rememberAlways !== 'tool-handles')
+            this.config.sessionAllowedTools.add(tool.name);
           break;
         default:
           break;
@@ -259,7 +274,11 @@ export class CoreToolScheduler {
     const params = this.paramsOf(index);
     const problem = this.modified.has(index) ? tool.validateToolParams(params) : null;
     if (problem) {
-      this.finishWithError(index, ToolErrorType.INVALID_TOOL_PARAMS, `The modified call is invalid: ${problem}`);
+      this.finishWithError(
+        index,
+        ToolErrorType.INVALID_TOOL_PARAMS,
+        `The modified call is invalid: ${problem}`,
+      );
       return;
     }
     this.update(index, { status: 'executing', tool });
@@ -278,7 +297,11 @@ export class CoreToolScheduler {
     if (signal.aborted) {
       const partial = partsToText(result.llmContent);
       const note = 'The call was cancelled while it was running.';
-      this.finishCancelled(index, partial ? `${note} Output until then:\n${partial}` : note, result);
+      this.finishCancelled(
+        index,
+        partial ? `${note} Output until then:\n${partial}` : note,
+        result,
+      );
       return;
     }
     await this.finishWithResult(index, tool, result);
@@ -298,12 +321,20 @@ export class CoreToolScheduler {
     if (this.modified.has(index)) {
       llmContent = [
         ...toParts(llmContent),
-        { text: 'Note: the person changed your proposed content before it was applied; what was written is their version.' },
+        {
+          text: 'Note: the person changed your proposed content before it was applied; what was written is their version.',
+        },
       ];
     }
-    const { parts, outputFile } = await this.toResponseParts(tool.name, callId, llmContent, Boolean(result.error));
+    const { parts, outputFile } = await this.toResponseParts(
+      tool.name,
+      callId,
+      llmContent,
+      Boolean(result.error),
+    );
     const response: ToolCallResponseInfo = {
       callId,
+      llmContent,
       responseParts: parts,
       resultDisplay: result.returnDisplay,
       error: result.error,
@@ -334,10 +365,18 @@ export class CoreToolScheduler {
       return { parts: convertToFunctionResponse(toolName, callId, parts, { isError }) };
     }
     const media = parts.filter((part) => part.inlineData || part.fileData);
-    const converted = convertToFunctionResponse(toolName, callId, [{ text: truncated.text }, ...media], {
-      isError,
-    });
-    return { parts: converted, ...(truncated.outputFile ? { outputFile: truncated.outputFile } : {}) };
+    const converted = convertToFunctionResponse(
+      toolName,
+      callId,
+      [{ text: truncated.text }, ...media],
+      {
+        isError,
+      },
+    );
+    return {
+      parts: converted,
+      ...(truncated.outputFile ? { outputFile: truncated.outputFile } : {}),
+    };
   }
 
   private finishWithError(index: number, type: ToolErrorType, message: string): void {
@@ -346,6 +385,7 @@ export class CoreToolScheduler {
       status: 'error',
       response: {
         callId: call.request.callId,
+        llmContent: `Error: ${message}`,
         responseParts: createErrorResponse(call.request.name, call.request.callId, message),
         resultDisplay: message,
         error: { type, message },
@@ -360,6 +400,7 @@ export class CoreToolScheduler {
       status: 'cancelled',
       response: {
         callId: call.request.callId,
+        llmContent: message,
         responseParts: createErrorResponse(call.request.name, call.request.callId, message),
         resultDisplay: result?.returnDisplay ?? message,
         error: undefined,
@@ -404,7 +445,11 @@ function isCompleted(call: ToolCall): call is CompletedToolCall {
 function toRequest(input: ScheduleInput): ToolCallRequestInfo {
   if ('callId' in input && typeof input.callId === 'string') return input as ToolCallRequestInfo;
   const call = input as { id?: string; name?: string; args?: Record<string, unknown> };
-  return { callId: call.id ?? `call-${randomUUID()}`, name: call.name ?? '', args: call.args ?? {} };
+  return {
+    callId: call.id ?? `call-${randomUUID()}`,
+    name: call.name ?? '',
+    args: call.args ?? {},
+  };
 }
 
 /** Resolves with the promise's value, or undefined as soon as the signal aborts. */

@@ -27,10 +27,11 @@ export function toOpenAITools(declarations: FunctionDeclaration[]): OpenAIFuncti
     function: {
       name: declaration.name ?? '',
       ...(declaration.description ? { description: declaration.description } : {}),
-      parameters: (declaration.parametersJsonSchema ?? declaration.parameters ?? {
-        type: 'object',
-        properties: {},
-      }) as Record<string, unknown>,
+      parameters: (declaration.parametersJsonSchema ??
+        declaration.parameters ?? {
+          type: 'object',
+          properties: {},
+        }) as Record<string, unknown>,
     },
   }));
 }
@@ -48,7 +49,11 @@ export function toOpenAIToolMessages(parts: Part[]): OpenAIToolResponseMessage[]
       const id = part.functionResponse.id ?? '';
       const name = part.functionResponse.name ?? '';
       currentCall = { id, name };
-      toolMessages.push({ role: 'tool', tool_call_id: id, content: responseText(part.functionResponse.response) });
+      toolMessages.push({
+        role: 'tool',
+        tool_call_id: id,
+        content: responseText(part.functionResponse.response),
+      });
       continue;
     }
     const media = toOpenAIMedia(part);
@@ -86,7 +91,10 @@ function toOpenAIMedia(part: Part): OpenAIContentPart | undefined {
     return { type: 'file', file: { filename, file_data: dataUrl } };
   }
   if (part.fileData?.fileUri) {
-    return { type: 'text', text: `File at ${part.fileData.fileUri} (${part.fileData.mimeType ?? 'unknown type'})` };
+    return {
+      type: 'text',
+      text: `File at ${part.fileData.fileUri} (${part.fileData.mimeType ?? 'unknown type'})`,
+    };
   }
   return undefined;
 }

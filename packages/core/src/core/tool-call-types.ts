@@ -7,7 +7,7 @@ import type {
   ToolErrorType,
   ToolResultDisplay,
 } from '../tools/tools.js';
-import type { FunctionCall, Part } from './content.js';
+import type { FunctionCall, Part, PartListUnion } from './content.js';
 
 export interface ToolCallRequestInfo {
   callId: string;
@@ -17,6 +17,8 @@ export interface ToolCallRequestInfo {
 
 export interface ToolCallResponseInfo {
   callId: string;
+  /** The tool's own content for the model, before conversion (the message, for failures). */
+  llmContent: PartListUnion;
   /** Exactly what the model receives: a functionResponse part, then any media parts. */
   responseParts: Part[];
   resultDisplay: ToolResultDisplay | undefined;

@@ -4,7 +4,7 @@
  */
 import type { FunctionDeclaration, PartListUnion } from '../core/content.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
-import { ToolErrorType } from './tool-error.js';
+import type { ToolErrorType } from './tool-error.js';
 
 export { ToolErrorType } from './tool-error.js';
 
@@ -174,7 +174,11 @@ export interface ModifyContext<TParams> {
   getFilePath(params: TParams): string;
   getCurrentContent(params: TParams): Promise<string>;
   getProposedContent(params: TParams): Promise<string>;
-  createUpdatedParams(oldContent: string, modifiedProposedContent: string, params: TParams): TParams;
+  createUpdatedParams(
+    oldContent: string,
+    modifiedProposedContent: string,
+    params: TParams,
+  ): TParams;
 }
 
 export interface BaseToolOptions {

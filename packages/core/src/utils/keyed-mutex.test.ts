@@ -43,7 +43,9 @@ describe('KeyedMutex', () => {
 
   it('releases the key when the work throws', async () => {
     const mutex = new KeyedMutex();
-    await expect(mutex.runExclusive(['/a'], async () => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    await expect(
+      mutex.runExclusive(['/a'], async () => Promise.reject(new Error('x'))),
+    ).rejects.toThrow('x');
     await expect(mutex.runExclusive(['/a'], async () => 'ok')).resolves.toBe('ok');
     await tick();
     expect(mutex.isBusy('/a')).toBe(false);

@@ -90,7 +90,9 @@ describe('validateAgainstSchema', () => {
     const schema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
+      },
     };
     expect(validateAgainstSchema(schema, { pair: ['a', 1] })).toBeNull();
     expect(validateAgainstSchema(schema, { pair: [1, 1] })).toBe('pair[0] must be string');

@@ -94,7 +94,10 @@ export function schemaProblems(schema: Record<string, unknown>, data: unknown): 
 }
 
 /** Returns null when `data` satisfies `schema`, else one message naming every problem. */
-export function validateAgainstSchema(schema: Record<string, unknown>, data: unknown): string | null {
+export function validateAgainstSchema(
+  schema: Record<string, unknown>,
+  data: unknown,
+): string | null {
   const problems = schemaProblems(schema, data ?? {});
   if (problems.length === 0) return null;
   return problems.map(formatProblem).join('; ');
@@ -117,11 +120,19 @@ function toProblem(error: ErrorObject): SchemaProblem {
   switch (error.keyword) {
     case 'required': {
       const missing = (error.params as { missingProperty: string }).missingProperty;
-      return { path: [...path, missing], name: pathToName([...path, missing]), message: 'is required' };
+      return {
+        path: [...path, missing],
+        name: pathToName([...path, missing]),
+        message: 'is required',
+      };
     }
     case 'additionalProperties': {
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      return { path: [...path, extra], name: pathToName([...path, extra]), message: 'is not a known property' };
+      return {
+        path: [...path, extra],
+        name: pathToName([...path, extra]),
+        message: 'is not a known property',
+      };
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceContext, WorkspaceError, isWithin, resolveLikeKernel } from './workspace-context.js';
+import {
+  isWithin,
+  resolveLikeKernel,
+  WorkspaceContext,
+  WorkspaceError,
+} from './workspace-context.js';
 
 let base: string;
 let ws: string;
@@ -24,7 +29,10 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 describe('WorkspaceContext', () => {
   it('accepts files and new paths inside the root', () => {
     const workspace = new WorkspaceContext([ws]);
-    expect(workspace.check(path.join(ws, 'src', 'a.ts'))).toEqual({ ok: true, realPath: path.join(ws, 'src', 'a.ts') });
+    expect(workspace.check(path.join(ws, 'src', 'a.ts'))).toEqual({
+      ok: true,
+      realPath: path.join(ws, 'src', 'a.ts'),
+    });
     expect(workspace.check(path.join(ws, 'new', 'deep', 'file.ts'), 'write').ok).toBe(true);
     expect(workspace.check(ws).ok).toBe(true);
   });
@@ -38,7 +46,9 @@ describe('WorkspaceContext', () => {
 
   it('resolves .. before checking', () => {
     const workspace = new WorkspaceContext([ws]);
-    expect(workspace.check(path.join(ws, 'src', '..', '..', 'outside', 'secret.txt')).ok).toBe(false);
+    expect(workspace.check(path.join(ws, 'src', '..', '..', 'outside', 'secret.txt')).ok).toBe(
+      false,
+    );
     expect(workspace.check(path.join(ws, 'src', '..', 'src', 'a.ts')).ok).toBe(true);
   });
 
@@ -69,8 +79,14 @@ describe('WorkspaceContext', () => {
     symlinkSync(path.join(ws, 'src'), path.join(ws, 'src-link'));
     symlinkSync('src/a.ts', path.join(ws, 'relative-link'));
     const workspace = new WorkspaceContext([ws]);
-    expect(workspace.check(path.join(ws, 'src-link', 'a.ts'))).toEqual({ ok: true, realPath: path.join(ws, 'src', 'a.ts') });
-    expect(workspace.check(path.join(ws, 'relative-link'))).toEqual({ ok: true, realPath: path.join(ws, 'src', 'a.ts') });
+    expect(workspace.check(path.join(ws, 'src-link', 'a.ts'))).toEqual({
+      ok: true,
+      realPath: path.join(ws, 'src', 'a.ts'),
+    });
+    expect(workspace.check(path.join(ws, 'relative-link'))).toEqual({
+      ok: true,
+      realPath: path.join(ws, 'src', 'a.ts'),
+    });
   });
 
   it('accepts a root reached through a symlink', () => {
@@ -98,7 +114,9 @@ describe('WorkspaceContext', () => {
     const workspace = new WorkspaceContext([ws, outside]);
     expect(workspace.check(path.join(outside, 'secret.txt')).ok).toBe(true);
     expect(workspace.check(path.join(evil, 'x.txt')).ok).toBe(false);
-    expect(workspace.relative(path.join(outside, 'secret.txt'))).toBe(path.join('outside', 'secret.txt'));
+    expect(workspace.relative(path.join(outside, 'secret.txt'))).toBe(
+      path.join('outside', 'secret.txt'),
+    );
     expect(workspace.relative(path.join(ws, 'src', 'a.ts'))).toBe(path.join('src', 'a.ts'));
   });
 

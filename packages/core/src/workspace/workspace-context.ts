@@ -10,7 +10,7 @@ import path from 'node:path';
 export type PathAccess = 'read' | 'write';
 
 export type PathCheck =
-  | { ok: true; /** The path as the kernel resolves it: use this one for I/O. */ realPath: string }
+  | { ok: true /** The path as the kernel resolves it: use this one for I/O. */; realPath: string }
   | { ok: false; reason: 'not_absolute' | 'outside_workspace' | 'symlink_loop'; message: string };
 
 /** Thrown when the workspace itself cannot be set up (a root missing or not a folder). */
@@ -35,10 +35,14 @@ export class WorkspaceContext {
       try {
         stats = statSync(resolved);
       } catch {
-        throw new WorkspaceError(`Workspace folder ${resolved} does not exist; create it or pass another folder.`);
+        throw new WorkspaceError(
+          `Workspace folder ${resolved} does not exist; create it or pass another folder.`,
+        );
       }
       if (!stats.isDirectory()) {
-        throw new WorkspaceError(`Workspace root ${resolved} is not a folder; pass a folder instead.`);
+        throw new WorkspaceError(
+          `Workspace root ${resolved} is not a folder; pass a folder instead.`,
+        );
       }
       const realRoot = realpathSync.native(resolved);
       if (!real.includes(realRoot)) real.push(realRoot);
@@ -112,9 +116,7 @@ export class WorkspaceContext {
   }
 
   private describeRoots(): string {
-    return this.rootList.length === 1
-      ? this.projectRoot
-      : `one of ${this.rootList.join(', ')}`;
+    return this.rootList.length === 1 ? this.projectRoot : `one of ${this.rootList.join(', ')}`;
   }
 }
 

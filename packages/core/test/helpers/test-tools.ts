@@ -52,7 +52,9 @@ export class RecordingTool extends BaseTool<TestToolParams> {
     private readonly log: RunLog,
     options: { confirmation?: ToolCallConfirmationDetails['type']; streams?: boolean } = {},
   ) {
-    super(name, name, `Test tool ${name}.`, kind, schema, { canUpdateOutput: options.streams ?? false });
+    super(name, name, `Test tool ${name}.`, kind, schema, {
+      canUpdateOutput: options.streams ?? false,
+    });
     this.confirmation = options.confirmation;
   }
 
@@ -60,7 +62,9 @@ export class RecordingTool extends BaseTool<TestToolParams> {
     return params.path ? [{ path: params.path }] : [];
   }
 
-  override async shouldConfirmExecute(params: TestToolParams): Promise<ToolCallConfirmationDetails | false> {
+  override async shouldConfirmExecute(
+    params: TestToolParams,
+  ): Promise<ToolCallConfirmationDetails | false> {
     if (!this.confirmation) return false;
     const onConfirm = (outcome: string) => {
       this.confirmedOutcomes.push(outcome);
@@ -98,7 +102,11 @@ export class RecordingTool extends BaseTool<TestToolParams> {
     };
   }
 
-  async execute(params: TestToolParams, signal: AbortSignal, updateOutput?: UpdateOutput): Promise<ToolResult> {
+  async execute(
+    params: TestToolParams,
+    signal: AbortSignal,
+    updateOutput?: UpdateOutput,
+  ): Promise<ToolResult> {
     const id = params.id ?? this.name;
     this.log.events.push(`start ${id}`);
     this.log.inside++;
@@ -114,7 +122,9 @@ export class RecordingTool extends BaseTool<TestToolParams> {
           error: { type: ToolErrorType.FILE_NOT_FOUND, message: 'it failed' },
         };
       }
-      const text = params.output ?? `done ${id}${params.content !== undefined ? ` with ${params.content}` : ''}`;
+      const text =
+        params.output ??
+        `done ${id}${params.content !== undefined ? ` with ${params.content}` : ''}`;
       return { llmContent: text, returnDisplay: text };
     } finally {
       this.log.inside--;
@@ -126,7 +136,10 @@ export class RecordingTool extends BaseTool<TestToolParams> {
 /** Returns an image and some text, to check that nothing is lost on the way to the model. */
 export class ImageTool extends BaseTool<Record<string, never>> {
   constructor() {
-    super('image_tool', 'Image', 'Returns a picture.', Kind.Read, { type: 'object', properties: {} });
+    super('image_tool', 'Image', 'Returns a picture.', Kind.Read, {
+      type: 'object',
+      properties: {},
+    });
   }
   async execute(): Promise<ToolResult> {
     return {
@@ -144,9 +157,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms === 0 || signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

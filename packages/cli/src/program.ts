@@ -1,0 +1,124 @@
+/** The `toolhost` command line. */
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { runCallCommand } from './commands/call-command.js';
+import { runToolsCommand } from './commands/tools-command.js';
+import { ExitCode, UsageError } from './errors.js';
+import { createStyle, wantsColor } from './render.js';
+import { collectDirectories, openSession, type SessionOptions } from './session.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+const EXAMPLES = `
+Examples:
+  $ toolhost tools                          list the tools a model gets here
+  $ toolhost tools --json                   the same, as function declarations
+  $ toolhost call read_file '{"absolute_path": "/work/app/src/main.ts"}'
+  $ toolhost call list_directory '{"path": "/work/app"}' --json
+  $ echo '{"path": "/work/app"}' | toolhost call list_directory -
+  $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
+
+Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
+3 the call needed confirmation that was not given, 130 interrupted.
+Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
+
+function addSessionOptions(command: Command): Command {
+  return command
+    .option('--root <dir>', 'project root folder (default: the current folder)')
+    .option(
+      '--include-directories <dirs>',
+      'more workspace folders, comma-separated (repeatable)',
+      collectDirectories,
+    )
+    .addOption(
+      new Option('--approval-mode <mode>', 'when calls need confirmation').choices([
+        'plan',
+        'default',
+        'auto-edit',
+        'yolo',
+      ]),
+    );
+}
+
+export interface ProgramIo {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** Runs the command line and resolves with the exit code. */
+export async function runProgram(argv: string[], io: ProgramIo): Promise<number> {
+  const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  let exitCode: number = ExitCode.Success;
+  const program = new Command('toolhost')
+    .description(
+      'The tools core of a coding agent: run its tools from the terminal, list them for a model, or serve them.',
+    )
+    .version(version, '-v, --version')
+    .showHelpAfterError('(run toolhost --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .addHelpText('after', EXAMPLES)
+    .exitOverride();
+
+  addSessionOptions(
+    program
+      .command('tools')
+      .description('List the active tools with their declarations.')
+      .option(
+        '--json',
+        'print a JSON array of function declarations (name, description, parametersJsonSchema)',
+      ),
+  ).action((options: SessionOptions & { json?: boolean }) => {
+    const session = openSession(options, warn);
+    io.stdout.write(`${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)))}\n`);
+  });
+
+  addSessionOptions(
+    program
+      .command('call')
+      .description(
+        'Run one tool call, as a model would, through validation, confirmation and execution.',
+      )
+      .argument('<tool>', 'the tool name, e.g. read_file')
+      .argument(
+        '[json-args]',
+        'the arguments as one JSON object, or - to read them from standard input',
+      )
+      .option('--json', 'print one JSON object with the result and the exact function response')
+      .option('-y, --yes', 'approve the call if it needs confirmation'),
+  ).action(
+    async (
+      toolName: string,
+      rawArgs: string | undefined,
+      options: SessionOptions & { json?: boolean; yes?: boolean },
+    ) => {
+      const session = openSession(options, warn);
+      exitCode = await runCallCommand(session, toolName, rawArgs, options, {
+        ...io,
+        style: createStyle(wantsColor(io.stdout)),
+      });
+    },
+  );
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.Success;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+      return benign.includes(error.code) ? ExitCode.Success : ExitCode.Usage;
+    }
+    if (error instanceof UsageError) {
+      warn(error.message);
+      return ExitCode.Usage;
+    }
+    throw error;
+  }
+}

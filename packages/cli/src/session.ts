@@ -1,0 +1,57 @@
+/** Builds a core Config from the command-line options shared by every command. */
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  Config,
+  createToolRegistry,
+  formatSettingsWarning,
+  type ToolRegistry,
+  WorkspaceError,
+} from '@toolhost/core';
+import { UsageError } from './errors.js';
+
+export interface SessionOptions {
+  root?: string;
+  includeDirectories?: string[];
+  approvalMode?: string;
+}
+
+export interface Session {
+  config: Config;
+  registry: ToolRegistry;
+}
+
+export function parseApprovalMode(value: string | undefined): ApprovalMode | undefined {
+  if (value === undefined) return undefined;
+  if ((APPROVAL_MODES as readonly string[]).includes(value)) return value as ApprovalMode;
+  throw new UsageError(
+    `--approval-mode must be one of ${APPROVAL_MODES.join(', ')}; got "${value}".`,
+  );
+}
+
+/** Splits `--include-directories a,b --include-directories c` into folders. */
+export function collectDirectories(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((dir) => dir.trim())
+      .filter(Boolean),
+  ];
+}
+
+export function openSession(options: SessionOptions, warn: (line: string) => void): Session {
+  const approvalMode = parseApprovalMode(options.approvalMode);
+  try {
+    const { config, settings } = Config.load({
+      root: options.root,
+      includeDirectories: options.includeDirectories,
+      approvalMode,
+    });
+    for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
+    return { config, registry: createToolRegistry(config) };
+  } catch (error) {
+    if (error instanceof WorkspaceError) throw new UsageError(error.message);
+    throw error;
+  }
+}

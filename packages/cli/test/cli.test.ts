@@ -1,0 +1,250 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { validateAgainstSchema } from '@toolhost/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+let base: string;
+let root: string;
+let home: string;
+const cli = (args: string[], input?: string, env?: NodeJS.ProcessEnv) =>
+  runCli(args, { cwd: root, home, input, env });
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-cli-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+  writeFileSync(path.join(root, 'hello.txt'), 'hello\nworld\n');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+function writeProjectSettings(settings: unknown) {
+  mkdirSync(path.join(root, '.toolhost'), { recursive: true });
+  writeFileSync(path.join(root, '.toolhost', 'settings.json'), JSON.stringify(settings));
+}
+
+describe('toolhost tools', () => {
+  it('--json prints valid function declarations', () => {
+    const { code, stdout, stderr } = cli(['tools', '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const declarations = JSON.parse(stdout) as {
+      name: string;
+      description: string;
+      parametersJsonSchema: Record<string, unknown>;
+    }[];
+    expect(declarations.map((d) => d.name)).toEqual(
+      expect.arrayContaining(['list_directory', 'read_file']),
+    );
+    for (const declaration of declarations) {
+      expect(Object.keys(declaration).sort()).toEqual([
+        'description',
+        'name',
+        'parametersJsonSchema',
+      ]);
+      expect(declaration.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(declaration.description.length).toBeGreaterThan(20);
+      expect(declaration.parametersJsonSchema.type).toBe('object');
+      // Each schema is usable: it validates an empty call (with a missing-field message at most).
+      const problem = validateAgainstSchema(declaration.parametersJsonSchema, {});
+      expect(problem === null || problem.endsWith('is required')).toBe(true);
+    }
+  });
+
+  it('lists tools with their parameters for a person', () => {
+    const { code, stdout } = cli(['tools']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('read_file (ReadFile, read)');
+    expect(stdout).toContain('absolute_path: string (required)');
+    expect(stdout).toMatch(/\d+ tools active in /);
+  });
+
+  it('honours the project settings and warns about bad keys, naming the file', () => {
+    writeProjectSettings({ tools: { exclude: ['read_file'], alowed: [] } });
+    const { code, stdout, stderr } = cli(['tools', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).map((d: { name: string }) => d.name)).not.toContain('read_file');
+    expect(stderr).toContain(
+      `toolhost: warning: ${path.join(root, '.toolhost', 'settings.json')}: tools.alowed: is not a toolhost setting`,
+    );
+  });
+});
+
+describe('toolhost call', () => {
+  it('--json prints the result and the exact function response', () => {
+    const file = path.join(root, 'hello.txt');
+    const { code, stdout } = cli([
+      'call',
+      'read_file',
+      JSON.stringify({ absolute_path: file }),
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      tool: 'read_file',
+      status: 'success',
+      llmContent: 'hello\nworld',
+      returnDisplay: 'Read 2 lines of hello.txt',
+      error: null,
+      functionResponse: [
+        {
+          functionResponse: {
+            id: 'cli-call',
+            name: 'read_file',
+            response: { output: 'hello\nworld' },
+          },
+        },
+      ],
+    });
+  });
+
+  it('prints the display and what the model receives for a person', () => {
+    const { code, stdout } = cli([
+      'call',
+      'read_file',
+      JSON.stringify({ absolute_path: path.join(root, 'hello.txt') }),
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('Read 2 lines of hello.txt\n── sent to the model ──\nhello\nworld\n');
+  });
+
+  it('reads the arguments from standard input with -', () => {
+    const { code, stdout } = cli(
+      ['call', 'list_directory', '-', '--json'],
+      JSON.stringify({ path: root }),
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).llmContent).toContain('hello.txt');
+  });
+
+  it('accepts the file_path alias', () => {
+    const { code } = cli([
+      'call',
+      'read_file',
+      JSON.stringify({ file_path: path.join(root, 'hello.txt') }),
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('exits 1 with the error type when the tool reports an error', () => {
+    const { code, stdout } = cli([
+      'call',
+      'read_file',
+      JSON.stringify({ absolute_path: path.join(root, 'nope.txt') }),
+      '--json',
+    ]);
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout);
+    expect(result.error.type).toBe('file_not_found');
+    expect(result.functionResponse[0].functionResponse.response.error).toContain('does not exist');
+  });
+
+  it('exits 1 for invalid parameters, like a model call', () => {
+    const { code, stderr } = cli(['call', 'read_file', '{"absolute_path": 3}']);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'error [invalid_tool_params]: Invalid parameters for read_file: absolute_path must be string\n',
+    );
+  });
+
+  it('reads folders added with --include-directories', () => {
+    const extra = path.join(base, 'extra');
+    mkdirSync(extra);
+    writeFileSync(path.join(extra, 'shared.md'), 'shared');
+    const args = [
+      'call',
+      'read_file',
+      JSON.stringify({ absolute_path: path.join(extra, 'shared.md') }),
+      '--json',
+    ];
+    expect(cli(args).code).toBe(1);
+    expect(cli([...args, '--include-directories', extra]).code).toBe(0);
+  });
+
+  it('uses --root as the workspace', () => {
+    const other = path.join(base, 'other');
+    mkdirSync(other);
+    writeFileSync(path.join(other, 'x.txt'), 'x');
+    const { code } = cli([
+      'call',
+      'read_file',
+      JSON.stringify({ absolute_path: path.join(other, 'x.txt') }),
+      '--root',
+      other,
+    ]);
+    expect(code).toBe(0);
+  });
+});
+
+describe('usage errors: one line, exit 2, no stack trace', () => {
+  const cases: [string, string[], RegExp][] = [
+    [
+      'an unknown tool',
+      ['call', 'raed_file', '{}'],
+      /^toolhost: unknown tool "raed_file". Did you mean read_file\?\n$/,
+    ],
+    [
+      'invalid JSON',
+      ['call', 'read_file', '{oops'],
+      /^toolhost: the arguments for read_file are not valid JSON .*\n$/,
+    ],
+    [
+      'JSON that is not an object',
+      ['call', 'read_file', '"x"'],
+      /must be a JSON object of named parameters, not string/,
+    ],
+    ['an unknown flag', ['call', 'read_file', '--bogus'], /unknown option '--bogus'/],
+    [
+      'a bad approval mode',
+      ['tools', '--approval-mode', 'sometimes'],
+      /Allowed choices are plan, default, auto-edit, yolo/,
+    ],
+    [
+      'a missing root',
+      ['tools', '--root', '/nonexistent/x'],
+      /^toolhost: Workspace folder \/nonexistent\/x does not exist/,
+    ],
+    ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`for ${what}`, () => {
+      const { code, stderr, stdout } = cli(args);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(message);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+});
+
+describe('help and version', () => {
+  it('--help shows commands and examples', () => {
+    const { code, stdout } = cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Examples:');
+    expect(stdout).toContain('toolhost call read_file');
+    expect(stdout).toMatch(/tools .*List the active tools/);
+  });
+
+  it('call --help shows its options', () => {
+    const { code, stdout } = cli(['call', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--yes');
+    expect(stdout).toContain('--include-directories');
+  });
+
+  it('--version prints the version', () => {
+    const { code, stdout } = cli(['--version']);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('no arguments prints help', () => {
+    const { code, stdout } = cli([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: toolhost');
+  });
+});

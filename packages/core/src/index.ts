@@ -1,0 +1,68 @@
+/** @toolhost/core: the Tools API of a coding agent. */
+
+// Configuration and settings
+export {
+  Config,
+  type ConfigParameters,
+  DEFAULT_CONTEXT_FILE_NAME,
+  DEFAULT_TRUNCATE_THRESHOLD,
+  type LoadConfigOptions,
+} from './config/config.js';
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  formatSettingsWarning,
+  type LoadedSettings,
+  type LoadSettingsOptions,
+  loadSettings,
+  type McpServerSettings,
+  mergeSettings,
+  type Settings,
+  type SettingsFile,
+  type SettingsWarning,
+  userSettingsDir,
+} from './config/settings.js';
+// Content and conversions
+export * from './core/content.js';
+export { CoreToolScheduler, type CoreToolSchedulerOptions } from './core/core-tool-scheduler.js';
+export { editInExternalEditor, resolveEditorCommand } from './core/external-editor.js';
+export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
+export {
+  type OpenAIContentPart,
+  type OpenAIFunctionTool,
+  type OpenAIToolResponseMessage,
+  toOpenAIToolMessages,
+  toOpenAITools,
+} from './core/openai-adapter.js';
+export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
+export type * from './core/tool-call-types.js';
+// Tools
+export { createToolRegistry } from './tools/builtin.js';
+export { LsTool, type LsToolParams } from './tools/ls.js';
+export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
+export {
+  DuplicateToolError,
+  TOOL_NAME_ALIASES,
+  ToolRegistry,
+  type ToolSource,
+} from './tools/tool-registry.js';
+export * from './tools/tools.js';
+// Shared services
+export { closestNames } from './utils/closest-names.js';
+export * from './utils/file-content.js';
+export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
+export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
+export { KeyedMutex } from './utils/keyed-mutex.js';
+export {
+  type SchemaProblem,
+  schemaProblems,
+  validateAgainstSchema,
+} from './utils/schema-validator.js';
+export {
+  isWithin,
+  type PathAccess,
+  type PathCheck,
+  resolveLikeKernel,
+  WorkspaceContext,
+  WorkspaceError,
+} from './workspace/workspace-context.js';

@@ -1,0 +1,12 @@
+/** Registers the built-in tools of a session. */
+import type { Config } from '../config/config.js';
+import { LsTool } from './ls.js';
+import { ReadFileTool } from './read-file.js';
+import { ToolRegistry } from './tool-registry.js';
+
+export function createToolRegistry(config: Config): ToolRegistry {
+  const registry = new ToolRegistry(config);
+  registry.registerTool(new LsTool(config));
+  registry.registerTool(new ReadFileTool(config));
+  return registry;
+}

@@ -1,0 +1,27 @@
+/**
+ * Remembers, per file, the content the model last saw (by hash), so a change made on disk
+ * behind its back can be noticed before it overwrites it.
+ */
+import { createHash } from 'node:crypto';
+
+export function hashContent(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class FileReadTracker {
+  private readonly seen = new Map<string, string>();
+
+  /** Records that the model has seen `bytes` as the content of `realPath`. */
+  record(realPath: string, bytes: Buffer | string): void {
+    this.seen.set(realPath, hashContent(bytes));
+  }
+
+  /** The hash of what the model last saw, or undefined if it never read the file. */
+  lastSeen(realPath: string): string | undefined {
+    return this.seen.get(realPath);
+  }
+
+  forget(realPath: string): void {
+    this.seen.delete(realPath);
+  }
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IgnoreRules } from './ignore-rules.js';
+
+let root: string;
+const p = (...parts: string[]) => path.join(root, ...parts);
+function write(rel: string, text = '') {
+  mkdirSync(path.dirname(p(rel)), { recursive: true });
+  writeFileSync(p(rel), text);
+}
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-ignore-')));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('IgnoreRules', () => {
+  it('ignores nothing outside a git repository, even with a .gitignore', () => {
+    write('.gitignore', '*.log\n');
+    expect(new IgnoreRules([root]).reason(p('a.log'), false)).toBeNull();
+  });
+
+  it('applies nested .gitignore files, deeper ones winning', () => {
+    mkdirSync(p('.git'));
+    write('.gitignore', '*.log\nbuild/\n');
+    write('pkg/.gitignore', '!keep.log\nsecret.txt\n');
+    const rules = new IgnoreRules([root]);
+    expect(rules.reason(p('a.log'), false)).toBe('git');
+    expect(rules.reason(p('pkg', 'keep.log'), false)).toBeNull();
+    expect(rules.reason(p('pkg', 'other.log'), false)).toBe('git');
+    expect(rules.reason(p('pkg', 'secret.txt'), false)).toBe('git');
+    expect(rules.reason(p('secret.txt'), false)).toBeNull();
+    expect(rules.reason(p('build'), true)).toBe('git');
+    expect(rules.reason(p('build'), false)).toBeNull();
+    expect(rules.reason(p('build', 'out.js'), false)).toBe('git');
+    expect(rules.reason(p('.git'), true)).toBe('git');
+    expect(rules.reason(p('.git', 'config'), false)).toBe('git');
+  });
+
+  it('cannot re-include a file inside an ignored folder', () => {
+    mkdirSync(p('.git'));
+    write('.gitignore', 'vendor/\n!vendor/keep.js\n');
+    expect(new IgnoreRules([root]).reason(p('vendor', 'keep.js'), false)).toBe('git');
+  });
+
+  it('reads .git/info/exclude', () => {
+    mkdirSync(p('.git', 'info'), { recursive: true });
+    writeFileSync(p('.git', 'info', 'exclude'), 'local.txt\n');
+    expect(new IgnoreRules([root]).reason(p('local.txt'), false)).toBe('git');
+  });
+
+  it('applies .toolhostignore and .qwenignore at the workspace root', () => {
+    write('.toolhostignore', 'private/\n');
+    write('.qwenignore', '*.secret\n');
+    const rules = new IgnoreRules([root]);
+    expect(rules.reason(p('private', 'a.txt'), false)).toBe('toolhost');
+    expect(rules.reason(p('x', 'a.secret'), false)).toBe('toolhost');
+    expect(rules.reason(p('x', 'a.txt'), false)).toBeNull();
+  });
+
+  it('can be told to respect neither', () => {
+    mkdirSync(p('.git'));
+    write('.gitignore', '*.log\n');
+    write('.toolhostignore', '*.txt\n');
+    const rules = new IgnoreRules([root], {
+      respectGitIgnore: false,
+      respectToolhostIgnore: false,
+    });
+    expect(rules.reason(p('a.log'), false)).toBeNull();
+    expect(rules.reason(p('a.txt'), false)).toBeNull();
+  });
+});
