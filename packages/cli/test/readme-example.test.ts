@@ -43,12 +43,20 @@ describe('README library example', () => {
       path.join(buildDir, 'tsconfig.json'),
       JSON.stringify({
         extends: '../tsconfig.base.json',
-        compilerOptions: { composite: false, declaration: false, declarationMap: false, outDir: 'out', rootDir: '.' },
+        compilerOptions: {
+          composite: false,
+          declaration: false,
+          declarationMap: false,
+          outDir: 'out',
+          rootDir: '.',
+        },
         include: ['example.ts'],
       }),
     );
     const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', path.join(buildDir, 'tsconfig.json')], { encoding: 'utf8' });
+    execFileSync(process.execPath, [tsc, '-p', path.join(buildDir, 'tsconfig.json')], {
+      encoding: 'utf8',
+    });
     const output = execFileSync(process.execPath, [path.join(buildDir, 'out', 'example.js')], {
       cwd: workspace,
       encoding: 'utf8',
