@@ -184,7 +184,7 @@ describe('usage errors: one line, exit 2, no stack trace', () => {
     [
       'an unknown tool',
       ['call', 'raed_file', '{}'],
-      /^toolhost: unknown tool "raed_file". Did you mean read_file\?\n$/,
+      /^toolhost: unknown tool "raed_file". Did you mean read_file( or [a-z_]+)*\?\n$/,
     ],
     [
       'invalid JSON',
@@ -246,5 +246,49 @@ describe('help and version', () => {
     const { code, stdout } = cli([]);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: toolhost');
+  });
+});
+
+describe('confirmation without a terminal', () => {
+  const args = () => [
+    'call',
+    'write_file',
+    JSON.stringify({ file_path: path.join(root, 'new.txt'), content: 'x' }),
+  ];
+
+  it('exits 3 and says which flag allows the call', () => {
+    const { code, stdout, stderr } = cli(args());
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /write_file needs confirmation .* Pass --yes, or --approval-mode auto-edit or yolo/,
+    );
+  });
+
+  it('runs with --yes', () => {
+    const { code, stdout } = cli([...args(), '--yes']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('+x');
+  });
+
+  it('runs in a mode that allows it', () => {
+    expect(cli([...args(), '--approval-mode', 'auto-edit']).code).toBe(0);
+  });
+
+  it('runs when settings allow the tool', () => {
+    writeProjectSettings({ tools: { allowed: ['write_file'] } });
+    expect(cli(args()).code).toBe(0);
+  });
+
+  it('is refused in plan mode even with --yes', () => {
+    const { code, stderr } = cli([...args(), '--approval-mode', 'plan', '--yes']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('execution_denied');
+  });
+
+  it('prints the cancelled call as JSON for scripts', () => {
+    const { code, stdout } = cli([...args(), '--json']);
+    expect(code).toBe(3);
+    expect(JSON.parse(stdout).status).toBe('cancelled');
   });
 });

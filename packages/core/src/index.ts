@@ -47,9 +47,12 @@ export {
   type ToolSource,
 } from './tools/tool-registry.js';
 export * from './tools/tools.js';
+export { WriteFileTool, type WriteFileToolParams } from './tools/write-file.js';
+export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 // Shared services
 export { closestNames } from './utils/closest-names.js';
 export * from './utils/file-content.js';
+export { diffStat, makeFileDiff } from './utils/file-diff.js';
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';

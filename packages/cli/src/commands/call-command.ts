@@ -75,13 +75,14 @@ export async function runCallCommand(
   }
   if (!completed) throw new Error('the scheduler returned no result');
 
+  const unanswered = needsConfirmation !== undefined && !canAsk;
   if (options.json) {
     io.stdout.write(`${JSON.stringify(toJson(tool.name, completed), null, 2)}\n`);
-  } else {
+  } else if (!unanswered) {
     writeHuman(completed, io);
   }
   if (needsConfirmation) {
-    if (!canAsk && !options.yes) {
+    if (unanswered) {
       io.stderr.write(
         `toolhost: ${tool.name} needs confirmation (${needsConfirmation.confirmationDetails.title}); nobody can be asked without a terminal. Pass --yes, or --approval-mode auto-edit or yolo where that fits.\n`,
       );

@@ -3,10 +3,12 @@ import type { Config } from '../config/config.js';
 import { LsTool } from './ls.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolRegistry } from './tool-registry.js';
+import { WriteFileTool } from './write-file.js';
 
 export function createToolRegistry(config: Config): ToolRegistry {
   const registry = new ToolRegistry(config);
   registry.registerTool(new LsTool(config));
   registry.registerTool(new ReadFileTool(config));
+  registry.registerTool(new WriteFileTool(config));
   return registry;
 }

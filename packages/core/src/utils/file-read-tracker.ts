@@ -21,6 +21,13 @@ export class FileReadTracker {
     return this.seen.get(realPath);
   }
 
+  /** True when the model saw this file before and its content is no longer what it saw. */
+  changedSinceSeen(realPath: string, currentBytes: Buffer | null): boolean {
+    const seen = this.seen.get(realPath);
+    if (seen === undefined) return false;
+    return currentBytes === null || hashContent(currentBytes) !== seen;
+  }
+
   forget(realPath: string): void {
     this.seen.delete(realPath);
   }

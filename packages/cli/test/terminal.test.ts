@@ -1,0 +1,87 @@
+/**
+ * The confirmation prompt, as a person meets it: `toolhost call` runs in a real terminal
+ * (tmux, on a private socket), and the test reads the screen and types the answer.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI } from './run-cli.js';
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let base: string;
+let root: string;
+let socket: string;
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', 'cli', '-S', '-100');
+
+async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = screen();
+    if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${String(text)}; screen:\n${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function startCall(args: string) {
+  const command = `cd ${root} && HOME=${base} NO_COLOR=1 ${process.execPath} ${CLI} ${args}; echo "EXIT=$?"; sleep 60`;
+  tmux('new-session', '-d', '-s', 'cli', '-x', '160', '-y', '50', command);
+}
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-tty-')));
+  root = path.join(base, 'project');
+  mkdirSync(root);
+  socket = `toolhost-test-${process.pid}-${Date.now()}`;
+});
+afterEach(() => {
+  if (hasTmux) {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasTmux)('toolhost call in a terminal', () => {
+  it('shows the diff, asks, and writes after "yes, once"', async () => {
+    const file = path.join(root, 'greeting.txt');
+    startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'hello\n' })}'`);
+    const shown = await waitFor('Choose 1-');
+    expect(shown).toContain('Create greeting.txt?');
+    expect(shown).toContain('+hello');
+    expect(shown).toContain('1. Yes, this once');
+    expect(shown).toContain('Change it in my editor first');
+    tmux('send-keys', '-t', 'cli', '1', 'Enter');
+    await waitFor('EXIT=0');
+    expect(readFileSync(file, 'utf8')).toBe('hello\n');
+  });
+
+  it('writes nothing and exits 3 when the person says no, re-asking after a bad answer', async () => {
+    const file = path.join(root, 'nope.txt');
+    startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'x' })}'`);
+    const shown = await waitFor('Choose 1-');
+    const noChoice = /(\d)\. No/.exec(shown)?.[1];
+    expect(noChoice).toBeDefined();
+    tmux('send-keys', '-t', 'cli', 'maybe', 'Enter');
+    await waitFor('Please type a number');
+    tmux('send-keys', '-t', 'cli', noChoice!, 'Enter');
+    await waitFor('EXIT=3');
+    expect(existsSync(file)).toBe(false);
+  });
+});

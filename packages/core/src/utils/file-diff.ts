@@ -1,0 +1,54 @@
+/** Builds the person-facing view of a file change: a unified diff and its counts. */
+import { createTwoFilesPatch, diffChars, diffLines } from 'diff';
+import type { DiffStat, FileDiff } from '../tools/tools.js';
+
+export function makeFileDiff(
+  fileName: string,
+  originalContent: string | null,
+  newContent: string,
+  filePath?: string,
+): FileDiff {
+  const before = originalContent ?? '';
+  const patch = createTwoFilesPatch(
+    originalContent === null ? '/dev/null' : `a/${fileName}`,
+    `b/${fileName}`,
+    before,
+    newContent,
+    originalContent === null ? '' : 'current',
+    'proposed',
+    { context: 3 },
+  );
+  // Drop the separator line the library puts first and the tabs after empty headers.
+  const fileDiff = patch
+    .split('\n')
+    .filter((line, index) => !(index === 0 && /^=+$/.test(line)))
+    .map((line) => (line.startsWith('---') || line.startsWith('+++') ? line.trimEnd() : line))
+    .join('\n');
+  return {
+    fileDiff,
+    fileName,
+    ...(filePath ? { filePath } : {}),
+    originalContent,
+    newContent,
+    diffStat: diffStat(before, newContent),
+  };
+}
+
+export function diffStat(before: string, after: string): DiffStat {
+  const stat: DiffStat = { linesAdded: 0, linesRemoved: 0, charsAdded: 0, charsRemoved: 0 };
+  for (const change of diffLines(before, after)) {
+    if (change.added) stat.linesAdded += change.count ?? 0;
+    if (change.removed) stat.linesRemoved += change.count ?? 0;
+  }
+  // Character counts only for changes of a size a person reads; a huge rewrite is all changed.
+  if (before.length + after.length <= 200_000) {
+    for (const change of diffChars(before, after)) {
+      if (change.added) stat.charsAdded += change.value.length;
+      if (change.removed) stat.charsRemoved += change.value.length;
+    }
+  } else {
+    stat.charsAdded = after.length;
+    stat.charsRemoved = before.length;
+  }
+  return stat;
+}
