@@ -38,6 +38,13 @@ export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.
 export type * from './core/tool-call-types.js';
 // Tools
 export { createToolRegistry } from './tools/builtin.js';
+export { EditTool, type EditToolParams } from './tools/edit.js';
+export {
+  applyReplacements,
+  type MatchOutcome,
+  type MatchStrategy,
+  planReplacements,
+} from './tools/edit-matching.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {

@@ -1,5 +1,6 @@
 /** Registers the built-in tools of a session. */
 import type { Config } from '../config/config.js';
+import { EditTool } from './edit.js';
 import { LsTool } from './ls.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -10,5 +11,6 @@ export function createToolRegistry(config: Config): ToolRegistry {
   registry.registerTool(new LsTool(config));
   registry.registerTool(new ReadFileTool(config));
   registry.registerTool(new WriteFileTool(config));
+  registry.registerTool(new EditTool(config));
   return registry;
 }
