@@ -45,6 +45,9 @@ export {
   type MatchStrategy,
   planReplacements,
 } from './tools/edit-matching.js';
+export { GlobTool, type GlobToolParams } from './tools/glob.js';
+export { GrepTool, type GrepToolParams } from './tools/grep.js';
+export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {
@@ -60,9 +63,12 @@ export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 export { closestNames } from './utils/closest-names.js';
 export * from './utils/file-content.js';
 export { diffStat, makeFileDiff } from './utils/file-diff.js';
+export { type ListFilesOptions, type ListingEngine, listFiles } from './utils/file-listing.js';
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
+export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
+export { ripgrepPath } from './utils/ripgrep.js';
 export {
   type SchemaProblem,
   schemaProblems,

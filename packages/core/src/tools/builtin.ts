@@ -1,6 +1,8 @@
 /** Registers the built-in tools of a session. */
 import type { Config } from '../config/config.js';
 import { EditTool } from './edit.js';
+import { GlobTool } from './glob.js';
+import { GrepTool } from './grep.js';
 import { LsTool } from './ls.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -12,5 +14,7 @@ export function createToolRegistry(config: Config): ToolRegistry {
   registry.registerTool(new ReadFileTool(config));
   registry.registerTool(new WriteFileTool(config));
   registry.registerTool(new EditTool(config));
+  registry.registerTool(new GrepTool(config));
+  registry.registerTool(new GlobTool(config));
   return registry;
 }

@@ -1,0 +1,120 @@
+import { utimesSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
+import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { GlobTool, type GlobToolParams } from './glob.js';
+import { ToolErrorType } from './tools.js';
+
+let ws: TempWorkspace;
+const signal = new AbortController().signal;
+const OLD = new Date('2020-01-01T00:00:00Z');
+
+beforeEach(() => {
+  ws = makeWorkspace();
+  writeSearchFixture(ws.root);
+});
+afterEach(() => ws.cleanup());
+
+function paths(result: { llmContent: unknown }): string[] {
+  return String(result.llmContent)
+    .split('\n')
+    .filter((line) => line.startsWith('/'))
+    .map((line) => path.relative(ws.root, line));
+}
+
+for (const engine of ['ripgrep', 'javascript'] as const) {
+  describe(`glob (${engine})`, () => {
+    const glob = (params: GlobToolParams) =>
+      new GlobTool(ws.config, { engine }).execute(params, signal);
+
+    it('matches ** and braces, honouring ignore files, and counts what they left out', async () => {
+      const result = await glob({ pattern: '**/*.{ts,tsx}' });
+      expect(paths(result).sort()).toEqual([
+        'app/[id]/page.tsx',
+        'src/app.ts',
+        'src/components/.hidden.ts',
+        'src/components/Button.tsx',
+        'src/util.ts',
+      ]);
+      expect(String(result.llmContent)).toContain(
+        '1 more matching file was left out by .gitignore/.toolhostignore rules',
+      );
+    });
+
+    it('includes ignored files when asked', async () => {
+      const result = await glob({ pattern: '**/*.log', respect_git_ignore: false });
+      expect(paths(result).sort()).toEqual(['debug.log', 'src/legacy/keep.log']);
+    });
+
+    it('is case-insensitive by default and case-sensitive on request', async () => {
+      expect(paths(await glob({ pattern: '**/button.TSX' }))).toEqual([
+        'src/components/Button.tsx',
+      ]);
+      expect(paths(await glob({ pattern: '**/button.TSX', case_sensitive: true }))).toEqual([]);
+    });
+
+    it('keeps * within one folder', async () => {
+      expect(paths(await glob({ pattern: '*.md' }))).toEqual(['README.md']);
+    });
+
+    it('searches under path, with absolute results', async () => {
+      const result = await glob({ pattern: '*.ts', path: ws.p('src') });
+      expect(String(result.llmContent).split('\n').slice(1).sort()).toEqual([
+        ws.p('src', 'app.ts'),
+        ws.p('src', 'util.ts'),
+      ]);
+    });
+
+    it('finds a file whose literal path contains glob characters', async () => {
+      expect(paths(await glob({ pattern: 'app/[id]/page.tsx' }))).toContain('app/[id]/page.tsx');
+    });
+
+    it('puts files changed in the last 24 hours first, newest first, then the rest by path', async () => {
+      for (const file of [
+        'src/app.ts',
+        'src/util.ts',
+        'src/components/Button.tsx',
+        'src/components/.hidden.ts',
+      ]) {
+        utimesSync(ws.p(file), OLD, OLD);
+      }
+      const now = Date.now() / 1000;
+      utimesSync(ws.p('src/util.ts'), now - 60, now - 60);
+      utimesSync(ws.p('src/components/Button.tsx'), now - 10, now - 10);
+      const result = await glob({ pattern: 'src/**/*.{ts,tsx}' });
+      expect(paths(result)).toEqual([
+        'src/components/Button.tsx',
+        'src/util.ts',
+        'src/app.ts',
+        'src/components/.hidden.ts',
+      ]);
+    });
+
+    it('says so when nothing matches', async () => {
+      const result = await glob({ pattern: '**/*.rs' });
+      expect(result.llmContent).toBe(`No files match "**/*.rs" in ${ws.root}.`);
+    });
+  });
+}
+
+describe('glob: limits and errors', () => {
+  it('caps the list at 1000 and says how many were left', async () => {
+    for (let i = 0; i < 1005; i++) ws.write(`many/f${String(i).padStart(4, '0')}.txt`, '');
+    const result = await new GlobTool(ws.config).execute({ pattern: 'many/*.txt' }, signal);
+    expect(String(result.llmContent)).toContain('Found 1005 files');
+    expect(String(result.llmContent)).toContain('(5 more files match;');
+    expect(paths(result)).toHaveLength(1000);
+  });
+
+  it('refuses a folder outside the workspace', async () => {
+    const result = await new GlobTool(ws.config).execute({ pattern: '*', path: ws.base }, signal);
+    expect(result.error?.type).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);
+  });
+
+  it('rejects an empty pattern and a relative path', () => {
+    const tool = new GlobTool(ws.config);
+    expect(tool.validateToolParams({ pattern: ' ' })).toMatch(/must not be empty/);
+    expect(tool.validateToolParams({ pattern: '*', path: 'src' })).toMatch(/not an absolute path/);
+  });
+});

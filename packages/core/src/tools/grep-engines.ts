@@ -1,0 +1,297 @@
+/**
+ * The three ways grep_search can search, giving the same answers: the bundled ripgrep;
+ * `git grep` inside a repository when ripgrep is unavailable; and plain JavaScript.
+ */
+import { spawn } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isBinary } from '../utils/file-content.js';
+import { listFiles } from '../utils/file-listing.js';
+import { fileFilter } from '../utils/glob-match.js';
+import { IgnoreRules } from '../utils/ignore-rules.js';
+import { ignoreArguments, ripgrepPath, runRipgrep } from '../utils/ripgrep.js';
+
+export type GrepEngineName = 'ripgrep' | 'git' | 'javascript';
+
+export interface GrepRequest {
+  /** The workspace root that contains `target` (ignore files are read from it). */
+  root: string;
+  roots: readonly string[];
+  /** Absolute folder or file to search. */
+  target: string;
+  pattern: string;
+  ignoreCase: boolean;
+  glob?: string;
+  signal: AbortSignal;
+}
+
+export interface GrepMatch {
+  /** Absolute path. */
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** The pattern is not a valid regular expression for the engine. */
+export class GrepPatternError extends Error {}
+
+/** Longest line text kept per match; longer lines are cut with a marker. */
+export const MAX_MATCH_LINE = 1000;
+
+/**
+ * Smart case, decided once for every engine: case-insensitive unless the pattern has an
+ * upper-case letter outside an escape (`\W`, `\S` do not count).
+ */
+export function isCaseInsensitive(pattern: string): boolean {
+  const withoutEscapes = pattern.replace(/\\./g, '');
+  return !/\p{Lu}/u.test(withoutEscapes);
+}
+
+export function chooseEngine(
+  forced: GrepEngineName | undefined,
+  root: string,
+  rules: IgnoreRules,
+): GrepEngineName {
+  if (forced) return forced;
+  if (ripgrepPath()) return 'ripgrep';
+  return rules.repositoryRoot(root) ? 'git' : 'javascript';
+}
+
+export async function runGrepEngine(
+  engine: GrepEngineName,
+  request: GrepRequest,
+  onMatch: (match: GrepMatch) => void,
+): Promise<void> {
+  switch (engine) {
+    case 'ripgrep':
+      return grepWithRipgrep(request, onMatch);
+    case 'git':
+      return grepWithGit(request, onMatch);
+    case 'javascript':
+      return grepWithJavaScript(request, onMatch);
+  }
+}
+
+function cutLine(text: string): string {
+  return text.length > MAX_MATCH_LINE ? `${text.slice(0, MAX_MATCH_LINE)}… [line cut]` : text;
+}
+
+// ---- ripgrep ------------------------------------------------------------------------------
+
+async function grepWithRipgrep(
+  request: GrepRequest,
+  onMatch: (match: GrepMatch) => void,
+): Promise<void> {
+  const args = [
+    '--line-number',
+    '--no-heading',
+    '--with-filename',
+    '--null',
+    '--color',
+    'never',
+    '--max-columns',
+    String(MAX_MATCH_LINE),
+    '--max-columns-preview',
+    request.ignoreCase ? '--ignore-case' : '--case-sensitive',
+    ...ignoreArguments(request.root, { respectGitIgnore: true, respectToolhostIgnore: true }),
+  ];
+  // A positive --glob would override the ignore rules; a file type filters names without
+  // doing so. Globs with a folder part are applied to the results instead.
+  const byPath = request.glob?.includes('/') ? globFilterFor(request) : null;
+  if (request.glob && !byPath)
+    args.push('--type-add', `toolhost:${request.glob}`, '--type', 'toolhost');
+  args.push('--regexp', request.pattern, '--', path.relative(request.root, request.target) || '.');
+  const run = await runRipgrep(args, {
+    cwd: request.root,
+    signal: request.signal,
+    onLine: (line) => {
+      const nul = line.indexOf('\0');
+      if (nul === -1) return undefined;
+      const file = path.join(request.root, line.slice(0, nul));
+      if (byPath && !byPath(file)) return undefined;
+      const rest = line.slice(nul + 1);
+      const colon = rest.indexOf(':');
+      onMatch({
+        file,
+        line: Number(rest.slice(0, colon)),
+        text: cutLine(rest.slice(colon + 1).replace(/\r$/, '')),
+      });
+      return undefined;
+    },
+  });
+  if (
+    run.exitCode === 2 &&
+    /regex parse error|error parsing glob|unclosed|unrecognized/i.test(run.stderr)
+  ) {
+    throw new GrepPatternError(run.stderr.trim());
+  }
+}
+
+/** The glob as a test on absolute paths, relative to the searched folder (case-sensitive, as rg). */
+function globFilterFor(request: GrepRequest): ((file: string) => boolean) | null {
+  if (!request.glob) return null;
+  const filter = fileFilter(request.glob, { caseSensitive: true });
+  return (file) => filter(path.relative(request.target, file) || path.basename(file));
+}
+
+// ---- git grep -----------------------------------------------------------------------------
+
+let gitHasPcre: boolean | undefined;
+
+async function grepWithGit(
+  request: GrepRequest,
+  onMatch: (match: GrepMatch) => void,
+): Promise<void> {
+  gitHasPcre ??= await probeGitPcre(request.root);
+  const rules = new IgnoreRules(request.roots);
+  const filter = globFilterFor(request);
+  // git grep reads untracked symbolic links as files; ripgrep and the JS walk skip them.
+  const symlinks = new Map<string, boolean>();
+  const isSymlink = (file: string) => {
+    let known = symlinks.get(file);
+    if (known === undefined) {
+      try {
+        known = lstatSync(file).isSymbolicLink();
+      } catch {
+        known = false;
+      }
+      symlinks.set(file, known);
+    }
+    return known;
+  };
+  const cwd = request.target;
+  const isFolder = await isDirectory(request.target);
+  const args = ['grep', '--no-color', '-n', '-z', '-I', '--untracked', gitHasPcre ? '-P' : '-E'];
+  if (request.ignoreCase) args.push('-i');
+  args.push('-e', request.pattern, '--', isFolder ? '.' : path.basename(request.target));
+  const stderr = await spawnLines(
+    'git',
+    args,
+    isFolder ? cwd : path.dirname(cwd),
+    request.signal,
+    (line) => {
+      const [file, lineNumber, ...textParts] = line.split('\0');
+      if (!file || !lineNumber) return;
+      const absolute = path.join(isFolder ? cwd : path.dirname(cwd), file);
+      if (isSymlink(absolute) || rules.isIgnored(absolute, false)) return;
+      if (filter && !filter(absolute)) return;
+      onMatch({
+        file: absolute,
+        line: Number(lineNumber),
+        text: cutLine(textParts.join('\0').replace(/\r$/, '')),
+      });
+    },
+  );
+  if (stderr.code === 128 || (stderr.code !== 0 && stderr.code !== 1)) {
+    if (
+      /regular expression|regex|pattern|PCRE|parenthes|bracket|missing|unmatched|invalid/i.test(
+        stderr.text,
+      )
+    ) {
+      throw new GrepPatternError(stderr.text.trim());
+    }
+    throw new Error(`git grep failed: ${stderr.text.trim()}`);
+  }
+}
+
+async function probeGitPcre(cwd: string): Promise<boolean> {
+  const result = await spawnLines(
+    'git',
+    ['grep', '-P', '-q', '-e', 'x', '--', 'no-such-file'],
+    cwd,
+    undefined,
+    () => undefined,
+  );
+  return !/not supported|cannot use Perl|USE_LIBPCRE/i.test(result.text);
+}
+
+function spawnLines(
+  command: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal | undefined,
+  onLine: (line: string) => void,
+): Promise<{ code: number | null; text: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
+    let pending = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        onLine(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf('\n');
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', (error) =>
+      signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error),
+    );
+    child.on('close', (code) => {
+      if (pending) onLine(pending);
+      resolve({ code, text: stderr });
+    });
+  });
+}
+
+// ---- JavaScript ---------------------------------------------------------------------------
+
+const READ_CONCURRENCY = 32;
+
+async function grepWithJavaScript(
+  request: GrepRequest,
+  onMatch: (match: GrepMatch) => void,
+): Promise<void> {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(request.pattern, request.ignoreCase ? 'i' : '');
+  } catch (error) {
+    throw new GrepPatternError((error as Error).message);
+  }
+  const folder = await isDirectory(request.target);
+  const files = folder
+    ? await listFiles(request.target, {
+        roots: request.roots,
+        respectGitIgnore: true,
+        respectToolhostIgnore: true,
+        engine: 'javascript',
+        signal: request.signal,
+      })
+    : [request.target];
+  const filter = globFilterFor(request);
+  const wanted = filter ? files.filter(filter) : files;
+  for (let i = 0; i < wanted.length && !request.signal.aborted; i += READ_CONCURRENCY) {
+    await Promise.all(
+      wanted.slice(i, i + READ_CONCURRENCY).map(async (file) => {
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(file);
+        } catch {
+          return;
+        }
+        if (isBinary(bytes.subarray(0, 8192)) || bytes.includes(0)) return;
+        const lines = bytes.toString('utf8').split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        lines.forEach((raw, index) => {
+          const text = raw.replace(/\r$/, '');
+          if (regex.test(text)) onMatch({ file, line: index + 1, text: cutLine(text) });
+        });
+      }),
+    );
+  }
+}
+
+async function isDirectory(target: string): Promise<boolean> {
+  try {
+    return (await stat(target)).isDirectory();
+  } catch {
+    return false;
+  }
+}

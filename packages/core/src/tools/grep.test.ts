@@ -1,0 +1,171 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
+import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { GrepTool, type GrepToolParams } from './grep.js';
+import { type GrepEngineName, isCaseInsensitive } from './grep-engines.js';
+import { ToolErrorType } from './tools.js';
+
+let ws: TempWorkspace;
+const signal = new AbortController().signal;
+
+beforeEach(() => {
+  ws = makeWorkspace();
+  writeSearchFixture(ws.root);
+});
+afterEach(() => ws.cleanup());
+
+const ENGINES: GrepEngineName[] = ['ripgrep', 'git', 'javascript'];
+const grep = (engine: GrepEngineName, params: GrepToolParams) =>
+  new GrepTool(ws.config, { engine }).execute(params, signal);
+
+/** "file:line" for every match line of a result. */
+function hits(text: unknown): string[] {
+  const found: string[] = [];
+  let file = '';
+  for (const line of String(text).split('\n').slice(1)) {
+    const match = /^ {2}(\d+): /.exec(line);
+    if (match) found.push(`${file}:${match[1]}`);
+    else if (line && !line.startsWith('[')) file = line;
+  }
+  return found;
+}
+
+const TODO_HITS = [
+  'README.md:2',
+  'app/[id]/page.tsx:1',
+  'src/app.ts:2',
+  'src/components/.hidden.ts:1',
+  'src/components/Button.tsx:1',
+  'src/legacy/keep.log:1',
+  'src/legacy/old.js:1',
+];
+
+describe('grep_search: every engine gives the same answers', () => {
+  for (const engine of ENGINES) {
+    describe(engine, () => {
+      it('finds matches in path order, skipping ignored, binary, .git and symlinked files', async () => {
+        const result = await grep(engine, { pattern: 'TODO' });
+        expect(result.error).toBeUndefined();
+        expect(hits(result.llmContent)).toEqual(TODO_HITS);
+        expect(String(result.llmContent)).toMatch(
+          /^Found 7 matches for \/TODO\/ in 7 files \(matching case\)\./,
+        );
+      });
+
+      it('ignores case when the pattern has no capitals', async () => {
+        const result = await grep(engine, { pattern: 'todo', path: ws.p('src') });
+        expect(hits(result.llmContent)).toEqual([
+          'src/app.ts:2',
+          'src/components/.hidden.ts:1',
+          'src/components/Button.tsx:1',
+          'src/legacy/keep.log:1',
+          'src/legacy/old.js:1',
+          'src/util.ts:2',
+        ]);
+        expect(String(result.llmContent)).toContain('(ignoring case)');
+      });
+
+      it('filters by glob, with braces', async () => {
+        const result = await grep(engine, { pattern: 'TODO', glob: '*.{ts,tsx}' });
+        expect(hits(result.llmContent)).toEqual([
+          'app/[id]/page.tsx:1',
+          'src/app.ts:2',
+          'src/components/.hidden.ts:1',
+          'src/components/Button.tsx:1',
+        ]);
+      });
+
+      it('filters by a glob with a folder part, still honouring ignore rules', async () => {
+        const result = await grep(engine, { pattern: 'TODO', glob: 'src/**/*.{ts,js}' });
+        expect(hits(result.llmContent)).toEqual([
+          'src/app.ts:2',
+          'src/components/.hidden.ts:1',
+          'src/legacy/old.js:1',
+        ]);
+      });
+
+      it('supports regular expressions', async () => {
+        const result = await grep(engine, { pattern: 'export (const|function) \\w+' });
+        expect(hits(result.llmContent)).toEqual([
+          'src/app.ts:1',
+          'src/components/Button.tsx:1',
+          'src/util.ts:1',
+        ]);
+      });
+
+      it('searches a single file', async () => {
+        const result = await grep(engine, { pattern: 'run', path: ws.p('src', 'util.ts') });
+        expect(hits(result.llmContent)).toEqual(['src/util.ts:1']);
+      });
+
+      it('reports no matches plainly', async () => {
+        const result = await grep(engine, { pattern: 'NOT_ANYWHERE_\\d+' });
+        expect(result.error).toBeUndefined();
+        expect(result.llmContent).toBe('No matches for /NOT_ANYWHERE_\\d+/ (matching case).');
+      });
+
+      it('rejects an invalid regular expression with a clear error', async () => {
+        const result = await grep(engine, { pattern: 'foo(' });
+        expect(result.error?.type).toBe(ToolErrorType.INVALID_PATTERN);
+        expect(result.error?.message).toContain('is not a valid regular expression');
+      });
+    });
+  }
+});
+
+describe('grep_search: limits and errors', () => {
+  it('keeps the first matches in path order and says how many were left', async () => {
+    for (let i = 0; i < 30; i++)
+      writeFileSync(ws.p(`many-${String(i).padStart(2, '0')}.txt`), 'needle\nneedle\n');
+    const result = await new GrepTool(ws.config).execute({ pattern: 'needle', limit: 5 }, signal);
+    const text = String(result.llmContent);
+    expect(text).toContain('Found 60 matches for /needle/ in 30 files');
+    expect(hits(text)).toEqual([
+      'many-00.txt:1',
+      'many-00.txt:2',
+      'many-01.txt:1',
+      'many-01.txt:2',
+      'many-02.txt:1',
+    ]);
+    expect(text).toContain('Showing the first 5 of 60 matches in path order; 55 more not shown');
+    expect(text).toContain('raise limit');
+  });
+
+  it('cuts very long lines', async () => {
+    writeFileSync(ws.p('long.txt'), `needle${'x'.repeat(5000)}\n`);
+    const result = await new GrepTool(ws.config).execute(
+      { pattern: 'needle', path: ws.p('long.txt') },
+      signal,
+    );
+    expect(String(result.llmContent).length).toBeLessThan(2000);
+  });
+
+  it('accepts include as an alias of glob', () => {
+    const tool = new GrepTool(ws.config);
+    expect(tool.normalizeParams({ pattern: 'x', include: '*.ts' })).toEqual({
+      pattern: 'x',
+      glob: '*.ts',
+    });
+  });
+
+  it('gives search_path_not_found for a missing path and refuses paths outside', async () => {
+    const tool = new GrepTool(ws.config);
+    expect((await tool.execute({ pattern: 'x', path: ws.p('nope') }, signal)).error?.type).toBe(
+      ToolErrorType.SEARCH_PATH_NOT_FOUND,
+    );
+    expect(
+      (await tool.execute({ pattern: 'x', path: path.dirname(ws.root) }, signal)).error?.type,
+    ).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);
+  });
+});
+
+describe('isCaseInsensitive', () => {
+  it('looks for capitals outside escapes', () => {
+    expect(isCaseInsensitive('todo')).toBe(true);
+    expect(isCaseInsensitive('Todo')).toBe(false);
+    expect(isCaseInsensitive('\\Sfoo\\W')).toBe(true);
+    expect(isCaseInsensitive('Ärger')).toBe(false);
+  });
+});

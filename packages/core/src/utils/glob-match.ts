@@ -1,0 +1,48 @@
+/** Glob matching shared by the search tools, so one pattern means the same everywhere. */
+import path from 'node:path';
+import picomatch from 'picomatch';
+
+export interface GlobOptions {
+  caseSensitive?: boolean;
+}
+
+/** Matches a path relative to the search folder against a glob (`**`, braces, classes). */
+export function globMatcher(
+  pattern: string,
+  options: GlobOptions = {},
+): (relativePath: string) => boolean {
+  const matcher = picomatch(toPosix(pattern), {
+    dot: true,
+    nocase: !(options.caseSensitive ?? false),
+  });
+  return (relativePath) => matcher(toPosix(relativePath));
+}
+
+/**
+ * A file filter as ripgrep's --glob reads one: a pattern without a slash (`*.ts`,
+ * `*.{ts,tsx}`) matches the file name at any depth; a pattern with a slash matches the
+ * path relative to the search folder.
+ */
+export function fileFilter(
+  pattern: string,
+  options: GlobOptions = {},
+): (relativePath: string) => boolean {
+  const posix = toPosix(pattern);
+  if (posix.includes('/')) return globMatcher(posix.replace(/^\.\//, ''), options);
+  const matchName = globMatcher(posix, options);
+  return (relativePath) => matchName(path.posix.basename(toPosix(relativePath)));
+}
+
+/** The folder part of a glob before its first wildcard (`src/**\/*.ts` → `src`). */
+export function globBase(pattern: string): string {
+  const scanned = picomatch.scan(toPosix(pattern));
+  return scanned.isGlob ? scanned.base : path.posix.dirname(toPosix(pattern));
+}
+
+export function isGlobPattern(pattern: string): boolean {
+  return picomatch.scan(toPosix(pattern)).isGlob;
+}
+
+function toPosix(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}

@@ -1,0 +1,114 @@
+/**
+ * The bundled ripgrep (`@vscode/ripgrep` ships `rg` inside a per-platform npm package),
+ * run with arguments as an array and its output streamed line by line.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { TOOLHOST_IGNORE_FILES } from './ignore-rules.js';
+
+let cachedPath: string | null | undefined;
+
+/** The path of a working `rg`, or null when the bundled binary is missing on this platform. */
+export function ripgrepPath(): string | null {
+  if (cachedPath !== undefined) return cachedPath;
+  cachedPath = null;
+  try {
+    const { rgPath } = createRequire(import.meta.url)('@vscode/ripgrep') as { rgPath: string };
+    accessSync(rgPath, constants.X_OK);
+    cachedPath = rgPath;
+  } catch {
+    cachedPath = null;
+  }
+  return cachedPath;
+}
+
+export interface IgnoreFlags {
+  respectGitIgnore: boolean;
+  respectToolhostIgnore: boolean;
+}
+
+/**
+ * Arguments that make rg leave out what toolhost's own ignore rules leave out, and no
+ * more: .gitignore (in repositories) and .git/info/exclude, the workspace's
+ * .toolhostignore/.qwenignore, and .git itself. Hidden files are included. rg must run
+ * with the workspace root as its working directory, which anchors the ignore files.
+ */
+export function ignoreArguments(root: string, flags: IgnoreFlags): string[] {
+  const args = [
+    '--hidden',
+    '--glob',
+    '!.git',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-config',
+  ];
+  if (!flags.respectGitIgnore) args.push('--no-ignore-vcs');
+  if (flags.respectToolhostIgnore) {
+    for (const name of TOOLHOST_IGNORE_FILES) {
+      if (existsSync(path.join(root, name))) args.push('--ignore-file', name);
+    }
+  }
+  return args;
+}
+
+export interface RipgrepRun {
+  exitCode: number | null;
+  stderr: string;
+  /** True when the caller stopped reading early (onLine returned false) or the signal fired. */
+  stopped: boolean;
+}
+
+/**
+ * Runs rg, calling `onLine` for each output line as it arrives (no buffering of the whole
+ * output). Returning `false` from `onLine` stops rg.
+ */
+export function runRipgrep(
+  args: string[],
+  options: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | undefined },
+): Promise<RipgrepRun> {
+  const rg = ripgrepPath();
+  if (!rg) return Promise.reject(new Error('ripgrep is not available on this platform'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stopped = false;
+    let pending = '';
+    let stderr = '';
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      child.kill('SIGTERM');
+    };
+    const onAbort = () => stop();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (stopped) return;
+      pending += chunk;
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        if (options.onLine(line) === false) {
+          stop();
+          return;
+        }
+        newline = pending.indexOf('\n');
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (!stopped && pending) options.onLine(pending);
+      resolve({ exitCode: code, stderr, stopped });
+    });
+  });
+}
