@@ -51,6 +51,11 @@ export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js'
 export { LsTool, type LsToolParams } from './tools/ls.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {
+  DEFAULT_EXCLUDES,
+  type ReadManyFilesParams,
+  ReadManyFilesTool,
+} from './tools/read-many-files.js';
+export {
   DuplicateToolError,
   TOOL_NAME_ALIASES,
   ToolRegistry,
@@ -64,6 +69,7 @@ export { closestNames } from './utils/closest-names.js';
 export * from './utils/file-content.js';
 export { diffStat, makeFileDiff } from './utils/file-diff.js';
 export { type ListFilesOptions, type ListingEngine, listFiles } from './utils/file-listing.js';
+export { type LoadedFile, loadFileForModel, splitLines } from './utils/file-loader.js';
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
 export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';

@@ -5,6 +5,7 @@ import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
 import { LsTool } from './ls.js';
 import { ReadFileTool } from './read-file.js';
+import { ReadManyFilesTool } from './read-many-files.js';
 import { ToolRegistry } from './tool-registry.js';
 import { WriteFileTool } from './write-file.js';
 
@@ -16,5 +17,6 @@ export function createToolRegistry(config: Config): ToolRegistry {
   registry.registerTool(new EditTool(config));
   registry.registerTool(new GrepTool(config));
   registry.registerTool(new GlobTool(config));
+  registry.registerTool(new ReadManyFilesTool(config));
   return registry;
 }

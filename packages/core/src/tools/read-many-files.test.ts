@@ -1,0 +1,125 @@
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
+import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { type Part, partsToText } from '../core/content.js';
+import { type ReadManyFilesParams, ReadManyFilesTool } from './read-many-files.js';
+
+let ws: TempWorkspace;
+const signal = new AbortController().signal;
+const readMany = (params: ReadManyFilesParams) =>
+  new ReadManyFilesTool(ws.config).execute(params, signal);
+const headers = (content: unknown) =>
+  [...partsToText(content as Part[]).matchAll(/^--- (\S+)(?: \([^)]*\))? ---$/gm)].map((m) =>
+    path.relative(ws.root, m[1]!),
+  );
+
+beforeEach(() => {
+  ws = makeWorkspace();
+  writeSearchFixture(ws.root);
+});
+afterEach(() => ws.cleanup());
+
+describe('read_many_files', () => {
+  it('reads files matched by globs, each under a header, in path order', async () => {
+    const result = await readMany({ paths: ['src/**/*.ts'] });
+    expect(headers(result.llmContent)).toEqual([
+      'src/app.ts',
+      'src/components/.hidden.ts',
+      'src/util.ts',
+    ]);
+    const text = partsToText(result.llmContent);
+    expect(text).toContain(
+      `--- ${ws.p('src', 'util.ts')} ---\nexport const run = () => 42;\n// todo lower case\n`,
+    );
+    expect(String(result.returnDisplay)).toMatch(/^Read 3 files:\n- src\/app.ts/);
+  });
+
+  it('reads named files and whole folders, recursively by default', async () => {
+    const result = await readMany({ paths: ['README.md', 'src/legacy'] });
+    expect(headers(result.llmContent)).toEqual([
+      'README.md',
+      'src/legacy/.gitignore',
+      'src/legacy/old.js',
+    ]);
+  });
+
+  it('reads only the top of a folder when recursive is false', async () => {
+    const result = await readMany({ paths: ['src'], recursive: false });
+    expect(headers(result.llmContent)).toEqual(['src/app.ts', 'src/util.ts']);
+  });
+
+  it('applies include and exclude', async () => {
+    const result = await readMany({
+      paths: ['src/**/*.ts'],
+      include: ['docs/*.md'],
+      exclude: ['**/.hidden.ts'],
+    });
+    expect(headers(result.llmContent)).toEqual(['docs/guide.md', 'src/app.ts', 'src/util.ts']);
+  });
+
+  it('leaves out default excludes and ignored files unless told otherwise', async () => {
+    expect(headers((await readMany({ paths: ['**/*.log'] })).llmContent)).toEqual([]);
+    const noGit = await readMany({
+      paths: ['**/*.log'],
+      file_filtering_options: { respect_git_ignore: false },
+    });
+    expect(headers(noGit.llmContent)).toEqual([]);
+    const everything = await readMany({
+      paths: ['**/*.log'],
+      useDefaultExcludes: false,
+      file_filtering_options: { respect_git_ignore: false },
+    });
+    expect(headers(everything.llmContent)).toEqual(['debug.log', 'src/legacy/keep.log']);
+  });
+
+  it('includes images only when asked for by name or extension', async () => {
+    copyFileSync(path.join(FIXTURES, 'pixel.png'), ws.p('docs', 'shot.png'));
+    const notAsked = await readMany({ paths: ['docs'] });
+    expect(headers(notAsked.llmContent)).toEqual(['docs/guide.md']);
+    expect(String(notAsked.returnDisplay)).toContain(
+      'shot.png: image not asked for by name or extension',
+    );
+    const byExtension = await readMany({ paths: ['docs/*.png'] });
+    const parts = byExtension.llmContent as Part[];
+    expect(parts.some((part) => part.inlineData?.mimeType === 'image/png')).toBe(true);
+    const byName = await readMany({ paths: ['docs/shot.png'] });
+    expect((byName.llmContent as Part[]).some((part) => part.inlineData)).toBe(true);
+  });
+
+  it('skips binary files and paths outside the workspace, saying why', async () => {
+    const result = await readMany({
+      paths: ['image.bin', '../outside/**', 'nothing/here/*.ts'],
+      useDefaultExcludes: false,
+    });
+    const display = String(result.returnDisplay);
+    expect(display).toContain('image.bin: is a binary file');
+    expect(display).toContain('../outside/**: outside the workspace');
+    expect(display).toContain('nothing/here/*.ts: nothing matches');
+  });
+
+  it('stays within the response budget and lists the files that did not fit', async () => {
+    ws.cleanup();
+    ws = makeWorkspace({ settings: { tools: { truncateOutputThreshold: 8_000 } } });
+    for (let i = 0; i < 10; i++) ws.write(`big/f${i}.txt`, `${'x'.repeat(99)}\n`.repeat(15));
+    const result = await readMany({ paths: ['big'] });
+    const text = partsToText(result.llmContent as Part[]);
+    expect(text.length).toBeLessThan(8_000);
+    expect(headers(result.llmContent)).toHaveLength(3);
+    expect(text).toContain('7 more files did not fit in this response');
+    expect(text).toContain(ws.p('big', 'f9.txt'));
+  });
+
+  it('cuts long files as read_file does', async () => {
+    ws.write('long.txt', Array.from({ length: 2100 }, (_, i) => `l${i}`).join('\n'));
+    const result = await readMany({ paths: ['long.txt'] });
+    expect(partsToText(result.llmContent as Part[])).toContain('Showing lines 1-2000 of 2100');
+  });
+
+  it('requires at least one path', () => {
+    expect(new ReadManyFilesTool(ws.config).validateToolParams({ paths: [] })).toBe(
+      'paths must NOT have fewer than 1 items',
+    );
+  });
+});

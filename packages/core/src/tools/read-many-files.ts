@@ -1,0 +1,310 @@
+/**
+ * read_many_files: the text of many files at once, chosen by paths and globs, each under a
+ * header, within the budget of one tool response.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { Config } from '../config/config.js';
+import type { Part } from '../core/content.js';
+import { detectFileType } from '../utils/file-content.js';
+import { listFiles } from '../utils/file-listing.js';
+import { loadFileForModel, windowNotes } from '../utils/file-loader.js';
+import { globBase, globMatcher } from '../utils/glob-match.js';
+import { BaseTool, errorResult, Kind, ToolErrorType, type ToolResult } from './tools.js';
+
+export interface ReadManyFilesParams {
+  paths: string[];
+  include?: string[];
+  exclude?: string[];
+  recursive?: boolean;
+  useDefaultExcludes?: boolean;
+  file_filtering_options?: { respect_git_ignore?: boolean; respect_qwen_ignore?: boolean };
+}
+
+/** Left out unless useDefaultExcludes is false: dependencies, build output, VCS data, lock files, secrets, binaries. */
+export const DEFAULT_EXCLUDES = [
+  '**/node_modules/**',
+  '**/.git/**',
+  '**/dist/**',
+  '**/build/**',
+  '**/out/**',
+  '**/coverage/**',
+  '**/__pycache__/**',
+  '**/.venv/**',
+  '**/target/**',
+  '**/*.{lock,log}',
+  '**/{package-lock.json,yarn.lock,pnpm-lock.yaml,Cargo.lock,poetry.lock,composer.lock,Gemfile.lock}',
+  '**/.env',
+  '**/.env.*',
+  '**/*.min.{js,css}',
+  '**/*.{exe,dll,so,dylib,o,a,obj,class,jar,war,pyc,pyo,wasm,bin,dat}',
+  '**/*.{zip,tar,gz,tgz,bz2,xz,7z,rar,iso,dmg}',
+  '**/.DS_Store',
+];
+
+const READ_CONCURRENCY = 64;
+const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
+
+const DESCRIPTION = `Reads the text of several files in one call, each under a "--- <path> ---" header. paths (and include) are file paths, folders or glob patterns relative to the workspace root, e.g. ["src/**/*.ts", "README.md", "docs"]; exclude removes matches.
+Dependencies, build output, lock files, .env files and binaries are left out unless useDefaultExcludes is false; files excluded by .gitignore and .toolhostignore/.qwenignore are left out unless file_filtering_options says otherwise. Images and PDFs are included only when asked for by name or extension (e.g. "*.png").
+Each file gets the same limits as read_file (${2000} lines, long lines cut). When the total is too large for one response, the files that did not fit are listed so you can read them separately.`;
+
+interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
+  static readonly Name = 'read_many_files';
+
+  constructor(private readonly config: Config) {
+    super(ReadManyFilesTool.Name, 'ReadManyFiles', DESCRIPTION, Kind.Read, {
+      type: 'object',
+      properties: {
+        paths: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string' },
+          description: 'Files, folders or glob patterns, relative to the workspace root.',
+        },
+        include: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'More patterns to include.',
+        },
+        exclude: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Glob patterns to leave out, e.g. ["**/*.test.ts"].',
+        },
+        recursive: {
+          type: 'boolean',
+          description: 'Read folders named in paths recursively (default true).',
+        },
+        useDefaultExcludes: {
+          type: 'boolean',
+          description:
+            'Leave out dependencies, build output, lock files, .env and binaries (default true).',
+        },
+        file_filtering_options: {
+          type: 'object',
+          properties: {
+            respect_git_ignore: {
+              type: 'boolean',
+              description: 'Leave out files .gitignore excludes (default true).',
+            },
+            respect_qwen_ignore: {
+              type: 'boolean',
+              description: 'Leave out files .toolhostignore or .qwenignore exclude (default true).',
+            },
+          },
+        },
+      },
+      required: ['paths'],
+    });
+  }
+
+  override getDescription(params: ReadManyFilesParams): string {
+    const all = [...params.paths, ...(params.include ?? [])];
+    return `Read ${all.slice(0, 3).join(', ')}${all.length > 3 ? ` and ${all.length - 3} more` : ''}`;
+  }
+
+  async execute(params: ReadManyFilesParams, signal: AbortSignal): Promise<ToolResult> {
+    const skipped: Skipped[] = [];
+    const files = await this.collect(params, skipped, signal);
+    if (signal.aborted)
+      return errorResult(ToolErrorType.EXECUTION_FAILED, 'Reading was cancelled.');
+    if (files.length === 0) {
+      const text = `No files matched ${JSON.stringify([...params.paths, ...(params.include ?? [])])}.${describeSkipped(skipped, 'text')}`;
+      return {
+        llmContent: text,
+        returnDisplay: `No files read.${describeSkipped(skipped, 'markdown')}`,
+      };
+    }
+    return this.read(files, skipped);
+  }
+
+  /** Resolves paths and patterns to the sorted list of files to read. */
+  private async collect(
+    params: ReadManyFilesParams,
+    skipped: Skipped[],
+    signal: AbortSignal,
+  ): Promise<{ file: string; explicit: boolean }[]> {
+    const roots = this.config.workspace.roots;
+    const flags = {
+      respectGitIgnore: params.file_filtering_options?.respect_git_ignore ?? true,
+      respectToolhostIgnore: params.file_filtering_options?.respect_qwen_ignore ?? true,
+    };
+    const excludes = [
+      ...(params.exclude ?? []),
+      ...((params.useDefaultExcludes ?? true) ? DEFAULT_EXCLUDES : []),
+    ];
+    const isExcluded = picomatch(excludes.length > 0 ? excludes : ['\0'], { dot: true });
+    const chosen = new Map<string, boolean>();
+    const listings = new Map<string, Promise<string[]>>();
+    const listUnder = (dir: string) => {
+      let listing = listings.get(dir);
+      if (!listing) {
+        listing = listFiles(dir, { roots, signal, ...flags }).catch(() => []);
+        listings.set(dir, listing);
+      }
+      return listing;
+    };
+
+    for (const pattern of [...params.paths, ...(params.include ?? [])]) {
+      const trimmed = pattern.trim();
+      if (!trimmed) continue;
+      let matchedAny = false;
+      for (const root of path.isAbsolute(trimmed) ? [this.config.workspace.projectRoot] : roots) {
+        const absolute = path.resolve(root, trimmed);
+        const check = this.config.workspace.check(absolute, 'read');
+        if (!check.ok) {
+          skipped.push({ path: trimmed, reason: 'outside the workspace' });
+          matchedAny = true;
+          break;
+        }
+        const kind = await pathKind(check.realPath);
+        if (kind === 'file') {
+          chosen.set(check.realPath, true);
+          matchedAny = true;
+          continue;
+        }
+        const relativeGlob =
+          kind === 'dir'
+            ? `${path.relative(root, check.realPath) || '.'}/${(params.recursive ?? true) ? '**' : '*'}`.replace(
+                /^\.\//,
+                '',
+              )
+            : path.relative(root, absolute);
+        const base = path.join(root, globBase(relativeGlob));
+        const matches = globMatcher(relativeGlob, { caseSensitive: true });
+        const mediaWanted = mediaExtensionsIn(relativeGlob);
+        for (const file of await listUnder(base)) {
+          const relative = path.relative(root, file);
+          if (!matches(relative)) continue;
+          matchedAny = true;
+          if (isExcluded(relative)) continue;
+          if (!chosen.has(file)) chosen.set(file, mediaWanted);
+        }
+      }
+      if (!matchedAny) skipped.push({ path: trimmed, reason: 'nothing matches' });
+    }
+    return [...chosen.entries()]
+      .map(([file, explicit]) => ({ file, explicit }))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+
+  private async read(
+    files: { file: string; explicit: boolean }[],
+    skipped: Skipped[],
+  ): Promise<ToolResult> {
+    const budget = Math.max(5_000, this.config.getTruncateThreshold() - 2_000);
+    const loaded = new Array<Awaited<ReturnType<typeof loadFileForModel>> | null>(
+      files.length,
+    ).fill(null);
+    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+      await Promise.all(
+        files.slice(i, i + READ_CONCURRENCY).map(async ({ file, explicit }, j) => {
+          // Media the model did not ask for is not even read.
+          const type = detectFileType(file, Buffer.alloc(0));
+          if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
+            skipped.push({
+              path: file,
+              reason: `${type.kind === 'pdf' ? 'PDF' : type.kind} not asked for by name or extension`,
+            });
+            return;
+          }
+          loaded[i + j] = await loadFileForModel(file, file);
+        }),
+      );
+    }
+
+    const parts: Part[] = [];
+    const read: string[] = [];
+    const didNotFit: string[] = [];
+    let used = 0;
+    let mediaBytes = 0;
+    files.forEach(({ file }, index) => {
+      const result = loaded[index];
+      if (!result) return;
+      if (result.kind === 'error') {
+        skipped.push({ path: file, reason: shortReason(result.message, file) });
+        return;
+      }
+      if (result.kind === 'media') {
+        if (mediaBytes + result.size > MAX_MEDIA_BYTES) {
+          didNotFit.push(file);
+          return;
+        }
+        mediaBytes += result.size;
+        parts.push({ text: `--- ${file} (${result.mimeType}) ---` }, result.part);
+        read.push(file);
+        return;
+      }
+      const notes = windowNotes(result, file);
+      const block = `--- ${file} ---\n${notes.length > 0 ? `[${notes.join(' ')}]\n` : ''}${result.body}\n`;
+      if (used + block.length > budget) {
+        didNotFit.push(file);
+        return;
+      }
+      used += block.length;
+      parts.push({ text: block });
+      read.push(file);
+      this.config.fileReads.record(file, result.bytes);
+    });
+
+    if (didNotFit.length > 0) {
+      parts.push({
+        text: `[${didNotFit.length} more file${didNotFit.length === 1 ? '' : 's'} did not fit in this response: ${didNotFit.join(', ')}. Read them with read_file, or call read_many_files again with fewer paths.]`,
+      });
+    }
+    const skippedText = describeSkipped(skipped, 'text');
+    if (skippedText) parts.push({ text: skippedText.trim() });
+    const display = [
+      `Read ${read.length} file${read.length === 1 ? '' : 's'}:`,
+      ...read.slice(0, 50).map((file) => `- ${this.config.workspace.relative(file)}`),
+      ...(read.length > 50 ? [`- ... and ${read.length - 50} more`] : []),
+      ...(didNotFit.length > 0
+        ? [
+            `\nDid not fit (${didNotFit.length}): ${didNotFit.map((f) => this.config.workspace.relative(f)).join(', ')}`,
+          ]
+        : []),
+    ].join('\n');
+    return {
+      llmContent: parts,
+      returnDisplay: `${display}${describeSkipped(skipped, 'markdown')}`,
+    };
+  }
+}
+
+function describeSkipped(skipped: Skipped[], style: 'text' | 'markdown'): string {
+  if (skipped.length === 0) return '';
+  const lines = skipped
+    .slice(0, 50)
+    .map((entry) => `${style === 'markdown' ? '- ' : ''}${entry.path}: ${entry.reason}`);
+  const more = skipped.length > 50 ? `\n... and ${skipped.length - 50} more` : '';
+  return style === 'markdown'
+    ? `\n\nSkipped ${skipped.length}:\n${lines.join('\n')}${more}`
+    : `\n[Skipped ${skipped.length}: ${lines.join('; ')}${more}]`;
+}
+
+function shortReason(message: string, file: string): string {
+  return message.replace(`File ${file} `, '').replace(`${file} `, '').replace(/\.$/, '');
+}
+
+/** Extensions of images, PDFs and audio that a pattern names (`*.png`, `*.{jpg,pdf}`). */
+function mediaExtensionsIn(pattern: string): boolean {
+  return /\.(png|jpe?g|gif|webp|bmp|pdf|mp3|wav|ogg|oga|flac|m4a|aac|weba)\b|\{[^}]*\b(png|jpe?g|gif|webp|bmp|pdf|mp3|wav|ogg|flac|m4a|aac)\b/i.test(
+    pattern,
+  );
+}
+
+async function pathKind(file: string): Promise<'file' | 'dir' | 'none'> {
+  try {
+    const info = await stat(file);
+    return info.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'none';
+  }
+}

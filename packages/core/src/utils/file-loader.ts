@@ -1,0 +1,180 @@
+/**
+ * Loads a file the way the model sees it: a window of text lines (long lines cut), or a
+ * media part, or the reason it cannot be shown. read_file and read_many_files both use it,
+ * so both apply the same limits.
+ */
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Part } from '../core/content.js';
+import { ToolErrorType } from '../tools/tool-error.js';
+import { closestNames } from './closest-names.js';
+import {
+  decodeText,
+  detectFileType,
+  type FileKind,
+  formatBytes,
+  MAX_FILE_SIZE_BYTES,
+} from './file-content.js';
+
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_LINE_LENGTH = 2000;
+
+export interface TextWindow {
+  kind: 'text';
+  bytes: Buffer;
+  /** The lines shown, joined with \n. */
+  body: string;
+  totalLines: number;
+  /** 0-based first line shown and the line after the last one. */
+  start: number;
+  end: number;
+  cutLines: number;
+  encoding: string;
+}
+
+export type LoadedFile =
+  | TextWindow
+  | { kind: 'media'; part: Part; mimeType: string; fileKind: FileKind; size: number }
+  | { kind: 'error'; type: ToolErrorType; message: string };
+
+export async function loadFileForModel(
+  realPath: string,
+  shownPath: string,
+  window: { offset?: number; limit?: number } = {},
+): Promise<LoadedFile> {
+  const fail = (type: ToolErrorType, message: string): LoadedFile => ({
+    kind: 'error',
+    type,
+    message,
+  });
+  let size: number;
+  try {
+    const stats = await stat(realPath);
+    if (stats.isDirectory()) {
+      return fail(
+        ToolErrorType.TARGET_IS_DIRECTORY,
+        `${shownPath} is a folder, not a file. Use list_directory to see what it contains.`,
+      );
+    }
+    size = stats.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const suggestions = await similarFiles(realPath);
+      const hint =
+        suggestions.length > 0
+          ? ` Similar files in that folder: ${suggestions.map((name) => path.join(path.dirname(shownPath), name)).join(', ')}.`
+          : ' Use glob or list_directory to find the right path.';
+      return fail(ToolErrorType.FILE_NOT_FOUND, `File ${shownPath} does not exist.${hint}`);
+    }
+    return readFailure(shownPath, error as NodeJS.ErrnoException);
+  }
+  if (size > MAX_FILE_SIZE_BYTES) {
+    return fail(
+      ToolErrorType.FILE_TOO_LARGE,
+      `${shownPath} is ${formatBytes(size)}, over the ${formatBytes(MAX_FILE_SIZE_BYTES)} limit for reading files. Search it with grep_search, or read parts of it with run_shell_command (head, tail, sed -n).`,
+    );
+  }
+  let bytes: Buffer;
+  try {
+    const handle = await open(realPath, 'r');
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return readFailure(shownPath, error as NodeJS.ErrnoException);
+  }
+
+  const type = detectFileType(realPath, bytes.subarray(0, 8192));
+  if (type.kind === 'binary') {
+    return fail(
+      ToolErrorType.BINARY_FILE,
+      `${shownPath} is a binary file (${formatBytes(size)}) and cannot be shown as text.`,
+    );
+  }
+  if (type.kind !== 'text') {
+    return {
+      kind: 'media',
+      part: { inlineData: { mimeType: type.mimeType!, data: bytes.toString('base64') } },
+      mimeType: type.mimeType!,
+      fileKind: type.kind,
+      size,
+    };
+  }
+
+  const { text, encoding } = decodeText(bytes);
+  const lines = splitLines(text);
+  const start = Math.floor(window.offset ?? 0);
+  const limit = Math.floor(window.limit ?? DEFAULT_LINE_LIMIT);
+  if (lines.length > 0 && start >= lines.length) {
+    return fail(
+      ToolErrorType.INVALID_TOOL_PARAMS,
+      `offset ${start} is past the end of ${shownPath}, which has ${lines.length} line${lines.length === 1 ? '' : 's'}; use an offset from 0 to ${lines.length - 1}.`,
+    );
+  }
+  const end = Math.min(lines.length, start + limit);
+  let cutLines = 0;
+  const body = lines
+    .slice(start, end)
+    .map((line) => {
+      if (line.length <= MAX_LINE_LENGTH) return line;
+      cutLines++;
+      return `${line.slice(0, MAX_LINE_LENGTH)}… [line cut: ${line.length} characters in all]`;
+    })
+    .join('\n');
+  return { kind: 'text', bytes, body, totalLines: lines.length, start, end, cutLines, encoding };
+}
+
+/** Notes for the model about what part of a text file it is seeing. */
+export function windowNotes(window: TextWindow, shownPath: string): string[] {
+  const notes: string[] = [];
+  const isWhole = window.start === 0 && window.end === window.totalLines;
+  if (!isWhole) {
+    notes.push(
+      `Showing lines ${window.start + 1}-${window.end} of ${window.totalLines} in ${shownPath}.`,
+    );
+    if (window.end < window.totalLines)
+      notes.push(`To read on, call read_file again with offset ${window.end}.`);
+  }
+  if (window.cutLines > 0) {
+    notes.push(
+      `${window.cutLines} line${window.cutLines === 1 ? ' was' : 's were'} longer than ${MAX_LINE_LENGTH} characters and cut; use grep_search or run_shell_command to see them whole.`,
+    );
+  }
+  if (window.encoding !== 'utf-8')
+    notes.push(`The file is encoded as ${window.encoding}; it was decoded to text.`);
+  return notes;
+}
+
+/** Splits text into lines; a final line ending does not make an extra empty line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function readFailure(shownPath: string, error: NodeJS.ErrnoException): LoadedFile {
+  if (error.code === 'EACCES' || error.code === 'EPERM') {
+    return {
+      kind: 'error',
+      type: ToolErrorType.PERMISSION_DENIED,
+      message: `Permission denied when reading ${shownPath}.`,
+    };
+  }
+  return {
+    kind: 'error',
+    type: ToolErrorType.READ_CONTENT_FAILURE,
+    message: `Could not read ${shownPath}: ${error.message}`,
+  };
+}
+
+async function similarFiles(missingPath: string): Promise<string[]> {
+  try {
+    return closestNames(path.basename(missingPath), await readdir(path.dirname(missingPath)), 3);
+  } catch {
+    return [];
+  }
+}
