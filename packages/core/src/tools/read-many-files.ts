@@ -218,6 +218,8 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
           loaded[i + j] = await loadFileForModel(file, file);
         }),
       );
+      // The loader reads synchronously; let other work run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
 
     const parts: Part[] = [];

@@ -4,6 +4,7 @@
  * legacy encodings (GBK, Shift-JIS...). Writers use the same facts to write a file back
  * the way it was.
  */
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
@@ -66,12 +67,14 @@ export function isBinary(head: Buffer): boolean {
   if (head.length === 0) return false;
   if (detectBom(head)) return false;
   const sample = head.subarray(0, 8192);
+  if (sample.indexOf(0) !== -1) return true;
+  // Control characters are counted over the first kilobyte: enough to tell, and cheap.
+  const start = sample.subarray(0, 1024);
   let suspicious = 0;
-  for (const byte of sample) {
-    if (byte === 0) return true;
+  for (const byte of start) {
     if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) suspicious++;
   }
-  return suspicious / sample.length > 0.1;
+  return suspicious / start.length > 0.1;
 }
 
 export type Bom = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -91,8 +94,6 @@ export interface DecodedText {
   /** The dominant line ending of the file. */
   lineEnding: '\n' | '\r\n';
 }
-
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes file bytes into text, detecting the encoding; the BOM is removed. */
 export function decodeText(bytes: Buffer): DecodedText {
@@ -127,18 +128,14 @@ export function encodeText(text: string, format: Pick<DecodedText, 'encoding' | 
 }
 
 export function detectLineEnding(text: string): '\n' | '\r\n' {
+  if (!text.includes('\r')) return '\n';
   const crlf = text.split('\r\n').length - 1;
   const lf = text.split('\n').length - 1 - crlf;
   return crlf > lf ? '\r\n' : '\n';
 }
 
 function isValidUtf8(bytes: Buffer): boolean {
-  try {
-    utf8Strict.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  return isUtf8(bytes);
 }
 
 function detectLegacyEncoding(bytes: Buffer): string {

@@ -3,7 +3,8 @@
  * media part, or the reason it cannot be shown. read_file and read_many_files both use it,
  * so both apply the same limits.
  */
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Part } from '../core/content.js';
 import { ToolErrorType } from '../tools/tool-error.js';
@@ -47,16 +48,11 @@ export async function loadFileForModel(
     type,
     message,
   });
-  let size: number;
+  // Synchronous calls: for the small files tools read by the thousand, a thread-pool round
+  // trip per system call costs several times the work itself.
+  let fd: number;
   try {
-    const stats = await stat(realPath);
-    if (stats.isDirectory()) {
-      return fail(
-        ToolErrorType.TARGET_IS_DIRECTORY,
-        `${shownPath} is a folder, not a file. Use list_directory to see what it contains.`,
-      );
-    }
-    size = stats.size;
+    fd = openSync(realPath, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -67,25 +63,33 @@ export async function loadFileForModel(
           : ' Use glob or list_directory to find the right path.';
       return fail(ToolErrorType.FILE_NOT_FOUND, `File ${shownPath} does not exist.${hint}`);
     }
+    if (code === 'EISDIR') return isFolder(shownPath);
     return readFailure(shownPath, error as NodeJS.ErrnoException);
-  }
-  if (size > MAX_FILE_SIZE_BYTES) {
-    return fail(
-      ToolErrorType.FILE_TOO_LARGE,
-      `${shownPath} is ${formatBytes(size)}, over the ${formatBytes(MAX_FILE_SIZE_BYTES)} limit for reading files. Search it with grep_search, or read parts of it with run_shell_command (head, tail, sed -n).`,
-    );
   }
   let bytes: Buffer;
   try {
-    const handle = await open(realPath, 'r');
-    try {
-      bytes = await handle.readFile();
-    } finally {
-      await handle.close();
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return isFolder(shownPath);
+    if (stats.size > MAX_FILE_SIZE_BYTES) {
+      return fail(
+        ToolErrorType.FILE_TOO_LARGE,
+        `${shownPath} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_FILE_SIZE_BYTES)} limit for reading files. Search it with grep_search, or read parts of it with run_shell_command (head, tail, sed -n).`,
+      );
     }
+    bytes = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const count = readSync(fd, bytes, filled, bytes.length - filled, filled);
+      if (count === 0) break;
+      filled += count;
+    }
+    bytes = bytes.subarray(0, filled);
   } catch (error) {
     return readFailure(shownPath, error as NodeJS.ErrnoException);
+  } finally {
+    closeSync(fd);
   }
+  const size = bytes.length;
 
   const type = detectFileType(realPath, bytes.subarray(0, 8192));
   if (type.kind === 'binary') {
@@ -151,9 +155,17 @@ export function windowNotes(window: TextWindow, shownPath: string): string[] {
 /** Splits text into lines; a final line ending does not make an extra empty line. */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split(/\r?\n/);
+  const lines = text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+function isFolder(shownPath: string): LoadedFile {
+  return {
+    kind: 'error',
+    type: ToolErrorType.TARGET_IS_DIRECTORY,
+    message: `${shownPath} is a folder, not a file. Use list_directory to see what it contains.`,
+  };
 }
 
 function readFailure(shownPath: string, error: NodeJS.ErrnoException): LoadedFile {

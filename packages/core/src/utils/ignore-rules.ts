@@ -1,8 +1,9 @@
 /**
  * Which files the tools leave out: `.gitignore` rules (in git repositories: every
  * `.gitignore` from the repository root down, plus `.git/info/exclude`) and the
- * workspace's own `.toolhostignore` / `.qwenignore`. One instance caches parsed files, so
- * reuse it for one walk.
+ * workspace's own `.toolhostignore` / `.qwenignore`. One instance caches what it learns
+ * per folder (the rule files that apply there, whether the folder itself is ignored), so
+ * reuse it for one walk: each entry then costs one test per rule file.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -19,10 +20,24 @@ export interface IgnoreOptions {
 /** Why a path is left out, or null when it is not. */
 export type IgnoreReason = 'git' | 'toolhost' | null;
 
+/** A rule file that applies in a folder, with the folder's path relative to the file's own. */
+interface Layer {
+  rules: Ignore;
+  /** Relative path (with a trailing slash, or empty) from the rule file's folder to the folder. */
+  prefix: string;
+  kind: 'git' | 'toolhost';
+}
+
+interface FolderFacts {
+  layers: Layer[];
+  /** Why the folder itself is ignored (everything inside it is too), or null. */
+  ignored: IgnoreReason;
+}
+
 export class IgnoreRules {
-  private readonly gitIgnoreFiles = new Map<string, Ignore | null>();
+  private readonly ruleFiles = new Map<string, Ignore | null>();
   private readonly repoRoots = new Map<string, string | null>();
-  private readonly toolhostRules = new Map<string, Ignore | null>();
+  private readonly folders = new Map<string, FolderFacts>();
   private readonly respectGit: boolean;
   private readonly respectToolhost: boolean;
 
@@ -37,10 +52,13 @@ export class IgnoreRules {
 
   /** Why `absolutePath` is ignored; `isDirectory` matters for rules ending in `/`. */
   reason(absolutePath: string, isDirectory: boolean): IgnoreReason {
-    if (this.respectGit && this.isGitIgnored(absolutePath, isDirectory)) return 'git';
-    if (this.respectToolhost && this.isToolhostIgnored(absolutePath, isDirectory))
-      return 'toolhost';
-    return null;
+    const parent = path.dirname(absolutePath);
+    if (parent === absolutePath) return null;
+    const facts = this.folder(parent);
+    if (facts.ignored) return facts.ignored;
+    const name = path.basename(absolutePath);
+    if (name === '.git' && this.respectGit && this.repositoryRoot(parent)) return 'git';
+    return decide(facts.layers, name, isDirectory);
   }
 
   isIgnored(absolutePath: string, isDirectory: boolean): boolean {
@@ -51,7 +69,7 @@ export class IgnoreRules {
   repositoryRoot(dir: string): string | null {
     const cached = this.repoRoots.get(dir);
     if (cached !== undefined) return cached;
-    let found: string | null = null;
+    let found: string | null;
     try {
       statSync(path.join(dir, '.git'));
       found = dir;
@@ -63,92 +81,88 @@ export class IgnoreRules {
     return found;
   }
 
-  private isGitIgnored(absolutePath: string, isDirectory: boolean): boolean {
-    const repo = this.repositoryRoot(isDirectory ? absolutePath : path.dirname(absolutePath));
-    if (!repo || absolutePath === repo) return false;
-    const relative = path.relative(repo, absolutePath);
-    const segments = relative.split(path.sep);
-    if (segments[0] === '.git') return true;
-    // Git never looks inside an ignored folder, so check each ancestor folder first.
-    for (let depth = 1; depth < segments.length; depth++) {
-      if (this.gitDecision(repo, segments.slice(0, depth), true)) return true;
+  private folder(dir: string): FolderFacts {
+    const cached = this.folders.get(dir);
+    if (cached) return cached;
+    const parent = path.dirname(dir);
+    const name = path.basename(dir);
+    const repo = this.respectGit ? this.repositoryRoot(dir) : null;
+    const toolhostRoot = this.respectToolhost
+      ? this.roots.find((root) => isWithin(root, dir))
+      : undefined;
+
+    let facts: FolderFacts;
+    if (parent === dir) {
+      facts = { layers: [], ignored: null };
+    } else {
+      // What applies here is what applied in the parent, seen one level deeper, plus the
+      // folder's own .gitignore.
+      const above = this.folder(parent);
+      const inherited = above.layers
+        .filter((layer) =>
+          layer.kind === 'git'
+            ? repo !== null && dir !== repo
+            : toolhostRoot !== undefined && dir !== toolhostRoot,
+        )
+        .map((layer) => ({ ...layer, prefix: `${layer.prefix}${name}/` }));
+      let ignored: IgnoreReason = above.ignored;
+      if (!ignored && repo && dir !== repo && name === '.git') ignored = 'git';
+      if (!ignored) ignored = decide(inherited, name, true);
+      facts = { layers: [...inherited, ...this.ownLayers(dir, repo, toolhostRoot)], ignored };
     }
-    return this.gitDecision(repo, segments, isDirectory);
+    this.folders.set(dir, facts);
+    return facts;
   }
 
-  /** Applies the rule files from the repository root down to the path's folder; the last match wins. */
-  private gitDecision(repo: string, segments: string[], isDirectory: boolean): boolean {
-    let ignored = false;
-    const exclude = this.loadRules(this.gitIgnoreFiles, path.join(repo, '.git', 'info', 'exclude'));
-    if (exclude) ignored = applyRules(exclude, segments.join('/'), isDirectory, ignored);
-    for (let depth = 0; depth < segments.length; depth++) {
-      const dir = path.join(repo, ...segments.slice(0, depth));
-      const rules = this.loadRules(this.gitIgnoreFiles, path.join(dir, '.gitignore'));
-      if (!rules) continue;
-      ignored = applyRules(rules, segments.slice(depth).join('/'), isDirectory, ignored);
-    }
-    return ignored;
-  }
-
-  private isToolhostIgnored(absolutePath: string, isDirectory: boolean): boolean {
-    for (const root of this.roots) {
-      if (!isWithin(root, absolutePath) || root === absolutePath) continue;
-      const rules = this.toolhostRulesFor(root);
-      if (!rules) continue;
-      const segments = path.relative(root, absolutePath).split(path.sep);
-      for (let depth = 1; depth <= segments.length; depth++) {
-        const last = depth === segments.length;
-        if (
-          applyRules(rules, segments.slice(0, depth).join('/'), last ? isDirectory : true, false)
-        ) {
-          return true;
-        }
+  /** Rule files that start at `dir`: a repository's exclude file and a .gitignore; a root's .toolhostignore. */
+  private ownLayers(dir: string, repo: string | null, toolhostRoot: string | undefined): Layer[] {
+    const layers: Layer[] = [];
+    if (repo) {
+      if (dir === repo) {
+        const exclude = this.load(path.join(dir, '.git', 'info', 'exclude'));
+        if (exclude) layers.push({ rules: exclude, prefix: '', kind: 'git' });
       }
+      const gitignore = this.load(path.join(dir, '.gitignore'));
+      if (gitignore) layers.push({ rules: gitignore, prefix: '', kind: 'git' });
     }
-    return false;
-  }
-
-  private toolhostRulesFor(root: string): Ignore | null {
-    if (!this.toolhostRules.has(root)) {
-      const combined = ignore();
-      let any = false;
+    if (toolhostRoot === dir) {
       for (const name of TOOLHOST_IGNORE_FILES) {
-        const text = readOptional(path.join(root, name));
-        if (text !== null) {
-          combined.add(text);
-          any = true;
-        }
+        const rules = this.load(path.join(dir, name));
+        if (rules) layers.push({ rules, prefix: '', kind: 'toolhost' });
       }
-      this.toolhostRules.set(root, any ? combined : null);
     }
-    return this.toolhostRules.get(root) ?? null;
+    return layers;
   }
 
-  private loadRules(cache: Map<string, Ignore | null>, file: string): Ignore | null {
-    if (!cache.has(file)) {
-      const text = readOptional(file);
-      cache.set(file, text === null ? null : ignore().add(text));
+  private load(file: string): Ignore | null {
+    if (!this.ruleFiles.has(file)) {
+      let rules: Ignore | null = null;
+      try {
+        rules = ignore().add(readFileSync(file, 'utf8'));
+      } catch {
+        rules = null;
+      }
+      this.ruleFiles.set(file, rules);
     }
-    return cache.get(file) ?? null;
+    return this.ruleFiles.get(file) ?? null;
   }
 }
 
-function applyRules(
-  rules: Ignore,
-  relative: string,
-  isDirectory: boolean,
-  current: boolean,
-): boolean {
-  const result = rules.test(isDirectory ? `${relative}/` : relative);
-  if (result.ignored) return true;
-  if (result.unignored) return false;
-  return current;
-}
-
-function readOptional(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
+/**
+ * Applies the layers in order (outer rule files first): within git's layers the last match
+ * wins, so a deeper `!keep.log` re-includes; a match in a toolhost layer excludes.
+ */
+function decide(layers: Layer[], name: string, isDirectory: boolean): IgnoreReason {
+  let git = false;
+  for (const layer of layers) {
+    const relative = `${layer.prefix}${name}${isDirectory ? '/' : ''}`;
+    const result = layer.rules.test(relative);
+    if (layer.kind === 'toolhost') {
+      if (result.ignored) return 'toolhost';
+      continue;
+    }
+    if (result.ignored) git = true;
+    else if (result.unignored) git = false;
   }
+  return git ? 'git' : null;
 }
