@@ -4,7 +4,7 @@
  * corpus built by corpus.mjs. Prints medians, ratios and whether each target is met.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -36,6 +36,17 @@ export {
 } from './core/openai-adapter.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
+export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
+export {
+  analyzeCommand,
+  type CommandAnalysis,
+  type ShellCommand,
+} from './shell/command-analysis.js';
+export { type ShellRule, shellRules } from './shell/command-rules.js';
+export { isReadOnlyCommand, READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
+export { shellEnvironment } from './shell/shell-environment.js';
+export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-execution.js';
+export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools
 export { createToolRegistry } from './tools/builtin.js';
 export { EditTool, type EditToolParams } from './tools/edit.js';
@@ -55,6 +66,12 @@ export {
   type ReadManyFilesParams,
   ReadManyFilesTool,
 } from './tools/read-many-files.js';
+export {
+  DEFAULT_SHELL_TIMEOUT_MS,
+  MAX_SHELL_TIMEOUT_MS,
+  ShellTool,
+  type ShellToolParams,
+} from './tools/shell.js';
 export {
   DuplicateToolError,
   TOOL_NAME_ALIASES,

@@ -72,6 +72,8 @@ export async function runCallCommand(
     );
   } finally {
     process.off('SIGINT', onInterrupt);
+    // The session ends with this one call: background commands end too, unless settings keep them.
+    await session.config.dispose();
   }
   if (!completed) throw new Error('the scheduler returned no result');
 

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { BackgroundProcesses } from '../shell/background-processes.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
@@ -57,6 +58,10 @@ export class Config {
   readonly fileReads = new FileReadTracker();
   /** Tools the person allowed "always" in this session. */
   readonly sessionAllowedTools = new Set<string>();
+  /** Shell command names the person allowed "always" in this session. */
+  readonly sessionAllowedShellCommands = new Set<string>();
+  /** Commands running in the background, ended by dispose(). */
+  readonly backgroundProcesses = new BackgroundProcesses();
   private approvalMode: ApprovalMode;
   private readonly approvalModeListeners = new Set<ApprovalModeListener>();
 
@@ -118,6 +123,15 @@ export class Config {
   onApprovalModeChange(listener: ApprovalModeListener): () => void {
     this.approvalModeListeners.add(listener);
     return () => this.approvalModeListeners.delete(listener);
+  }
+
+  /**
+   * Ends the session: background commands are ended unless settings keep them
+   * (tools.shell.keepBackgroundProcesses). Call it when the agent or command exits.
+   */
+  async dispose(): Promise<void> {
+    if (!this.settings.tools?.shell?.keepBackgroundProcesses)
+      await this.backgroundProcesses.endAll();
   }
 
   getTruncateThreshold(): number {

@@ -6,6 +6,7 @@ import { GrepTool } from './grep.js';
 import { LsTool } from './ls.js';
 import { ReadFileTool } from './read-file.js';
 import { ReadManyFilesTool } from './read-many-files.js';
+import { ShellTool } from './shell.js';
 import { ToolRegistry } from './tool-registry.js';
 import { WriteFileTool } from './write-file.js';
 
@@ -18,5 +19,6 @@ export function createToolRegistry(config: Config): ToolRegistry {
   registry.registerTool(new GrepTool(config));
   registry.registerTool(new GlobTool(config));
   registry.registerTool(new ReadManyFilesTool(config));
+  registry.registerTool(new ShellTool(config));
   return registry;
 }

@@ -1,0 +1,70 @@
+/**
+ * Commands the model started in the background (and processes a command left running):
+ * listed for the person, and ended when the session ends unless settings keep them.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { endProcessGroup, processGroupMembers } from './process-group.js';
+import { shellProgram } from './shell-execution.js';
+
+export interface BackgroundProcess {
+  pid: number;
+  command: string;
+  /** Where its output goes, when toolhost started it. */
+  logPath?: string;
+  startedAt: Date;
+}
+
+export class BackgroundProcesses {
+  private readonly processes = new Map<number, BackgroundProcess>();
+
+  /** Starts `command` detached, its output appended to a log file; returns at once. */
+  start(
+    command: string,
+    options: { cwd: string; env: NodeJS.ProcessEnv; logDir: string },
+  ): BackgroundProcess {
+    mkdirSync(options.logDir, { recursive: true });
+    const logPath = path.join(
+      options.logDir,
+      `background-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`,
+    );
+    const log = openSync(logPath, 'a');
+    try {
+      const shell = shellProgram();
+      const child = spawn(shell.file, shell.args(command), {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', log, log],
+        detached: true,
+      });
+      child.on('error', () => undefined);
+      child.unref();
+      if (!child.pid) throw new Error(`could not start ${shell.file}`);
+      const entry: BackgroundProcess = { pid: child.pid, command, logPath, startedAt: new Date() };
+      this.processes.set(child.pid, entry);
+      return entry;
+    } finally {
+      closeSync(log);
+    }
+  }
+
+  /** Tracks a process group that a foreground command left running. */
+  adopt(pgid: number, command: string): void {
+    if (!this.processes.has(pgid))
+      this.processes.set(pgid, { pid: pgid, command, startedAt: new Date() });
+  }
+
+  /** The ones still running. */
+  list(): BackgroundProcess[] {
+    return [...this.processes.values()].filter(
+      (entry) => processGroupMembers(entry.pid).length > 0,
+    );
+  }
+
+  /** Ends every process group still running (TERM, then KILL). */
+  async endAll(): Promise<void> {
+    await Promise.all([...this.processes.keys()].map((pgid) => endProcessGroup(pgid)));
+    this.processes.clear();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Allow and deny rules for shell commands: settings entries `run_shell_command(<prefix>)`.
+ * A rule matches a command when its words are the first words of the command, whole
+ * words only (`git` matches `git status`, not `gitk`).
+ */
+import { parse } from 'shell-quote';
+import type { ShellCommand } from './command-analysis.js';
+import { programName } from './command-analysis.js';
+
+export const SHELL_TOOL_NAME = 'run_shell_command';
+
+export interface ShellRule {
+  /** The settings entry, for messages. */
+  entry: string;
+  words: string[];
+}
+
+/** The `run_shell_command(...)` entries of a settings list, as rules. */
+export function shellRules(entries: readonly string[] | undefined): ShellRule[] {
+  const rules: ShellRule[] = [];
+  for (const entry of entries ?? []) {
+    const match = /^(run_shell_command|ShellTool|Shell)\((.*)\)$/s.exec(entry.trim());
+    if (!match) continue;
+    const words = parse(match[2]!.trim()).filter(
+      (word): word is string => typeof word === 'string',
+    );
+    if (words.length === 0) continue;
+    words[0] = programName(words[0]!);
+    rules.push({ entry, words });
+  }
+  return rules;
+}
+
+export function ruleMatches(rule: ShellRule, command: ShellCommand): boolean {
+  const [name, ...args] = rule.words;
+  if (name !== command.name) return false;
+  return args.every((word, index) => command.args[index] === word);
+}
+
+/** The first rule that matches a command, if any. */
+export function findMatchingRule(rules: ShellRule[], command: ShellCommand): ShellRule | undefined {
+  return rules.find((rule) => ruleMatches(rule, command));
+}

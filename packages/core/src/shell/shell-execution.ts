@@ -1,0 +1,190 @@
+/**
+ * Runs one shell command: `bash -c` (or `sh -c` where bash is missing) in its own process
+ * group, standard input closed, with a timeout and an AbortSignal that both end the whole
+ * group. Output from stdout and stderr is kept in the order it came.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { decodeText } from '../utils/file-content.js';
+import { endProcessGroup, processGroupMembers } from './process-group.js';
+
+export interface ShellRunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Live output so far (ANSI removed), at most once per `updateIntervalMs`. */
+  onOutput?: (output: string) => void;
+  updateIntervalMs?: number;
+  /** Most bytes kept in memory; beyond it the middle is dropped (the head and tail stay). */
+  maxBytes?: number;
+}
+
+export interface ShellRunResult {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  pid: number | undefined;
+  /** Processes the command left running in its group after it exited. */
+  leftBehind: number[];
+  /** Set when the output contained binary data: its size, and the text before it. */
+  binaryBytes?: number;
+  /** The shell could not be started at all. */
+  spawnError?: string;
+  droppedBytes: number;
+}
+
+const ANSI =
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\r(?!\n)/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, (match) => (match === '\r' ? '\n' : ''));
+}
+
+export function shellProgram(): { file: string; args: (command: string) => string[] } {
+  const bash = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'].find((candidate) =>
+    existsSync(candidate),
+  );
+  if (bash) return { file: bash, args: (command) => ['-c', command] };
+  return { file: '/bin/sh', args: (command) => ['-c', command] };
+}
+
+export async function runShellCommand(
+  command: string,
+  options: ShellRunOptions,
+): Promise<ShellRunResult> {
+  const shell = shellProgram();
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let dropped = 0;
+  let binaryBytes: number | undefined;
+  const live = new StringDecoder('utf8');
+  let liveText = '';
+  let lastUpdate = 0;
+
+  return new Promise<ShellRunResult>((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(shell.file, shell.args(command), {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group, so the whole tree can be ended
+      });
+    } catch (error) {
+      resolve(emptyResult({ spawnError: (error as Error).message }));
+      return;
+    }
+    const pgid = child.pid;
+    let timedOut = false;
+    let aborted = false;
+    let ending: Promise<void> | undefined;
+    const endGroup = () => {
+      if (pgid && !ending) ending = endProcessGroup(pgid);
+      return ending;
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void endGroup();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      void endGroup();
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+
+    const onData = (chunk: Buffer) => {
+      if (binaryBytes !== undefined) {
+        binaryBytes += chunk.length;
+        return;
+      }
+      if (chunk.includes(0)) {
+        // Binary data: stop collecting, keep counting.
+        binaryBytes = chunk.length;
+        return;
+      }
+      if (kept + chunk.length > maxBytes) {
+        // Over the memory budget: keep a rolling tail, count what falls out between.
+        dropped += chunk.length;
+        tail.push(chunk);
+        tailBytes += chunk.length;
+        while (tailBytes > maxBytes / 4 && tail.length > 1) tailBytes -= tail.shift()!.length;
+      } else {
+        chunks.push(chunk);
+        kept += chunk.length;
+      }
+      if (options.onOutput) {
+        liveText += live.write(chunk);
+        const now = Date.now();
+        if (now - lastUpdate >= (options.updateIntervalMs ?? 1000)) {
+          lastUpdate = now;
+          options.onOutput(stripAnsi(liveText));
+        }
+      }
+    };
+    const tail: Buffer[] = [];
+    let tailBytes = 0;
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+
+    let spawnError: string | undefined;
+    child.on('error', (error) => {
+      spawnError = error.message;
+      if (!pgid) {
+        // It never started, so no 'exit' will come.
+        clearTimeout(timer);
+        options.signal.removeEventListener('abort', onAbort);
+        resolve(emptyResult({ spawnError: error.message }));
+      }
+    });
+    // 'exit', not 'close': a background process that inherited the pipes would hold 'close' back.
+    child.on('exit', async (code, signal) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      if (ending) await ending;
+      // Give the pipes a moment to deliver what was written just before the exit.
+      await new Promise((r) => setTimeout(r, 20));
+      const leftBehind = pgid && !timedOut && !aborted ? processGroupMembers(pgid) : [];
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const head = Buffer.concat(chunks);
+      const tailText = dropped > 0 ? Buffer.concat(tail) : Buffer.alloc(0);
+      let output = stripAnsi(decodeText(head).text);
+      if (dropped > 0) {
+        const tailDecoded = stripAnsi(decodeText(tailText).text);
+        output += `\n[... ${dropped - tailText.length} bytes of output not kept ...]\n${tailDecoded}`;
+      }
+      resolve({
+        output,
+        exitCode: code,
+        signal,
+        timedOut,
+        aborted,
+        pid: pgid,
+        leftBehind,
+        droppedBytes: dropped,
+        ...(binaryBytes !== undefined ? { binaryBytes } : {}),
+        ...(spawnError ? { spawnError } : {}),
+      });
+    });
+  });
+}
+
+function emptyResult(extra: Partial<ShellRunResult>): ShellRunResult {
+  return {
+    output: '',
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    pid: undefined,
+    leftBehind: [],
+    droppedBytes: 0,
+    ...extra,
+  };
+}

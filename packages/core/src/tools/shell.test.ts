@@ -1,0 +1,266 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processesMatching, uniqueSleep, waitUntil } from '../../test/helpers/processes.js';
+import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { Config } from '../config/config.js';
+import type { Settings } from '../config/settings.js';
+import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import { createToolRegistry } from './builtin.js';
+import { ShellTool, type ShellToolParams } from './shell.js';
+import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
+
+let ws: TempWorkspace;
+let tool: ShellTool;
+const run = (
+  params: Partial<ShellToolParams> & { command: string },
+  signal = new AbortController().signal,
+) => tool.execute({ is_background: false, ...params }, signal);
+const text = (result: { llmContent: unknown }) => String(result.llmContent);
+
+beforeEach(() => {
+  ws = makeWorkspace();
+  tool = new ShellTool(ws.config);
+});
+afterEach(async () => {
+  await ws.config.dispose();
+  ws.cleanup();
+});
+
+function withSettings(settings: Settings) {
+  const config = new Config({ roots: [ws.root], homeDir: ws.home, settings });
+  tool = new ShellTool(config);
+  return config;
+}
+
+describe('run_shell_command: running', () => {
+  it('returns the command, folder, output and exit code', async () => {
+    const result = await run({ command: 'echo hello' });
+    expect(result.error).toBeUndefined();
+    expect(text(result)).toBe(
+      `Command: echo hello\nDirectory: ${ws.root}\nOutput:\nhello\nExit code: 0`,
+    );
+  });
+
+  it('reports a non-zero exit without treating it as a tool failure', async () => {
+    const result = await run({ command: 'echo oops >&2; exit 3' });
+    expect(result.error).toBeUndefined();
+    expect(text(result)).toContain('oops');
+    expect(text(result)).toContain('Exit code: 3');
+  });
+
+  it('keeps stdout and stderr in the order they came', async () => {
+    const result = await run({
+      command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three',
+    });
+    expect(text(result)).toContain('Output:\none\ntwo\nthree\n');
+  });
+
+  it('runs in the given folder', async () => {
+    const dir = ws.mkdir('sub/dir');
+    expect(text(await run({ command: 'pwd', directory: dir }))).toContain(`Output:\n${dir}\n`);
+  });
+
+  it('refuses a folder outside the workspace or missing', async () => {
+    expect(
+      tool.validateToolParams({ command: 'ls', is_background: false, directory: ws.base }),
+    ).toMatch(/^directory: .* is outside the workspace/);
+    expect(
+      tool.validateToolParams({ command: 'ls', is_background: false, directory: 'rel' }),
+    ).toMatch(/not an absolute path/);
+    const missing = await run({ command: 'ls', directory: ws.p('nope') });
+    expect(missing.error?.type).toBe(ToolErrorType.PATH_IS_NOT_A_DIRECTORY);
+  });
+
+  it('closes standard input, so a command waiting for input ends', async () => {
+    const started = Date.now();
+    const result = await run({
+      command: 'read line; echo "got:[$line]"; cat; echo done',
+      timeout: 10_000,
+    });
+    expect(text(result)).toContain('got:[]');
+    expect(text(result)).toContain('done');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('removes ANSI colour codes', async () => {
+    const result = await run({
+      command: "printf '\\033[31mred\\033[0m and \\033[1;32mgreen\\033[0m\\n'",
+    });
+    expect(text(result)).toContain('Output:\nred and green\n');
+  });
+
+  it('detects binary output and reports its size instead', async () => {
+    const result = await run({ command: "printf 'start\\n'; sleep 0.1; head -c 5000 /dev/zero" });
+    expect(text(result)).toMatch(/\[binary output: [\d.]+ (KB|B) not shown\]/);
+    expect(text(result)).not.toContain('\u0000');
+  });
+
+  it('drops secrets from the environment and marks it as toolhost', async () => {
+    process.env.TOOLHOST_TEST_API_KEY = 'very-secret';
+    process.env.TOOLHOST_TEST_PLAIN = 'visible';
+    try {
+      const result = await run({
+        command:
+          'echo "[$TOOLHOST_TEST_API_KEY][$TOOLHOST_TEST_PLAIN][$TOOLHOST][$PAGER][$GIT_PAGER]"',
+      });
+      expect(text(result)).toContain('[][visible][1][cat][cat]');
+      withSettings({ tools: { shell: { allowEnv: ['TOOLHOST_TEST_API_KEY'] } } });
+      expect(text(await run({ command: 'echo "[$TOOLHOST_TEST_API_KEY]"' }))).toContain(
+        '[very-secret]',
+      );
+    } finally {
+      delete process.env.TOOLHOST_TEST_API_KEY;
+      delete process.env.TOOLHOST_TEST_PLAIN;
+    }
+  });
+
+  it('streams live output, at most once a second', async () => {
+    const updates: string[] = [];
+    await tool.execute(
+      { command: 'for i in 1 2 3 4; do echo line$i; sleep 0.4; done', is_background: false },
+      new AbortController().signal,
+      (output) => updates.push(output),
+    );
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    expect(updates.length).toBeLessThanOrEqual(3);
+    expect(updates[0]).toContain('line1');
+  });
+});
+
+describe('run_shell_command: ending process trees', () => {
+  const tree = (marker: string) =>
+    `(sleep ${marker} &) ; bash -c 'sleep ${marker} & sleep ${marker}' & nohup sleep ${marker} >/dev/null 2>&1 & echo started; sleep ${marker}`;
+
+  it('ends the whole tree at the timeout, with the output so far', async () => {
+    const marker = uniqueSleep();
+    const result = await run({ command: tree(marker), timeout: 1500 });
+    expect(text(result)).toContain('started');
+    expect(text(result)).toContain('timed out after 1.5 s');
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it('ends the whole tree when the signal aborts', async () => {
+    const marker = uniqueSleep();
+    const controller = new AbortController();
+    const pending = run({ command: tree(marker) }, controller.signal);
+    await waitUntil(() => processesMatching(`sleep ${marker}`).length >= 4);
+    controller.abort();
+    const result = await pending;
+    expect(text(result)).toContain('cancelled');
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it('reports processes a command left running and ends them with the session', async () => {
+    const marker = uniqueSleep();
+    const result = await run({ command: `sleep ${marker} & echo left` });
+    expect(text(result)).toMatch(/Background PIDs still running: \d+/);
+    expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
+    await ws.config.dispose();
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it('starts a background command, lists it, and ends it with the session', async () => {
+    const marker = uniqueSleep();
+    const started = Date.now();
+    const result = await run({ command: `echo serving; sleep ${marker}`, is_background: true });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const pid = Number(/PID: (\d+)/.exec(text(result))?.[1]);
+    const log = /written to (\S+);/.exec(text(result))?.[1];
+    expect(pid).toBeGreaterThan(0);
+    expect(ws.config.backgroundProcesses.list().map((p) => p.pid)).toEqual([pid]);
+    expect(
+      await waitUntil(() => existsSync(log!) && readFileSync(log!, 'utf8').includes('serving')),
+    ).toBe(true);
+    expect(ws.config.workspace.check(log!, 'read').ok).toBe(true);
+    await ws.config.dispose();
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it('keeps background commands after the session when settings say so', async () => {
+    const marker = uniqueSleep();
+    const config = withSettings({ tools: { shell: { keepBackgroundProcesses: true } } });
+    await run({ command: `sleep ${marker}`, is_background: true });
+    await config.dispose();
+    expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
+    await config.backgroundProcesses.endAll();
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+});
+
+describe('run_shell_command: through the scheduler', () => {
+  function scheduler(settings: Settings, mode: 'default' | 'yolo' = 'default') {
+    const config = new Config({ roots: [ws.root], homeDir: ws.home, settings, approvalMode: mode });
+    const asked: { command: string; roots: string[] }[] = [];
+    let answer = ToolConfirmationOutcome.ProceedOnce;
+    const s = new CoreToolScheduler({
+      config,
+      toolRegistry: createToolRegistry(config),
+      onConfirmationRequest: async (call) => {
+        const details = call.confirmationDetails;
+        if (details.type === 'exec')
+          asked.push({ command: details.command, roots: details.rootCommands });
+        return { outcome: answer };
+      },
+    });
+    const call = async (command: string) =>
+      (
+        await s.schedule(
+          { callId: command, name: 'run_shell_command', args: { command, is_background: false } },
+          new AbortController().signal,
+        )
+      )[0]!;
+    return { call, asked, config, answerWith: (o: ToolConfirmationOutcome) => (answer = o) };
+  }
+
+  it('refuses a denied command even in yolo mode, naming the rule', async () => {
+    const victim = ws.write('victim.txt', 'keep me');
+    const { call } = scheduler({ tools: { exclude: ['run_shell_command(rm)'] } }, 'yolo');
+    const done = await call(`echo ok && /bin/rm ${victim}`);
+    expect(done.response.error?.type).toBe(ToolErrorType.EXECUTION_DENIED);
+    expect(done.response.error?.message).toContain('run_shell_command(rm)');
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  });
+
+  it('is removed entirely by a bare run_shell_command in tools.exclude', async () => {
+    const { call } = scheduler({ tools: { exclude: ['run_shell_command'] } });
+    expect((await call('ls')).response.error?.type).toBe(ToolErrorType.TOOL_NOT_REGISTERED);
+  });
+
+  it('runs read-only and allowed commands without asking, asks for the rest', async () => {
+    const { call, asked } = scheduler({ tools: { allowed: ['run_shell_command(touch)'] } });
+    expect((await call('ls -la | wc -l')).status).toBe('success');
+    expect((await call('touch made.txt')).status).toBe('success');
+    expect(asked).toEqual([]);
+    await call('mkdir newdir && touch newdir/x');
+    expect(asked).toEqual([{ command: 'mkdir newdir && touch newdir/x', roots: ['mkdir'] }]);
+  });
+
+  it('"always" allows those command names for the session, not the whole tool', async () => {
+    const { call, asked, answerWith, config } = scheduler({});
+    answerWith(ToolConfirmationOutcome.ProceedAlways);
+    await call('mkdir a1');
+    await call('mkdir a2');
+    await call('touch a1/x');
+    expect(asked.map((a) => a.command)).toEqual(['mkdir a1', 'touch a1/x']);
+    expect(config.sessionAllowedShellCommands.has('mkdir')).toBe(true);
+    expect(config.sessionAllowedTools.has('run_shell_command')).toBe(false);
+  });
+
+  it('always asks for command substitution, showing what runs inside', async () => {
+    const { call, asked } = scheduler({
+      tools: { allowed: ['run_shell_command(echo)', 'run_shell_command(date)'] },
+    });
+    await call('echo $(date)');
+    expect(asked).toEqual([{ command: 'echo $(date)', roots: [] }]);
+  });
+
+  it('sends huge output through the scheduler head and tail, with the full log saved', async () => {
+    const { call } = scheduler({ tools: { truncateOutputThreshold: 5_000 } });
+    const done = await call('seq 1 100000');
+    const output = String(done.response.responseParts[0]?.functionResponse?.response?.output);
+    expect(output.length).toBeLessThan(6_000);
+    expect(output).toContain('\n1\n2\n3\n');
+    expect(output).toContain('100000');
+    expect(readFileSync(done.response.outputFile!, 'utf8')).toContain('\n54321\n');
+  });
+});

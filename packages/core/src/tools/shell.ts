@@ -1,0 +1,244 @@
+/**
+ * run_shell_command: runs a bash command in the workspace, after checking every command in
+ * it against the allow and deny rules (see shell/shell-permissions.ts).
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config/config.js';
+import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
+import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
+import { shellEnvironment } from '../shell/shell-environment.js';
+import { runShellCommand, type ShellRunResult } from '../shell/shell-execution.js';
+import { decideShell, type ShellDecision } from '../shell/shell-permissions.js';
+import { formatBytes } from '../utils/file-content.js';
+import {
+  BaseTool,
+  errorResult,
+  Kind,
+  ToolConfirmationOutcome,
+  ToolErrorType,
+  type ToolExecConfirmationDetails,
+  type ToolLocation,
+  type ToolResult,
+  type UpdateOutput,
+} from './tools.js';
+
+export interface ShellToolParams {
+  command: string;
+  is_background: boolean;
+  description?: string;
+  directory?: string;
+  timeout?: number;
+}
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+export const MAX_SHELL_TIMEOUT_MS = 600_000;
+
+const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns its output (stdout and stderr in the order they came), exit code or signal.
+- directory: absolute folder inside the workspace to run in (default: the project root). Do not use cd to leave the workspace.
+- Standard input is closed: commands that wait for input end instead (pass -y / --yes, or use non-interactive flags).
+- timeout: milliseconds before the whole process tree is ended (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s); the output so far is returned.
+- is_background: true starts a long-running command (a server, a watcher) detached and returns at once with its PID and log file; read the log with read_file. Do not add & yourself.
+- A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed from the output; binary output is not shown.
+- Prefer the dedicated tools for files: read_file, grep_search, glob, edit, write_file.
+Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules; commands they have not allowed need their approval, and blocked ones are refused.`;
+
+export class ShellTool extends BaseTool<ShellToolParams> {
+  static readonly Name = SHELL_TOOL_NAME;
+
+  constructor(private readonly config: Config) {
+    super(
+      ShellTool.Name,
+      'Shell',
+      DESCRIPTION,
+      Kind.Execute,
+      {
+        type: 'object',
+        properties: {
+          command: { type: 'string', description: 'The bash command to run.' },
+          is_background: {
+            type: 'boolean',
+            description:
+              'true to start it detached and return at once (servers, watchers); false to wait for it.',
+          },
+          description: {
+            type: 'string',
+            description: 'A short explanation of what the command does, shown to the person.',
+          },
+          directory: {
+            type: 'string',
+            description:
+              'Absolute path of the folder to run in, inside the workspace (default: the project root).',
+          },
+          timeout: {
+            type: 'number',
+            minimum: 1,
+            maximum: MAX_SHELL_TIMEOUT_MS,
+            description: `Milliseconds before the command is ended (default ${DEFAULT_SHELL_TIMEOUT_MS}).`,
+          },
+        },
+        required: ['command', 'is_background'],
+      },
+      { canUpdateOutput: true, isOutputMarkdown: false },
+    );
+  }
+
+  protected override validateSemantics(params: ShellToolParams): string | null {
+    if (params.command.trim() === '') return 'command must not be empty';
+    if (params.directory !== undefined) {
+      const check = this.config.workspace.check(params.directory, 'read');
+      if (!check.ok) return `directory: ${check.message}`;
+    }
+    return null;
+  }
+
+  override getDescription(params: ShellToolParams): string {
+    const where = params.directory
+      ? ` [in ${this.config.workspace.relative(params.directory)}]`
+      : '';
+    const what = params.description ? ` (${params.description.replace(/\n/g, ' ')})` : '';
+    return `${params.command}${where}${what}${params.is_background ? ' [background]' : ''}`;
+  }
+
+  override toolLocations(params: ShellToolParams): ToolLocation[] {
+    return params.directory ? [{ path: params.directory }] : [];
+  }
+
+  override async shouldConfirmExecute(
+    params: ShellToolParams,
+  ): Promise<ToolExecConfirmationDetails | false> {
+    const { decision } = await this.decide(params.command);
+    // A refusal is reported by execute, which runs even in yolo mode.
+    if (decision.kind !== 'ask') return false;
+    const roots = decision.rootCommands;
+    return {
+      type: 'exec',
+      title: `Run this command?${decision.reasons.length ? ` (${decision.reasons.join('; ')})` : ''}`,
+      command: params.command,
+      rootCommands: roots,
+      // "Always" allows these command names for the session, not the whole tool.
+      rememberAlways: 'tool-handles',
+      onConfirm: (outcome) => {
+        if (outcome === ToolConfirmationOutcome.ProceedAlways) {
+          for (const root of roots) this.config.sessionAllowedShellCommands.add(root);
+        }
+      },
+    };
+  }
+
+  async execute(
+    params: ShellToolParams,
+    signal: AbortSignal,
+    updateOutput?: UpdateOutput,
+  ): Promise<ToolResult> {
+    const { decision } = await this.decide(params.command);
+    if (decision.kind === 'deny')
+      return errorResult(ToolErrorType.EXECUTION_DENIED, decision.message);
+
+    const directory = params.directory
+      ? this.config.workspace.check(params.directory, 'read')
+      : null;
+    const cwd = directory?.ok ? directory.realPath : this.config.workspace.projectRoot;
+    try {
+      if (!(await stat(cwd)).isDirectory()) throw new Error('not a folder');
+    } catch {
+      return errorResult(
+        ToolErrorType.PATH_IS_NOT_A_DIRECTORY,
+        `${params.directory ?? cwd} is not an existing folder; pass a folder inside the workspace as directory.`,
+      );
+    }
+    const env = shellEnvironment(process.env, this.config.settings.tools?.shell?.allowEnv);
+
+    if (params.is_background) {
+      try {
+        const started = this.config.backgroundProcesses.start(params.command, {
+          cwd,
+          env,
+          logDir: path.join(this.config.projectTempDir, 'background'),
+        });
+        const text = `Started in the background: ${params.command}\nDirectory: ${cwd}\nPID: ${started.pid}\nOutput is written to ${started.logPath}; read it with read_file. It is ended when the session ends.`;
+        return {
+          llmContent: text,
+          returnDisplay: `Started PID ${started.pid} in the background (log: ${started.logPath})`,
+        };
+      } catch (error) {
+        return errorResult(
+          ToolErrorType.SHELL_EXECUTE_ERROR,
+          `Could not start the command: ${(error as Error).message}`,
+        );
+      }
+    }
+
+    const timeoutMs = Math.min(
+      MAX_SHELL_TIMEOUT_MS,
+      params.timeout ??
+        this.config.settings.tools?.shell?.defaultTimeout ??
+        DEFAULT_SHELL_TIMEOUT_MS,
+    );
+    const result = await runShellCommand(params.command, {
+      cwd,
+      env,
+      timeoutMs,
+      signal,
+      onOutput: updateOutput,
+    });
+    if (result.spawnError) {
+      return errorResult(
+        ToolErrorType.SHELL_EXECUTE_ERROR,
+        `Could not start the shell: ${result.spawnError}`,
+      );
+    }
+    if (result.leftBehind.length > 0 && result.pid)
+      this.config.backgroundProcesses.adopt(result.pid, params.command);
+    return this.report(params.command, cwd, timeoutMs, result);
+  }
+
+  private async decide(
+    command: string,
+  ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
+    const analysis = await analyzeCommand(command);
+    const tools = this.config.settings.tools ?? {};
+    const decision = decideShell(analysis, {
+      allowRules: shellRules([...(tools.allowed ?? []), ...(tools.core ?? [])]),
+      denyRules: shellRules(tools.exclude),
+      sessionAllowed: this.config.sessionAllowedShellCommands,
+    });
+    return { analysis, decision };
+  }
+
+  private report(
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    result: ShellRunResult,
+  ): ToolResult {
+    const lines = [`Command: ${command}`, `Directory: ${cwd}`];
+    let output = result.output.replace(/\s+$/, '');
+    if (result.binaryBytes !== undefined) {
+      output += `${output ? '\n' : ''}[binary output: ${formatBytes(result.binaryBytes)} not shown]`;
+    }
+    lines.push(`Output:${output ? `\n${output}` : ' (none)'}`);
+    let ending: string;
+    if (result.timedOut)
+      ending = `Ended: timed out after ${timeoutMs / 1000} s; the whole process tree was stopped. Raise timeout or use is_background for long-running commands.`;
+    else if (result.aborted)
+      ending = 'Ended: cancelled by the person; the whole process tree was stopped.';
+    else if (result.signal) ending = `Ended by signal ${result.signal}`;
+    else ending = `Exit code: ${result.exitCode}`;
+    lines.push(ending);
+    if (result.leftBehind.length > 0) {
+      lines.push(
+        `Background PIDs still running: ${result.leftBehind.join(', ')} (ended when the session ends)`,
+      );
+    }
+    const text = lines.join('\n');
+    const status = result.timedOut
+      ? 'timed out'
+      : result.aborted
+        ? 'cancelled'
+        : result.signal
+          ? `signal ${result.signal}`
+          : `exit ${result.exitCode}`;
+    return { llmContent: text, returnDisplay: `${output || '(no output)'}\n[${status}]` };
+  }
+}

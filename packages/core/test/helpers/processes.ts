@@ -1,0 +1,25 @@
+/** Looks for live processes whose command line contains a marker (via ps). */
+import { execFileSync } from 'node:child_process';
+
+export function processesMatching(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter(
+      (line) => line.includes(marker) && !/\sZ/.test(line.slice(0, 16)) && !line.includes('ps -eo'),
+    );
+}
+
+/** A number that makes a `sleep` command line unique to one test. */
+export function uniqueSleep(): string {
+  return `${300 + Math.floor(Math.random() * 600)}.${Math.floor(Math.random() * 1000) + 1}`;
+}
+
+export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
