@@ -19,6 +19,8 @@ export interface ShellRunOptions {
   updateIntervalMs?: number;
   /** Most bytes kept in memory; beyond it the middle is dropped (the head and tail stay). */
   maxBytes?: number;
+  /** The shell to run with (default: bash, else sh). */
+  shell?: ShellProgram;
 }
 
 export interface ShellRunResult {
@@ -44,10 +46,16 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, (match) => (match === '\r' ? '\n' : ''));
 }
 
-export function shellProgram(): { file: string; args: (command: string) => string[] } {
-  const bash = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'].find((candidate) =>
-    existsSync(candidate),
-  );
+export const BASH_LOCATIONS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
+
+export interface ShellProgram {
+  file: string;
+  args: (command: string) => string[];
+}
+
+/** bash where it is installed, else the POSIX sh. */
+export function shellProgram(bashLocations: readonly string[] = BASH_LOCATIONS): ShellProgram {
+  const bash = bashLocations.find((candidate) => existsSync(candidate));
   if (bash) return { file: bash, args: (command) => ['-c', command] };
   return { file: '/bin/sh', args: (command) => ['-c', command] };
 }
@@ -56,7 +64,7 @@ export async function runShellCommand(
   command: string,
   options: ShellRunOptions,
 ): Promise<ShellRunResult> {
-  const shell = shellProgram();
+  const shell = options.shell ?? shellProgram();
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const chunks: Buffer[] = [];
   let kept = 0;
@@ -129,14 +137,43 @@ export async function runShellCommand(
     };
     const tail: Buffer[] = [];
     let tailBytes = 0;
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    let lastData = Date.now();
+    child.stdout?.on('data', (chunk: Buffer) => {
+      lastData = Date.now();
+      onData(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      lastData = Date.now();
+      onData(chunk);
+    });
+    // The output is complete when both pipes end; a process left running in the background
+    // may hold them open, so after the exit, output that has gone quiet also counts as done.
+    const ended = (stream: NodeJS.ReadableStream | null) =>
+      new Promise<void>((done) => (stream ? stream.once('end', done).once('error', done) : done()));
+    let exited = false;
+    let poll: NodeJS.Timeout | undefined;
+    const drained = Promise.race([
+      Promise.all([ended(child.stdout), ended(child.stderr)]).then(() => undefined),
+      new Promise<void>((done) => {
+        poll = setInterval(() => {
+          if (exited && Date.now() - lastData > 150) {
+            clearInterval(poll);
+            done();
+          }
+        }, 25);
+        child.once('close', () => {
+          clearInterval(poll);
+          done();
+        });
+      }),
+    ]);
 
     let spawnError: string | undefined;
     child.on('error', (error) => {
       spawnError = error.message;
       if (!pgid) {
         // It never started, so no 'exit' will come.
+        clearInterval(poll);
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
         resolve(emptyResult({ spawnError: error.message }));
@@ -144,11 +181,11 @@ export async function runShellCommand(
     });
     // 'exit', not 'close': a background process that inherited the pipes would hold 'close' back.
     child.on('exit', async (code, signal) => {
+      exited = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       if (ending) await ending;
-      // Give the pipes a moment to deliver what was written just before the exit.
-      await new Promise((r) => setTimeout(r, 20));
+      await drained;
       const leftBehind = pgid && !timedOut && !aborted ? processGroupMembers(pgid) : [];
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { runShellCommand, shellProgram, stripAnsi } from './shell-execution.js';
+
+describe('shellProgram', () => {
+  it('uses bash where it is installed', () => {
+    expect(shellProgram().file).toMatch(/bash$/);
+  });
+
+  it('falls back to sh when bash is missing, and sh runs commands', async () => {
+    const sh = shellProgram(['/nonexistent/bash']);
+    expect(sh.file).toBe('/bin/sh');
+    const result = await runShellCommand('echo "from $0"', {
+      cwd: '/',
+      env: { PATH: process.env.PATH },
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+      shell: sh,
+    });
+    expect(result.output.trim()).toBe('from /bin/sh');
+    expect(result.exitCode).toBe(0);
+  });
+});
+
+describe('stripAnsi', () => {
+  it('removes colours, cursor moves and titles, and turns bare carriage returns into new lines', () => {
+    expect(stripAnsi('\u001b[1;31mred\u001b[0m \u001b[2K\u001b]0;title\u0007done\rnext\r\n')).toBe(
+      'red done\nnext\r\n',
+    );
+  });
+});
+
+describe('runShellCommand', () => {
+  it('keeps the head and tail of output beyond its memory budget', async () => {
+    const result = await runShellCommand('seq 1 200000', {
+      cwd: '/',
+      env: { PATH: process.env.PATH },
+      timeoutMs: 30_000,
+      signal: new AbortController().signal,
+      maxBytes: 100_000,
+    });
+    expect(result.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(result.output.trimEnd().endsWith('200000')).toBe(true);
+    expect(result.output).toMatch(/\[\.\.\. \d+ bytes of output not kept \.\.\.\]/);
+    expect(result.droppedBytes).toBeGreaterThan(0);
+  });
+
+  it('reports a shell that cannot start', async () => {
+    const result = await runShellCommand('true', {
+      cwd: '/nonexistent-folder',
+      env: {},
+      timeoutMs: 1_000,
+      signal: new AbortController().signal,
+    });
+    expect(result.spawnError).toBeDefined();
+  });
+});
