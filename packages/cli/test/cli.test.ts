@@ -62,6 +62,12 @@ describe('toolhost tools', () => {
     expect(stdout).toMatch(/\d+ tools active in /);
   });
 
+  it('says how to turn on web_search when no provider is configured', () => {
+    const { stdout } = cli(['tools']);
+    expect(stdout).toContain('web_search (not available)');
+    expect(stdout).toContain('Set webSearch.provider in settings');
+  });
+
   it('honours the project settings and warns about bad keys, naming the file', () => {
     writeProjectSettings({ tools: { exclude: ['read_file'], alowed: [] } });
     const { code, stdout, stderr } = cli(['tools', '--json']);
@@ -118,6 +124,17 @@ describe('toolhost call', () => {
     );
     expect(code).toBe(0);
     expect(JSON.parse(stdout).llmContent).toContain('hello.txt');
+  });
+
+  it('renders a todo list as a checklist', () => {
+    const todos = [
+      { id: '1', content: 'Read the code', status: 'completed' },
+      { id: '2', content: 'Fix it', status: 'in_progress' },
+      { id: '3', content: 'Test it', status: 'pending' },
+    ];
+    const { code, stdout } = cli(['call', 'todo_write', JSON.stringify({ todos })]);
+    expect(code).toBe(0);
+    expect(stdout.startsWith('[x] Read the code\n[~] Fix it\n[ ] Test it\n')).toBe(true);
   });
 
   it('accepts the file_path alias', () => {

@@ -36,6 +36,13 @@ export {
 } from './core/openai-adapter.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
+export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
+export {
+  addMemoryEntry,
+  MEMORY_SECTION_HEADING,
+  type MemoryScope,
+  memoryFilePath,
+} from './memory/memory-file.js';
 export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
 export {
   analyzeCommand,
@@ -48,7 +55,7 @@ export { shellEnvironment } from './shell/shell-environment.js';
 export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools
-export { createToolRegistry } from './tools/builtin.js';
+export { type BuiltinOptions, createToolRegistry } from './tools/builtin.js';
 export { EditTool, type EditToolParams } from './tools/edit.js';
 export {
   applyReplacements,
@@ -56,10 +63,12 @@ export {
   type MatchStrategy,
   planReplacements,
 } from './tools/edit-matching.js';
+export { type ExitPlanModeParams, ExitPlanModeTool } from './tools/exitPlanMode.js';
 export { GlobTool, type GlobToolParams } from './tools/glob.js';
 export { GrepTool, type GrepToolParams } from './tools/grep.js';
 export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
+export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {
   DEFAULT_EXCLUDES,
@@ -72,6 +81,7 @@ export {
   ShellTool,
   type ShellToolParams,
 } from './tools/shell.js';
+export { type TodoWriteParams, TodoWriteTool } from './tools/todoWrite.js';
 export {
   DuplicateToolError,
   TOOL_NAME_ALIASES,
@@ -79,6 +89,14 @@ export {
   type ToolSource,
 } from './tools/tool-registry.js';
 export * from './tools/tools.js';
+export {
+  type ContentProcessor,
+  rawUrl,
+  type WebFetchOptions,
+  WebFetchTool,
+  type WebFetchToolParams,
+} from './tools/web-fetch.js';
+export { WebSearchTool, type WebSearchToolParams } from './tools/web-search.js';
 export { WriteFileTool, type WriteFileToolParams } from './tools/write-file.js';
 export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 // Shared services
@@ -97,6 +115,16 @@ export {
   schemaProblems,
   validateAgainstSchema,
 } from './utils/schema-validator.js';
+export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
+export { type FetchedPage, guardedFetch, WebFetchError } from './web/guarded-fetch.js';
+export {
+  configureSearch,
+  HOW_TO_CONFIGURE,
+  type SearchProvider,
+  type SearchResponse,
+  type SearchResult,
+  WebSearchError,
+} from './web/search-providers.js';
 export {
   isWithin,
   type PathAccess,

@@ -17,7 +17,10 @@ export function runToolsCommand(
     return [head, description, parameters].filter(Boolean).join('\n');
   });
   const count = `${declarations.length} tool${declarations.length === 1 ? '' : 's'} active in ${session.config.targetDir}`;
-  return `${blocks.join('\n\n')}\n\n${style.dim(count)}`;
+  const unavailable = session.registry
+    .getUnavailableTools()
+    .map((entry) => `${style.bold(entry.name)} ${style.dim('(not available)')}\n  ${entry.reason}`);
+  return [...blocks, ...unavailable, style.dim(count)].join('\n\n');
 }
 
 function describeParameters(declaration: FunctionDeclaration): string {

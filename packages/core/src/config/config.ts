@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { BackgroundProcesses } from '../shell/background-processes.js';
+import type { TodoItem } from '../tools/tools.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
@@ -60,6 +61,10 @@ export class Config {
   readonly sessionAllowedTools = new Set<string>();
   /** Shell command names the person allowed "always" in this session. */
   readonly sessionAllowedShellCommands = new Set<string>();
+  /** Hosts the person allowed web_fetch to reach without asking, this session. */
+  readonly sessionAllowedHosts = new Set<string>();
+  /** The session's todo list, as todo_write last set it. */
+  todos: TodoItem[] = [];
   /** Commands running in the background, ended by dispose(). */
   readonly backgroundProcesses = new BackgroundProcesses();
   private approvalMode: ApprovalMode;

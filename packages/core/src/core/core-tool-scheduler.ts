@@ -205,7 +205,8 @@ export class CoreToolScheduler {
         case ToolConfirmationOutcome.Cancel:
           this.finishCancelled(
             index,
-            'The person declined this call. Ask them how to proceed or try another approach.',
+            details.declineMessage ??
+              'The person declined this call. Ask them how to proceed or try another approach.',
           );
           return false;
         case ToolConfirmationOutcome.ModifyWithEditor:

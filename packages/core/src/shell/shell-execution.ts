@@ -146,27 +146,27 @@ export async function runShellCommand(
       lastData = Date.now();
       onData(chunk);
     });
-    // The output is complete when both pipes end; a process left running in the background
-    // may hold them open, so after the exit, output that has gone quiet also counts as done.
+    // The output is complete when both pipes end. A process left running in the group may
+    // hold them open; only then does output that has gone quiet after the exit count as done.
     const ended = (stream: NodeJS.ReadableStream | null) =>
       new Promise<void>((done) => (stream ? stream.once('end', done).once('error', done) : done()));
-    let exited = false;
+    const bothEnded = Promise.all([ended(child.stdout), ended(child.stderr)]).then(() => undefined);
     let poll: NodeJS.Timeout | undefined;
-    const drained = Promise.race([
-      Promise.all([ended(child.stdout), ended(child.stderr)]).then(() => undefined),
+    const quietFor = (ms: number) =>
       new Promise<void>((done) => {
         poll = setInterval(() => {
-          if (exited && Date.now() - lastData > 150) {
-            clearInterval(poll);
-            done();
-          }
-        }, 25);
-        child.once('close', () => {
-          clearInterval(poll);
-          done();
-        });
-      }),
-    ]);
+          if (Date.now() - lastData > ms) done();
+        }, 50);
+      });
+    const drain = async (groupStillRunning: boolean) => {
+      try {
+        // With the group empty only a process that left it (setsid) can hold the pipes, so
+        // wait long for the end; with members left, they are expected to keep them open.
+        await Promise.race([bothEnded, quietFor(groupStillRunning ? 300 : 3000)]);
+      } finally {
+        clearInterval(poll);
+      }
+    };
 
     let spawnError: string | undefined;
     child.on('error', (error) => {
@@ -181,12 +181,11 @@ export async function runShellCommand(
     });
     // 'exit', not 'close': a background process that inherited the pipes would hold 'close' back.
     child.on('exit', async (code, signal) => {
-      exited = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       if (ending) await ending;
-      await drained;
       const leftBehind = pgid && !timedOut && !aborted ? processGroupMembers(pgid) : [];
+      await drain(leftBehind.length > 0);
       child.stdout?.destroy();
       child.stderr?.destroy();
       const head = Buffer.concat(chunks);

@@ -159,6 +159,17 @@ describe('run_shell_command: ending process trees', () => {
     expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
   });
 
+  it('does not hang when a process that left the group keeps the output pipe open', async () => {
+    const marker = uniqueSleep();
+    const started = Date.now();
+    const result = await run({ command: `setsid sleep ${marker} & echo done` });
+    expect(text(result)).toContain('done');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // It escaped the process group, so end it here by its id.
+    for (const line of processesMatching(`sleep ${marker}`))
+      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+  });
+
   it('starts a background command, lists it, and ends it with the session', async () => {
     const marker = uniqueSleep();
     const started = Date.now();

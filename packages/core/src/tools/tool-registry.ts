@@ -27,6 +27,7 @@ interface Entry {
 
 export class ToolRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly unavailable = new Map<string, string>();
 
   constructor(private readonly config: Config) {}
 
@@ -44,6 +45,15 @@ export class ToolRegistry {
       }
     }
     this.entries.set(tool.name, { tool, source });
+  }
+
+  /** Records a tool that is not offered, and why (shown by `toolhost tools`). */
+  markUnavailable(name: string, reason: string): void {
+    this.unavailable.set(name, reason);
+  }
+
+  getUnavailableTools(): { name: string; reason: string }[] {
+    return [...this.unavailable].map(([name, reason]) => ({ name, reason }));
   }
 
   /** Removes every tool that came from a source (before rediscovery). */

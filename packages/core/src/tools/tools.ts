@@ -116,6 +116,8 @@ interface ConfirmationBase {
    * `onConfirm` keeps a narrower memory itself, e.g. per command root or per host).
    */
   rememberAlways?: 'tool' | 'tool-handles';
+  /** What the model is told when the person declines (default: a general refusal). */
+  declineMessage?: string;
 }
 
 export interface ToolEditConfirmationDetails extends ConfirmationBase {

@@ -21,6 +21,7 @@ const MAX_SYMLINK_HOPS = 40;
 export class WorkspaceContext {
   private readonly rootList: string[];
   private readonly readOnlyList: string[] = [];
+  private readonly allowedFiles = new Set<string>();
 
   /**
    * @param roots absolute or cwd-relative folders; each must exist. The first is the
@@ -65,6 +66,15 @@ export class WorkspaceContext {
     if (typeof real === 'string' && !this.readOnlyList.includes(real)) this.readOnlyList.push(real);
   }
 
+  /**
+   * Lets tools read and write one file outside the roots that toolhost itself chose (the
+   * global memory file), never a folder.
+   */
+  allowFile(file: string): void {
+    const real = resolveLikeKernel(path.resolve(file));
+    if (real) this.allowedFiles.add(real);
+  }
+
   /** Decides whether `inputPath` (absolute) may be read or written. */
   check(inputPath: string, access: PathAccess = 'read'): PathCheck {
     if (!path.isAbsolute(inputPath)) {
@@ -83,7 +93,9 @@ export class WorkspaceContext {
       };
     }
     const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyList] : this.rootList;
-    if (allowed.some((root) => isWithin(root, realPath))) return { ok: true, realPath };
+    if (allowed.some((root) => isWithin(root, realPath)) || this.allowedFiles.has(realPath)) {
+      return { ok: true, realPath };
+    }
 
     const lexical = path.resolve(inputPath);
     const throughLink = allowed.some((root) => isWithin(root, lexical));

@@ -1,0 +1,199 @@
+/**
+ * GET over http(s) with the address guard on every hop: redirects are followed by hand
+ * (at most 10) and each new URL is checked again; connect and total time and the body
+ * size are capped. Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
+ */
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import {
+  BlockedAddressError,
+  blockedRange,
+  checkLiteralAddress,
+  guardedLookup,
+  isAllowedHost,
+  type Resolver,
+  systemResolver,
+} from './address-guard.js';
+
+export const MAX_REDIRECTS = 10;
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface GuardedFetchOptions {
+  signal: AbortSignal;
+  allowedHosts?: readonly string[];
+  resolver?: Resolver;
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBytes?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface FetchedPage {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+  /** True when the body was cut at the size cap. */
+  truncated: boolean;
+  redirects: string[];
+}
+
+/** An expected failure, with a message for the model. */
+export class WebFetchError extends Error {}
+
+export function checkUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebFetchError(
+      `"${raw}" is not a valid URL; send a full address such as https://example.com/page.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WebFetchError(
+      `Only http and https URLs can be fetched, not ${url.protocol}; send an https:// address.`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new WebFetchError(
+      'URLs with a user name or password in them are refused; send the address without credentials.',
+    );
+  }
+  return url;
+}
+
+export async function guardedFetch(
+  rawUrl: string,
+  options: GuardedFetchOptions,
+): Promise<FetchedPage> {
+  const allowedHosts = options.allowedHosts ?? [];
+  const resolver = options.resolver ?? systemResolver;
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+  const env = options.env ?? process.env;
+  const connect = {
+    lookup: guardedLookup(resolver, allowedHosts),
+    timeout: options.connectTimeoutMs ?? 10_000,
+  };
+  const usesProxy = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+  const dispatcher: Dispatcher = usesProxy
+    ? new EnvHttpProxyAgent({
+        connect,
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+        noProxy: env.NO_PROXY ?? env.no_proxy,
+      })
+    : new Agent({ connect });
+  const { signal, dispose } = withTimeout(options.signal, options.totalTimeoutMs ?? 30_000);
+  const redirects: string[] = [];
+  try {
+    let url = checkUrl(rawUrl);
+    for (let hop = 0; ; hop++) {
+      checkLiteralAddress(url.hostname, allowedHosts);
+      // Through a proxy the proxy resolves the name, so check it here as well.
+      if (usesProxy && !isAllowedHost(url.hostname, allowedHosts))
+        await precheck(url.hostname, resolver);
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher,
+        signal,
+        headers: {
+          'user-agent': 'toolhost-web-fetch/0.1 (+https://github.com/toolhost)',
+          accept:
+            'text/html,application/xhtml+xml,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.8',
+        },
+      });
+      const location = response.headers.location;
+      if (response.statusCode >= 300 && response.statusCode < 400 && location) {
+        await response.body.dump();
+        if (hop >= MAX_REDIRECTS)
+          throw new WebFetchError(
+            `${rawUrl} redirected more than ${MAX_REDIRECTS} times; giving up.`,
+          );
+        url = checkUrl(new URL(String(location), url).toString());
+        redirects.push(url.toString());
+        continue;
+      }
+      const { body, truncated } = await readCapped(response.body, maxBytes);
+      const contentType = String(response.headers['content-type'] ?? '').toLowerCase();
+      return {
+        url: url.toString(),
+        status: response.statusCode,
+        contentType,
+        body,
+        truncated,
+        redirects,
+      };
+    }
+  } catch (error) {
+    throw explain(error, rawUrl, options.signal);
+  } finally {
+    dispose();
+    await dispatcher.close().catch(() => undefined);
+  }
+}
+
+async function precheck(host: string, resolver: Resolver): Promise<void> {
+  for (const { address } of await resolver(host)) {
+    const range = blockedRange(address);
+    if (range) throw new BlockedAddressError(host, address, range);
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      body.destroy();
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** A signal that also fires after `ms`; dispose() clears the timer. */
+function withTimeout(
+  parent: AbortSignal,
+  ms: number,
+): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new WebFetchError(`timed out after ${ms / 1000} s`)),
+    ms,
+  );
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** Turns network errors into one message for the model. */
+function explain(error: unknown, url: string, parent: AbortSignal): Error {
+  for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof BlockedAddressError || cause instanceof WebFetchError) return cause;
+  }
+  if (parent.aborted) return new WebFetchError('The fetch was cancelled.');
+  const code =
+    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') {
+    return new WebFetchError(`Fetching ${url} timed out.`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new WebFetchError(`The host of ${url} could not be found (${code}).`);
+  if (code === 'ECONNREFUSED')
+    return new WebFetchError(`The server of ${url} refused the connection.`);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return new WebFetchError(`Connecting to ${url} timed out.`);
+  return new WebFetchError(
+    `Fetching ${url} failed: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+  );
+}

@@ -1,0 +1,76 @@
+/** HTTP servers on 127.0.0.1 for tests, stopped by the test that started them. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startServer(handler: http.RequestListener): Promise<TestServer> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A forward proxy (CONNECT tunnels and plain requests) that records what it was asked for. */
+export async function startProxy(): Promise<TestServer> {
+  const requests: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '');
+    const upstream = http.request(
+      target,
+      { method: req.method, headers: req.headers },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client: net.Socket, head) => {
+    requests.push(`CONNECT ${req.url}`);
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(client).add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
