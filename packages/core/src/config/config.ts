@@ -63,6 +63,8 @@ export class Config {
   readonly sessionAllowedShellCommands = new Set<string>();
   /** Hosts the person allowed web_fetch to reach without asking, this session. */
   readonly sessionAllowedHosts = new Set<string>();
+  /** MCP servers and tools the person allowed "always" this session (keys from mcp-tool.ts). */
+  readonly sessionAllowedMcp = new Set<string>();
   /** The session's todo list, as todo_write last set it. */
   todos: TodoItem[] = [];
   /** Commands running in the background, ended by dispose(). */

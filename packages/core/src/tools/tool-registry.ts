@@ -4,7 +4,11 @@
  */
 import type { Config } from '../config/config.js';
 import type { FunctionDeclaration } from '../core/content.js';
-import type { AnyTool } from './tools.js';
+import { DiscoveredTool, runDiscoveryCommand } from './discovered-tool.js';
+import { configuredServers, McpServerConnection } from './mcp-client.js';
+import { assignToolNames } from './mcp-names.js';
+import { DiscoveredMCPTool } from './mcp-tool.js';
+import type { AnyTool, JsonSchema } from './tools.js';
 
 /** Tool names other models were trained on, mapped to toolhost's. */
 export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
@@ -25,9 +29,14 @@ interface Entry {
   source: ToolSource;
 }
 
+/** The pseudo-alias under which command-discovered tools are qualified when their names collide. */
+const DISCOVERY_ALIAS = 'discovered';
+
 export class ToolRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly unavailable = new Map<string, string>();
+  private mcpServers: McpServerConnection[] = [];
+  private discoveryError: string | undefined;
 
   constructor(private readonly config: Config) {}
 
@@ -45,6 +54,81 @@ export class ToolRegistry {
       }
     }
     this.entries.set(tool.name, { tool, source });
+  }
+
+  /**
+   * Discovers tools from `tools.discoveryCommand` and from every MCP server, in parallel,
+   * replacing what an earlier discovery found. Failures are recorded (getDiscoveryError,
+   * getMcpServers), never thrown: the built-in tools always remain.
+   */
+  async discoverAllTools(): Promise<void> {
+    this.removeTools((source) => source.type !== 'builtin');
+    await this.closeMcpServers();
+    const { settings } = this.config;
+    const discoveryCommand = settings.tools?.discoveryCommand;
+    this.mcpServers = configuredServers(this.config).map(
+      ([alias, server]) => new McpServerConnection(alias, server, this.config),
+    );
+    const [discovered] = await Promise.all([
+      discoveryCommand
+        ? runDiscoveryCommand(this.config, discoveryCommand)
+        : Promise.resolve({ declarations: [] }),
+      ...this.mcpServers.map((server) => server.connect()),
+    ]);
+    this.discoveryError = 'error' in discovered ? discovered.error : undefined;
+    const declarations = 'declarations' in discovered ? discovered.declarations : [];
+
+    const builtins = [...this.entries.keys()];
+    const names = assignToolNames(
+      [
+        ...declarations.map((d): [string, string] => [DISCOVERY_ALIAS, d.name]),
+        ...this.mcpServers.flatMap((server) =>
+          server.tools.map((tool): [string, string] => [server.alias, tool.name]),
+        ),
+      ],
+      builtins,
+    );
+    const nameOf = (alias: string, tool: string) => names.get(`${alias}\u0000${tool}`)!;
+    for (const declaration of declarations) {
+      const tool = new DiscoveredTool(
+        this.config,
+        declaration.name,
+        nameOf(DISCOVERY_ALIAS, declaration.name),
+        declaration.description,
+        declaration.schema,
+        settings.tools?.callCommand,
+      );
+      this.registerTool(tool, { type: 'discovered', command: discoveryCommand ?? '' });
+    }
+    for (const server of this.mcpServers) {
+      for (const tool of server.tools) {
+        const mcpTool = new DiscoveredMCPTool(
+          this.config,
+          server,
+          tool.name,
+          nameOf(server.alias, tool.name),
+          tool.description ?? '',
+          tool.inputSchema as JsonSchema,
+          tool.annotations ?? {},
+        );
+        this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
+      }
+    }
+  }
+
+  /** The MCP servers of the last discovery, with their status, tools, prompts and errors. */
+  getMcpServers(): readonly McpServerConnection[] {
+    return this.mcpServers;
+  }
+
+  /** Why the discovery command failed, if it did. */
+  getDiscoveryError(): string | undefined {
+    return this.discoveryError;
+  }
+
+  /** Closes every MCP connection (ends stdio servers). */
+  async closeMcpServers(): Promise<void> {
+    await Promise.all(this.mcpServers.map((server) => server.close()));
   }
 
   /** Records a tool that is not offered, and why (shown by `toolhost tools`). */
