@@ -2,10 +2,11 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { runCallCommand } from './commands/call-command.js';
+import { runMcpCommand } from './commands/mcp-command.js';
 import { runToolsCommand } from './commands/tools-command.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
-import { collectDirectories, openSession, type SessionOptions } from './session.js';
+import { closeSession, collectDirectories, openSession, type SessionOptions } from './session.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -17,6 +18,8 @@ Examples:
   $ toolhost call list_directory '{"path": "/work/app"}' --json
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
+  $ toolhost mcp                            serve the tools to an MCP client over stdio
+  $ toolhost mcp --http 8808 --approval-mode auto-edit
 
 Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 3 the call needed confirmation that was not given, 130 interrupted.
@@ -71,9 +74,13 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         '--json',
         'print a JSON array of function declarations (name, description, parametersJsonSchema)',
       ),
-  ).action((options: SessionOptions & { json?: boolean }) => {
-    const session = openSession(options, warn);
-    io.stdout.write(`${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)))}\n`);
+  ).action(async (options: SessionOptions & { json?: boolean }) => {
+    const session = await openSession(options, warn);
+    try {
+      io.stdout.write(`${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)))}\n`);
+    } finally {
+      await closeSession(session);
+    }
   });
 
   addSessionOptions(
@@ -95,13 +102,34 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       rawArgs: string | undefined,
       options: SessionOptions & { json?: boolean; yes?: boolean },
     ) => {
-      const session = openSession(options, warn);
+      const session = await openSession(options, warn);
       exitCode = await runCallCommand(session, toolName, rawArgs, options, {
         ...io,
         style: createStyle(wantsColor(io.stdout)),
       });
     },
   );
+
+  addSessionOptions(
+    program
+      .command('mcp')
+      .description("Serve toolhost's tools over MCP (stdio by default) to any MCP client.")
+      .option(
+        '--http [port]',
+        'serve streamable HTTP on 127.0.0.1 instead (no port or 0: a free one)',
+      )
+      .option(
+        '--token <token>',
+        'bearer token HTTP clients must send (default: $TOOLHOST_MCP_TOKEN, else a new one, printed)',
+      ),
+  ).action(async (options: SessionOptions & { http?: string | boolean; token?: string }) => {
+    const session = await openSession(options, warn);
+    try {
+      exitCode = await runMcpCommand(session, options, io.stderr, version);
+    } finally {
+      await closeSession(session);
+    }
+  });
 
   try {
     if (argv.length === 0) {

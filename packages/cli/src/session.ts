@@ -40,8 +40,13 @@ export function collectDirectories(value: string, previous: string[] = []): stri
   ];
 }
 
-export function openSession(options: SessionOptions, warn: (line: string) => void): Session {
+/** Loads settings, builds the registry and discovers tools (command and MCP servers). */
+export async function openSession(
+  options: SessionOptions,
+  warn: (line: string) => void,
+): Promise<Session> {
   const approvalMode = parseApprovalMode(options.approvalMode);
+  let session: Session;
   try {
     const { config, settings } = Config.load({
       root: options.root,
@@ -49,9 +54,17 @@ export function openSession(options: SessionOptions, warn: (line: string) => voi
       approvalMode,
     });
     for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
-    return { config, registry: createToolRegistry(config) };
+    session = { config, registry: createToolRegistry(config) };
   } catch (error) {
     if (error instanceof WorkspaceError) throw new UsageError(error.message);
     throw error;
   }
+  await session.registry.discoverAllTools();
+  return session;
+}
+
+/** Ends the session: MCP servers closed, background commands ended (unless settings keep them). */
+export async function closeSession(session: Session): Promise<void> {
+  await session.registry.closeMcpServers();
+  await session.config.dispose();
 }

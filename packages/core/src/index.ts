@@ -36,6 +36,7 @@ export {
 } from './core/openai-adapter.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
+export { annotationsForKind, createToolhostMcpServer, toCallToolResult } from './mcp/mcp-server.js';
 export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {
   addMemoryEntry,
@@ -56,6 +57,7 @@ export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-e
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools
 export { type BuiltinOptions, createToolRegistry } from './tools/builtin.js';
+export { DiscoveredTool, runDiscoveryCommand, splitCommand } from './tools/discovered-tool.js';
 export { EditTool, type EditToolParams } from './tools/edit.js';
 export {
   applyReplacements,
@@ -68,6 +70,15 @@ export { GlobTool, type GlobToolParams } from './tools/glob.js';
 export { GrepTool, type GrepToolParams } from './tools/grep.js';
 export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
+export {
+  configuredServers,
+  type McpPrompt,
+  McpServerConnection,
+  type McpServerStatus,
+  stdioEnvironment,
+} from './tools/mcp-client.js';
+export { assignToolNames, validToolName } from './tools/mcp-names.js';
+export { DiscoveredMCPTool, mcpContentToParts } from './tools/mcp-tool.js';
 export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {

@@ -11,7 +11,7 @@ import {
 import { askInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, type Style } from '../render.js';
-import type { Session } from '../session.js';
+import { closeSession, type Session } from '../session.js';
 
 export interface CallOptions {
   json?: boolean;
@@ -73,7 +73,7 @@ export async function runCallCommand(
   } finally {
     process.off('SIGINT', onInterrupt);
     // The session ends with this one call: background commands end too, unless settings keep them.
-    await session.config.dispose();
+    await closeSession(session);
   }
   if (!completed) throw new Error('the scheduler returned no result');
 

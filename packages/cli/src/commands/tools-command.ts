@@ -20,7 +20,35 @@ export function runToolsCommand(
   const unavailable = session.registry
     .getUnavailableTools()
     .map((entry) => `${style.bold(entry.name)} ${style.dim('(not available)')}\n  ${entry.reason}`);
-  return [...blocks, ...unavailable, style.dim(count)].join('\n\n');
+  return [...blocks, ...unavailable, ...describeSources(session, style), style.dim(count)].join(
+    '\n\n',
+  );
+}
+
+/** MCP servers and the discovery command: status, tool counts, errors. */
+function describeSources(session: Session, style: Style): string[] {
+  const lines: string[] = [];
+  const servers = session.registry.getMcpServers();
+  if (servers.length > 0) {
+    const rows = servers.map((server) => {
+      const tools = session.registry.getToolsByServer(server.alias).length;
+      const mark =
+        server.status === 'connected' ? style.green(server.status) : style.red(server.status);
+      const problems = [
+        server.error,
+        ...server.rejectedTools.map((t) => `tool ${t.name} left out: ${t.reason}`),
+      ].filter(Boolean);
+      const prompts =
+        server.prompts.length > 0
+          ? `, ${server.prompts.length} prompt${server.prompts.length === 1 ? '' : 's'}`
+          : '';
+      return `  ${server.alias}: ${mark}, ${tools} tool${tools === 1 ? '' : 's'}${prompts}${problems.map((p) => `\n    ${p}`).join('')}`;
+    });
+    lines.push(`${style.bold('MCP servers')}\n${rows.join('\n')}`);
+  }
+  const discoveryError = session.registry.getDiscoveryError();
+  if (discoveryError) lines.push(`${style.bold('Tool discovery')}\n  ${style.red(discoveryError)}`);
+  return lines;
 }
 
 function describeParameters(declaration: FunctionDeclaration): string {

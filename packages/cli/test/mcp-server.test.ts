@@ -1,0 +1,241 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI } from './run-cli.js';
+
+const PIXEL = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../core/test/fixtures/pixel.png',
+);
+
+let base: string;
+let root: string;
+let client: Client | undefined;
+let server: ChildProcess | undefined;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-mcp-')));
+  root = path.join(base, 'project');
+  mkdirSync(root);
+  writeFileSync(path.join(root, 'notes.txt'), 'remember the milk\n');
+  copyFileSync(PIXEL, path.join(root, 'pixel.png'));
+});
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  client = undefined;
+  server?.kill('SIGTERM');
+  server = undefined;
+  rmSync(base, { recursive: true, force: true });
+});
+
+const env = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: base,
+  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+});
+const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+
+async function connectStdio(extraArgs: string[] = [], capabilities: Record<string, unknown> = {}) {
+  client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', root, ...extraArgs],
+      env: env(),
+    }),
+  );
+  return client;
+}
+
+describe('toolhost mcp over stdio', () => {
+  it('lists the tools with annotations from their kinds', async () => {
+    const c = await connectStdio();
+    const { tools } = await c.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.read_file?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.write_file?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    expect(byName.run_shell_command?.annotations).toMatchObject({ destructiveHint: true });
+    expect(byName.read_file?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['absolute_path'],
+    });
+  });
+
+  it('calls a tool and returns text, and images as image content', async () => {
+    const c = await connectStdio();
+    const notes = await c.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'notes.txt') },
+    });
+    expect(notes.isError).toBeFalsy();
+    expect(text(notes)).toBe('remember the milk');
+    const image = await c.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'pixel.png') },
+    });
+    expect(image.content).toContainEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      data: readFileSync(PIXEL).toString('base64'),
+    });
+  });
+
+  it('reports tool errors as isError results', async () => {
+    const c = await connectStdio();
+    const missing = await c.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'nope.txt') },
+    });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('does not exist');
+  });
+
+  it('refuses a call that needs approval when the client cannot ask, naming the flag', async () => {
+    const c = await connectStdio();
+    const result = await c.callTool({
+      name: 'write_file',
+      arguments: { file_path: path.join(root, 'new.txt'), content: 'x' },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('--approval-mode auto-edit');
+    expect(() => readFileSync(path.join(root, 'new.txt'))).toThrow();
+  });
+
+  it('runs such a call when the approval mode allows it', async () => {
+    const c = await connectStdio(['--approval-mode', 'auto-edit']);
+    const result = await c.callTool({
+      name: 'write_file',
+      arguments: { file_path: path.join(root, 'new.txt'), content: 'x' },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('x');
+  });
+
+  it('asks through the client when it supports elicitation', async () => {
+    client = new Client(
+      { name: 'asking-client', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const questions: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      questions.push(String((request.params as { message: string }).message));
+      return { action: 'accept', content: { decision: 'once' } };
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--root', root],
+        env: env(),
+      }),
+    );
+    const result = await client.callTool({
+      name: 'write_file',
+      arguments: { file_path: path.join(root, 'asked.txt'), content: 'yes' },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(questions[0]).toContain('Create asked.txt?');
+    expect(questions[0]).toContain('+yes');
+    expect(readFileSync(path.join(root, 'asked.txt'), 'utf8')).toBe('yes');
+  });
+});
+
+describe('toolhost mcp over HTTP', () => {
+  async function startHttp(token?: string): Promise<{ url: string; token: string }> {
+    server = spawn(
+      process.execPath,
+      [CLI, 'mcp', '--root', root, '--http', '0', ...(token ? ['--token', token] : [])],
+      {
+        env: env(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 20_000);
+      server!.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/serving on/.test(stderr) && (token || /bearer token/.test(stderr))) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const url = /serving on (\S+)/.exec(stderr)![1]!;
+    return { url, token: token ?? /bearer token (\S+)/.exec(stderr)![1]! };
+  }
+
+  it('binds 127.0.0.1, prints a generated token, and serves tools to a client that sends it', async () => {
+    const { url, token } = await startHttp();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
+    client = new Client({ name: 'http-client', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+    const notes = await client.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'notes.txt') },
+    });
+    expect(text(notes)).toBe('remember the milk');
+  });
+
+  it('refuses a bad token and other origins', async () => {
+    const { url } = await startHttp('s3cret');
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const bad = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer wrong' },
+      body: initialize,
+    });
+    expect(bad.status).toBe(401);
+    const none = await fetch(url, { method: 'POST', headers, body: initialize });
+    expect(none.status).toBe(401);
+    const foreign = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer s3cret', origin: 'https://evil.example' },
+      body: initialize,
+    });
+    expect(foreign.status).toBe(403);
+    const good = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer s3cret' },
+      body: initialize,
+    });
+    expect(good.status).toBe(200);
+  });
+});
