@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { validateAgainstSchema } from '@toolhost/core';
@@ -66,6 +67,30 @@ describe('toolhost tools', () => {
     const { stdout } = cli(['tools']);
     expect(stdout).toContain('web_search (not available)');
     expect(stdout).toContain('Set webSearch.provider in settings');
+  });
+
+  it('shows each MCP server with its status, tool count and error, and the discovery error', () => {
+    const everything = createRequire(import.meta.url).resolve(
+      '@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    writeProjectSettings({
+      mcpServers: {
+        everything: { command: process.execPath, args: [everything, 'stdio'] },
+        broken: { command: path.join(base, 'no-such-server') },
+      },
+      tools: { discoveryCommand: 'echo not-json' },
+    });
+    const { code, stdout } = cli(['tools']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /MCP servers\n {2}everything: connected, \d+ tools, \d+ prompts\n {2}broken: failed, 0 tools\n {4}spawn .*ENOENT/,
+    );
+    expect(stdout).toContain(
+      'Tool discovery\n  Tool discovery command "echo not-json" printed output that is not JSON',
+    );
+    expect(stdout).toContain('read_file (ReadFile, read)');
+    const declarations = JSON.parse(cli(['tools', '--json']).stdout) as { name: string }[];
+    expect(declarations.map((d) => d.name)).toEqual(expect.arrayContaining(['echo', 'read_file']));
   });
 
   it('honours the project settings and warns about bad keys, naming the file', () => {

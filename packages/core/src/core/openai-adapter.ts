@@ -5,6 +5,7 @@
  * with the call they belong to.
  */
 import type { FunctionDeclaration, Part } from './content.js';
+import { sanitizeSchemaForOpenAI } from './schema-sanitizer.js';
 
 export interface OpenAIFunctionTool {
   type: 'function';
@@ -21,19 +22,29 @@ export type OpenAIToolResponseMessage =
   | { role: 'tool'; tool_call_id: string; content: string }
   | { role: 'user'; content: OpenAIContentPart[] };
 
-export function toOpenAITools(declarations: FunctionDeclaration[]): OpenAIFunctionTool[] {
-  return declarations.map((declaration) => ({
-    type: 'function',
-    function: {
-      name: declaration.name ?? '',
-      ...(declaration.description ? { description: declaration.description } : {}),
-      parameters: (declaration.parametersJsonSchema ??
-        declaration.parameters ?? {
-          type: 'object',
-          properties: {},
-        }) as Record<string, unknown>,
-    },
-  }));
+/**
+ * OpenAI chat `tools` for the declarations. By default the schemas are sanitized for strict
+ * endpoints (see schema-sanitizer.ts); pass `{ sanitize: false }` to send them as they are.
+ */
+export function toOpenAITools(
+  declarations: FunctionDeclaration[],
+  options: { sanitize?: boolean } = {},
+): OpenAIFunctionTool[] {
+  const sanitize = options.sanitize ?? true;
+  return declarations.map((declaration) => {
+    const schema = declaration.parametersJsonSchema ??
+      declaration.parameters ?? { type: 'object', properties: {} };
+    return {
+      type: 'function',
+      function: {
+        name: declaration.name ?? '',
+        ...(declaration.description ? { description: declaration.description } : {}),
+        parameters: sanitize
+          ? sanitizeSchemaForOpenAI(schema)
+          : (schema as Record<string, unknown>),
+      },
+    };
+  });
 }
 
 /**
