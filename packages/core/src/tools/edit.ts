@@ -3,10 +3,8 @@
  * deterministic recovery for near misses and a refusal when the file changed behind the
  * model's back.
  */
-import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
-import { makeFileDiff } from '../utils/file-diff.js';
 import {
   type ExistingTextFile,
   newFileFormat,
@@ -23,6 +21,7 @@ import {
   type Replacement,
   STRATEGY_NOTES,
 } from './edit-matching.js';
+import { editConfirmation, fileChangeDiff } from './file-change.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -109,18 +108,11 @@ export class EditTool extends BaseTool<EditToolParams> {
     const plan = await this.plan(params);
     if ('error' in plan) return false; // execute reports the problem to the model
     const original = plan.kind === 'replace' ? plan.existing.text : null;
-    const diff = makeFileDiff(this.diffFileName(params), original, plan.newText, params.file_path);
-    return {
-      type: 'edit',
-      title: `${plan.kind === 'create' ? 'Create' : 'Edit'} ${this.config.workspace.relative(params.file_path)}?`,
-      fileName: diff.fileName,
-      filePath: params.file_path,
-      fileDiff: diff.fileDiff,
-      originalContent: original,
-      newContent: plan.newText,
-      isModifiable: true,
-      onConfirm: () => undefined,
-    };
+    const diff = fileChangeDiff(this.config, params.file_path, original, plan.newText);
+    const verb = plan.kind === 'create' ? 'Create' : 'Edit';
+    return editConfirmation(`${verb} ${this.config.workspace.relative(params.file_path)}?`, diff, {
+      modifiable: true,
+    });
   }
 
   override getModifyContext(): ModifyContext<EditToolParams> {
@@ -166,7 +158,7 @@ export class EditTool extends BaseTool<EditToolParams> {
     this.config.fileReads.record(plan.realPath, written);
 
     const original = plan.kind === 'replace' ? plan.existing.text : null;
-    const diff = makeFileDiff(this.diffFileName(params), original, plan.newText, params.file_path);
+    const diff = fileChangeDiff(this.config, params.file_path, original, plan.newText);
     if (plan.kind === 'create') {
       return { llmContent: `Created ${params.file_path}.`, returnDisplay: diff };
     }
@@ -255,11 +247,6 @@ export class EditTool extends BaseTool<EditToolParams> {
       );
     }
     return { kind: 'replace', realPath, existing, newText, outcome };
-  }
-
-  private diffFileName(params: EditToolParams): string {
-    const relative = this.config.workspace.relative(params.file_path);
-    return relative === params.file_path ? path.basename(params.file_path) : relative;
   }
 }
 

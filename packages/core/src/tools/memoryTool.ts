@@ -1,5 +1,4 @@
 /** save_memory: remembers a fact across sessions, in a memory (context) file. */
-import path from 'node:path';
 import type { Config } from '../config/config.js';
 import {
   addMemoryEntry,
@@ -8,13 +7,13 @@ import {
   normalizeFact,
 } from '../memory/memory-file.js';
 import { FileWriteError } from '../utils/atomic-write.js';
-import { makeFileDiff } from '../utils/file-diff.js';
 import {
   newFileFormat,
   readTextForChange,
   TextFileError,
   writeTextFile,
 } from '../utils/text-file.js';
+import { editConfirmation, fileChangeDiff } from './file-change.js';
 import {
   BaseTool,
   errorResult,
@@ -65,17 +64,8 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
   ): Promise<ToolEditConfirmationDetails | false> {
     const plan = await this.plan(params);
     if ('error' in plan) return false;
-    const diff = makeFileDiff(path.basename(plan.file), plan.before, plan.after, plan.file);
-    return {
-      type: 'edit',
-      title: `Save to ${plan.scope} memory (${plan.file})?`,
-      fileName: diff.fileName,
-      filePath: plan.file,
-      fileDiff: diff.fileDiff,
-      originalContent: plan.before,
-      newContent: plan.after,
-      onConfirm: () => undefined,
-    };
+    const diff = fileChangeDiff(this.config, plan.file, plan.before, plan.after);
+    return editConfirmation(`Save to ${plan.scope} memory (${plan.file})?`, diff);
   }
 
   async execute(params: SaveMemoryParams): Promise<ToolResult> {
@@ -97,7 +87,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
         : 'the project memory file (no scope was given)';
       return {
         llmContent: `Remembered in ${where} ${plan.file}: - ${plan.fact}`,
-        returnDisplay: makeFileDiff(path.basename(plan.file), plan.before, plan.after, plan.file),
+        returnDisplay: fileChangeDiff(this.config, plan.file, plan.before, plan.after),
       };
     });
   }

@@ -2,10 +2,8 @@
  * write_file: creates or replaces a whole file, safely (atomic rename) and faithfully (an
  * existing file keeps its encoding, BOM, line endings and mode).
  */
-import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
-import { makeFileDiff } from '../utils/file-diff.js';
 import {
   type ExistingTextFile,
   newFileFormat,
@@ -14,6 +12,7 @@ import {
   toFileLineEndings,
   writeTextFile,
 } from '../utils/text-file.js';
+import { editConfirmation, fileChangeDiff } from './file-change.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -67,23 +66,16 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
     const plan = await this.plan(params);
     if ('error' in plan) return false; // execute reports the problem
     const { existing, newText } = plan;
-    const diff = makeFileDiff(
-      this.diffFileName(params),
+    const diff = fileChangeDiff(
+      this.config,
+      params.file_path,
       existing.exists ? existing.text : null,
       newText,
-      params.file_path,
     );
-    return {
-      type: 'edit',
-      title: `${existing.exists ? 'Overwrite' : 'Create'} ${this.config.workspace.relative(params.file_path)}?`,
-      fileName: diff.fileName,
-      filePath: params.file_path,
-      fileDiff: diff.fileDiff,
-      originalContent: diff.originalContent,
-      newContent: newText,
-      isModifiable: true,
-      onConfirm: () => undefined,
-    };
+    const verb = existing.exists ? 'Overwrite' : 'Create';
+    return editConfirmation(`${verb} ${this.config.workspace.relative(params.file_path)}?`, diff, {
+      modifiable: true,
+    });
   }
 
   override getModifyContext(): ModifyContext<WriteFileToolParams> {
@@ -125,11 +117,11 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
     }
     this.config.fileReads.record(realPath, written);
 
-    const diff = makeFileDiff(
-      this.diffFileName(params),
+    const diff = fileChangeDiff(
+      this.config,
+      params.file_path,
       existing.exists ? existing.text : null,
       newText,
-      params.file_path,
     );
     const lineCount =
       newText === '' ? 0 : newText.split('\n').length - (newText.endsWith('\n') ? 1 : 0);
@@ -164,11 +156,6 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
       ? toFileLineEndings(params.content, existing.format.lineEnding)
       : params.content;
     return { realPath: resolved.realPath, existing, newText };
-  }
-
-  private diffFileName(params: WriteFileToolParams): string {
-    const relative = this.config.workspace.relative(params.file_path);
-    return relative === params.file_path ? path.basename(params.file_path) : relative;
   }
 }
 
