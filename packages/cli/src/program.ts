@@ -1,5 +1,8 @@
 /** The `toolhost` command line. */
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { setFolderTrust, trustedFoldersPath, userSettingsDir } from '@toolhost/core';
 import { Command, CommanderError, Option } from 'commander';
 import { runCallCommand } from './commands/call-command.js';
 import { runMcpCommand } from './commands/mcp-command.js';
@@ -18,6 +21,7 @@ Examples:
   $ toolhost call list_directory '{"path": "/work/app"}' --json
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
+  $ toolhost trust                          let this project's settings start MCP servers
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
 
@@ -130,6 +134,27 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       await closeSession(session);
     }
   });
+
+  program
+    .command('trust')
+    .description(
+      'Trust a project folder, so its own settings may start a discovery command and MCP servers.',
+    )
+    .argument('[dir]', 'the folder (default: the current folder)')
+    .option('--revoke', 'stop trusting it')
+    .action(async (dir: string | undefined, options: { revoke?: boolean }) => {
+      const folder = path.resolve(dir ?? '.');
+      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+        throw new UsageError(`${folder} is not a folder; pass the project folder to trust.`);
+      }
+      const userDir = userSettingsDir();
+      await setFolderTrust(folder, userDir, options.revoke ? 'DO_NOT_TRUST' : 'TRUST_FOLDER');
+      io.stdout.write(
+        options.revoke
+          ? `No longer trusted: ${folder}. Its settings will not start programs.\n`
+          : `Trusted: ${folder}. Its settings may now start a discovery command and MCP servers (recorded in ${trustedFoldersPath(userDir)}).\n`,
+      );
+    });
 
   try {
     if (argv.length === 0) {

@@ -80,6 +80,7 @@ describe('toolhost tools', () => {
       },
       tools: { discoveryCommand: 'echo not-json' },
     });
+    expect(cli(['trust']).stdout).toContain(`Trusted: ${root}`);
     const { code, stdout } = cli(['tools']);
     expect(code).toBe(0);
     expect(stdout).toMatch(
@@ -91,6 +92,18 @@ describe('toolhost tools', () => {
     expect(stdout).toContain('read_file (ReadFile, read)');
     const declarations = JSON.parse(cli(['tools', '--json']).stdout) as { name: string }[];
     expect(declarations.map((d) => d.name)).toEqual(expect.arrayContaining(['echo', 'read_file']));
+  });
+
+  it('does not start the MCP servers of an untrusted project, and says how to trust it', () => {
+    writeProjectSettings({ mcpServers: { project: { command: path.join(base, 'would-run') } } });
+    const { stdout, stderr } = cli(['tools']);
+    expect(stdout).not.toContain('MCP servers');
+    expect(stderr).toContain('mcpServers: was ignored');
+    expect(stderr).toContain('run "toolhost trust" in it');
+    cli(['trust']);
+    expect(cli(['tools']).stdout).toContain('project: failed');
+    cli(['trust', '--revoke']);
+    expect(cli(['tools']).stdout).not.toContain('MCP servers');
   });
 
   it('honours the project settings and warns about bad keys, naming the file', () => {

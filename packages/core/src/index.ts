@@ -22,6 +22,12 @@ export {
   type SettingsWarning,
   userSettingsDir,
 } from './config/settings.js';
+export {
+  isFolderTrusted,
+  setFolderTrust,
+  type TrustLevel,
+  trustedFoldersPath,
+} from './config/trusted-folders.js';
 // Content and conversions
 export * from './core/content.js';
 export { CoreToolScheduler, type CoreToolSchedulerOptions } from './core/core-tool-scheduler.js';

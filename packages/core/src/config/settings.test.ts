@@ -14,13 +14,14 @@ function write(file: string, text: string) {
 }
 const userFile = () => path.join(home, '.toolhost', 'settings.json');
 const projectFile = () => path.join(project, '.toolhost', 'settings.json');
-const load = (env: NodeJS.ProcessEnv = {}, overrides = {}) =>
+const load = (env: NodeJS.ProcessEnv = {}, overrides = {}, projectTrusted = true) =>
   loadSettings({
     workspaceRoot: project,
     homeDir: home,
     systemSettingsPath: systemFile,
     env,
     overrides,
+    projectTrusted,
   });
 
 beforeEach(() => {
@@ -224,5 +225,45 @@ describe('loadSettings', () => {
     const { files, merged } = load();
     expect(files.filter((f) => f.exists)).toHaveLength(1);
     expect(merged.tools?.exclude).toEqual(['a']);
+  });
+
+  it("leaves out a project file's program-starting settings in an untrusted folder, saying how to trust it", () => {
+    write(
+      projectFile(),
+      JSON.stringify({
+        mcpServers: { s: { command: 'srv' } },
+        tools: { discoveryCommand: 'd', callCommand: 'c', allowed: ['x'] },
+        mcp: { serverCommand: 'm' },
+      }),
+    );
+    const { merged, warnings } = load({}, {}, false);
+    expect(merged.mcpServers).toBeUndefined();
+    expect(merged.tools).toEqual({ allowed: ['x'] });
+    expect(merged.mcp).toEqual({});
+    expect(warnings.map((w) => w.key).sort()).toEqual([
+      'mcp.serverCommand',
+      'mcpServers',
+      'tools.callCommand',
+      'tools.discoveryCommand',
+    ]);
+    expect(warnings[0]?.message).toContain('run "toolhost trust" in it');
+  });
+
+  it("keeps the person's own MCP servers in an untrusted folder", () => {
+    write(userFile(), JSON.stringify({ mcpServers: { mine: { command: 'srv' } } }));
+    expect(load({}, {}, false).merged.mcpServers).toEqual({ mine: { command: 'srv' } });
+  });
+
+  it('lets the user or system settings turn folder trust off, but not the project', () => {
+    write(
+      projectFile(),
+      JSON.stringify({
+        mcpServers: { s: { command: 'srv' } },
+        security: { folderTrust: { enabled: false } },
+      }),
+    );
+    expect(load({}, {}, false).merged.mcpServers).toBeUndefined();
+    write(userFile(), JSON.stringify({ security: { folderTrust: { enabled: false } } }));
+    expect(load({}, {}, false).merged.mcpServers).toEqual({ s: { command: 'srv' } });
   });
 });

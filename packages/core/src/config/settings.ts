@@ -17,6 +17,7 @@ import {
   FLAT_ALIASES,
   type Settings,
 } from './settings-types.js';
+import { isFolderTrusted } from './trusted-folders.js';
 
 export * from './settings-types.js';
 
@@ -53,7 +54,21 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** Command-line flags, the highest layer. */
   overrides?: Settings;
+  /**
+   * Whether the project folder is trusted. When it is not (and folder trust is on), the
+   * project file's settings that start programs are left out. Default: looked up in
+   * ~/.toolhost/trustedFolders.json.
+   */
+  projectTrusted?: boolean;
 }
+
+/** Project settings that start programs, honoured only in trusted folders. */
+const PROGRAM_STARTING_KEYS: [keyof Settings, string | undefined][] = [
+  ['tools', 'discoveryCommand'],
+  ['tools', 'callCommand'],
+  ['mcpServers', undefined],
+  ['mcp', 'serverCommand'],
+];
 
 const SCHEMA_PATH = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -95,6 +110,21 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     files.push(readSettingsFile(candidate.scope, resolved, env, warnings));
   }
 
+  const trustEnabled =
+    [...files]
+      .reverse()
+      .find(
+        (file) =>
+          file.scope !== 'project' && file.settings.security?.folderTrust?.enabled !== undefined,
+      )?.settings.security?.folderTrust?.enabled ?? true;
+  const project = files.find((file) => file.scope === 'project');
+  if (trustEnabled && project?.exists) {
+    const trusted =
+      options.projectTrusted ??
+      isFolderTrusted(path.resolve(options.workspaceRoot), userSettingsDir(homeDir));
+    if (!trusted) dropProgramStartingKeys(project, options.workspaceRoot, warnings);
+  }
+
   let merged: Settings = {};
   for (const file of files) merged = mergeSettings(merged, file.settings);
   merged = mergeSettings(merged, settingsFromEnvironment(env, warnings));
@@ -102,6 +132,25 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     merged = mergeSettings(merged, checkLayer(options.overrides, 'command line', env, warnings));
   }
   return { merged, files, warnings };
+}
+
+function dropProgramStartingKeys(
+  file: SettingsFile,
+  root: string,
+  warnings: SettingsWarning[],
+): void {
+  const layer = file.settings as Record<string, Record<string, unknown> | undefined>;
+  for (const [section, key] of PROGRAM_STARTING_KEYS) {
+    const group = layer[section];
+    if (!group || (key !== undefined && !(key in group))) continue;
+    if (key === undefined) delete layer[section];
+    else delete group[key];
+    warnings.push({
+      source: file.path,
+      key: key ? `${section}.${key}` : section,
+      message: `was ignored: ${root} is not a trusted folder, and a project's settings start programs only in trusted folders. If you trust this project, run "toolhost trust" in it.`,
+    });
+  }
 }
 
 export function formatSettingsWarning(warning: SettingsWarning): string {

@@ -44,6 +44,24 @@ describe('runShellCommand', () => {
     expect(result.droppedBytes).toBeGreaterThan(0);
   });
 
+  it('keeps order when small chunks follow the overflow', async () => {
+    // Big writes fill the head, then small, slow writes must land in the tail, in order.
+    const result = await runShellCommand(
+      'head -c 150000 /dev/zero | tr "\\0" a; echo; for i in 1 2 3; do echo "late $i"; sleep 0.05; done',
+      {
+        cwd: '/',
+        env: { PATH: process.env.PATH },
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+        maxBytes: 100_000,
+      },
+    );
+    expect(result.output.trimEnd().endsWith('late 1\nlate 2\nlate 3')).toBe(true);
+    expect(result.output.indexOf('late 1')).toBeGreaterThan(
+      result.output.indexOf('bytes of output not kept'),
+    );
+  });
+
   it('reports a shell that cannot start', async () => {
     const result = await runShellCommand('true', {
       cwd: '/nonexistent-folder',

@@ -116,7 +116,8 @@ export async function runShellCommand(
         binaryBytes = chunk.length;
         return;
       }
-      if (kept + chunk.length > maxBytes) {
+      // Once output overflows, everything after goes to the tail, however small, to keep order.
+      if (dropped > 0 || kept + chunk.length > maxBytes) {
         // Over the memory budget: keep a rolling tail, count what falls out between.
         dropped += chunk.length;
         tail.push(chunk);
