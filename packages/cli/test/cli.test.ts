@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { validateAgainstSchema } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -273,6 +275,17 @@ describe('usage errors: one line, exit 2, no stack trace', () => {
       expect(stderr).not.toMatch(/\n\s+at /);
     });
   }
+});
+
+describe('the installed command', () => {
+  it('is linked by npm as node_modules/.bin/toolhost and runs', () => {
+    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const result = spawnSync(path.join(repo, 'node_modules', '.bin', 'toolhost'), ['--version'], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
 });
 
 describe('help and version', () => {
