@@ -111,14 +111,11 @@ function rawRg(args) {
     child.on('close', () => resolve(size));
   });
 }
-const RG_IGNORE = [
-  '--hidden',
-  '--glob',
-  '!.git',
-  '--no-ignore-dot',
-  '--no-ignore-global',
-  '--no-config',
-];
+// The raw floor applies exactly the ignore rules toolhost gives rg.
+const RG_IGNORE = core.ignoreArguments(CORPUS, {
+  respectGitIgnore: true,
+  respectToolhostIgnore: true,
+});
 
 async function rawGlobWithStat(pattern) {
   const listing = await new Promise((resolve) => {

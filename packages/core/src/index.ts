@@ -126,7 +126,7 @@ export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
 export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
-export { ripgrepPath } from './utils/ripgrep.js';
+export { type IgnoreFlags, ignoreArguments, ripgrepPath } from './utils/ripgrep.js';
 export {
   type SchemaProblem,
   schemaProblems,

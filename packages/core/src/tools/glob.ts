@@ -7,6 +7,11 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { type ListingEngine, listFiles } from '../utils/file-listing.js';
 import { globMatcher } from '../utils/glob-match.js';
+import {
+  IGNORE_OPTION_PROPERTIES,
+  type IgnoreOptionParams,
+  ignoreFlags,
+} from './ignore-options.js';
 import { requireAbsolute } from './path-checks.js';
 import {
   BaseTool,
@@ -17,12 +22,10 @@ import {
   type ToolResult,
 } from './tools.js';
 
-export interface GlobToolParams {
+export interface GlobToolParams extends IgnoreOptionParams {
   pattern: string;
   path?: string;
   case_sensitive?: boolean;
-  respect_git_ignore?: boolean;
-  respect_qwen_ignore?: boolean;
 }
 
 export const MAX_GLOB_RESULTS = 1000;
@@ -50,14 +53,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
             'Absolute path of the folder to search in (default: every workspace folder).',
         },
         case_sensitive: { type: 'boolean', description: 'Match case exactly (default false).' },
-        respect_git_ignore: {
-          type: 'boolean',
-          description: 'Leave out files .gitignore excludes (default true).',
-        },
-        respect_qwen_ignore: {
-          type: 'boolean',
-          description: 'Leave out files .toolhostignore or .qwenignore exclude (default true).',
-        },
+        ...IGNORE_OPTION_PROPERTIES,
       },
       required: ['pattern'],
     });
@@ -81,8 +77,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const folders = this.searchFolders(params);
     if ('error' in folders) return folders.error;
 
-    const respectGitIgnore = params.respect_git_ignore ?? true;
-    const respectToolhostIgnore = params.respect_qwen_ignore ?? true;
+    const { respectGitIgnore, respectToolhostIgnore } = ignoreFlags(params);
     const matched = new Set<string>();
     let ignored = 0;
     for (const folder of folders) {

@@ -4,6 +4,11 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
+import {
+  FILE_FILTERING_OPTIONS_SCHEMA,
+  type IgnoreOptionParams,
+  ignoreFlags,
+} from './ignore-options.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -17,10 +22,7 @@ import {
 export interface LsToolParams {
   path: string;
   ignore?: string[];
-  file_filtering_options?: {
-    respect_git_ignore?: boolean;
-    respect_qwen_ignore?: boolean;
-  };
+  file_filtering_options?: IgnoreOptionParams;
 }
 
 const DESCRIPTION = `Lists the files and folders directly inside one folder (not recursive). Folders come first, marked [DIR], then files; each group sorted by name.
@@ -41,20 +43,7 @@ export class LsTool extends BaseTool<LsToolParams> {
           description:
             'Glob patterns matched against entry names to leave out, e.g. ["*.log", "node_modules"].',
         },
-        file_filtering_options: {
-          type: 'object',
-          description: 'Whether to leave out ignored entries (both default true).',
-          properties: {
-            respect_git_ignore: {
-              type: 'boolean',
-              description: 'Leave out entries that .gitignore excludes.',
-            },
-            respect_qwen_ignore: {
-              type: 'boolean',
-              description: 'Leave out entries that .toolhostignore or .qwenignore exclude.',
-            },
-          },
-        },
+        file_filtering_options: FILE_FILTERING_OPTIONS_SCHEMA,
       },
       required: ['path'],
     });
@@ -85,10 +74,10 @@ export class LsTool extends BaseTool<LsToolParams> {
     }
 
     const matchesIgnore = picomatch(params.ignore ?? [], { dot: true });
-    const rules = new IgnoreRules(this.config.workspace.roots, {
-      respectGitIgnore: params.file_filtering_options?.respect_git_ignore ?? true,
-      respectToolhostIgnore: params.file_filtering_options?.respect_qwen_ignore ?? true,
-    });
+    const rules = new IgnoreRules(
+      this.config.workspace.roots,
+      ignoreFlags(params.file_filtering_options),
+    );
     const hidden = { git: 0, toolhost: 0, pattern: 0 };
     const folders: string[] = [];
     const files: string[] = [];

@@ -11,6 +11,11 @@ import { detectFileType } from '../utils/file-content.js';
 import { listFiles } from '../utils/file-listing.js';
 import { loadFileForModel, windowNotes } from '../utils/file-loader.js';
 import { globBase, globMatcher } from '../utils/glob-match.js';
+import {
+  FILE_FILTERING_OPTIONS_SCHEMA,
+  type IgnoreOptionParams,
+  ignoreFlags,
+} from './ignore-options.js';
 import { BaseTool, errorResult, Kind, ToolErrorType, type ToolResult } from './tools.js';
 
 export interface ReadManyFilesParams {
@@ -19,7 +24,7 @@ export interface ReadManyFilesParams {
   exclude?: string[];
   recursive?: boolean;
   useDefaultExcludes?: boolean;
-  file_filtering_options?: { respect_git_ignore?: boolean; respect_qwen_ignore?: boolean };
+  file_filtering_options?: IgnoreOptionParams;
 }
 
 /** Left out unless useDefaultExcludes is false: dependencies, build output, VCS data, lock files, secrets, binaries. */
@@ -87,19 +92,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
           description:
             'Leave out dependencies, build output, lock files, .env and binaries (default true).',
         },
-        file_filtering_options: {
-          type: 'object',
-          properties: {
-            respect_git_ignore: {
-              type: 'boolean',
-              description: 'Leave out files .gitignore excludes (default true).',
-            },
-            respect_qwen_ignore: {
-              type: 'boolean',
-              description: 'Leave out files .toolhostignore or .qwenignore exclude (default true).',
-            },
-          },
-        },
+        file_filtering_options: FILE_FILTERING_OPTIONS_SCHEMA,
       },
       required: ['paths'],
     });
@@ -132,10 +125,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     signal: AbortSignal,
   ): Promise<{ file: string; explicit: boolean }[]> {
     const roots = this.config.workspace.roots;
-    const flags = {
-      respectGitIgnore: params.file_filtering_options?.respect_git_ignore ?? true,
-      respectToolhostIgnore: params.file_filtering_options?.respect_qwen_ignore ?? true,
-    };
+    const flags = ignoreFlags(params.file_filtering_options);
     const excludes = [
       ...(params.exclude ?? []),
       ...((params.useDefaultExcludes ?? true) ? DEFAULT_EXCLUDES : []),
