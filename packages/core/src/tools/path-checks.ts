@@ -21,8 +21,8 @@ export function resolveToolPath(
   return { error: errorResult(type, check.message) };
 }
 
-/** For `validateSemantics`: a message when `inputPath` is not absolute, else null. */
+/** For `validateSemantics`: a message when `inputPath` is not absolute, else null (no file system access). */
 export function requireAbsolute(name: string, inputPath: string, config: Config): string | null {
-  const check = config.workspace.check(inputPath, 'read');
-  return !check.ok && check.reason === 'not_absolute' ? `${name}: ${check.message}` : null;
+  const problem = config.workspace.notAbsoluteMessage(inputPath);
+  return problem ? `${name}: ${problem}` : null;
 }

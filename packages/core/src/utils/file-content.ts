@@ -103,7 +103,7 @@ export function decodeText(bytes: Buffer): DecodedText {
   if (bom) {
     encoding = bom;
     text = iconv.decode(bytes.subarray(bom === 'utf-8' ? 3 : 2), bom);
-  } else if (isValidUtf8(bytes)) {
+  } else if (isUtf8(bytes)) {
     encoding = 'utf-8';
     text = bytes.toString('utf8');
   } else {
@@ -132,10 +132,6 @@ export function detectLineEnding(text: string): '\n' | '\r\n' {
   const crlf = text.split('\r\n').length - 1;
   const lf = text.split('\n').length - 1 - crlf;
   return crlf > lf ? '\r\n' : '\n';
-}
-
-function isValidUtf8(bytes: Buffer): boolean {
-  return isUtf8(bytes);
 }
 
 function detectLegacyEncoding(bytes: Buffer): string {

@@ -75,15 +75,16 @@ export class WorkspaceContext {
     if (real) this.allowedFiles.add(real);
   }
 
+  /** Why `inputPath` is not absolute, with the absolute path to send instead; null when it is. */
+  notAbsoluteMessage(inputPath: string): string | null {
+    if (path.isAbsolute(inputPath)) return null;
+    return `${inputPath} is not an absolute path; send the full path, e.g. ${path.join(this.projectRoot, inputPath)}.`;
+  }
+
   /** Decides whether `inputPath` (absolute) may be read or written. */
   check(inputPath: string, access: PathAccess = 'read'): PathCheck {
-    if (!path.isAbsolute(inputPath)) {
-      return {
-        ok: false,
-        reason: 'not_absolute',
-        message: `${inputPath} is not an absolute path; send the full path, e.g. ${path.join(this.projectRoot, inputPath)}.`,
-      };
-    }
+    const notAbsolute = this.notAbsoluteMessage(inputPath);
+    if (notAbsolute) return { ok: false, reason: 'not_absolute', message: notAbsolute };
     const realPath = resolveLikeKernel(inputPath);
     if (realPath === null) {
       return {
