@@ -177,6 +177,19 @@ describe('toolhost call', () => {
     expect(stdout.startsWith('[x] Read the code\n[~] Fix it\n[ ] Test it\n')).toBe(true);
   });
 
+  it("shows a running command's output once, as it comes", () => {
+    const command = 'for i in 1 2 3; do echo "line $i"; sleep 1.1; done';
+    const { code, stderr } = cli([
+      'call',
+      'run_shell_command',
+      JSON.stringify({ command, is_background: false }),
+      '--yes',
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toContain('line 1\n');
+    for (const line of ['line 1', 'line 2']) expect(stderr.split(line).length - 1).toBe(1);
+  });
+
   it('accepts the file_path alias', () => {
     const { code } = cli([
       'call',

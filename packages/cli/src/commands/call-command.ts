@@ -62,9 +62,7 @@ export async function runCallCommand(
       config: session.config,
       toolRegistry: session.registry,
       onConfirmationRequest,
-      outputUpdateHandler: options.json
-        ? undefined
-        : (_id, output) => io.stderr.write(`${output}\n`),
+      outputUpdateHandler: options.json ? undefined : liveOutputPrinter(io.stderr),
     });
     [completed] = await scheduler.schedule(
       { callId: 'cli-call', name: tool.name, args },
@@ -93,6 +91,20 @@ export async function runCallCommand(
   }
   if (completed.status === 'cancelled') return ExitCode.Interrupted;
   return completed.status === 'success' ? ExitCode.Success : ExitCode.ToolError;
+}
+
+/**
+ * Live output arrives as everything so far; a person should see each part once, so only
+ * what is new since the last update is printed.
+ */
+function liveOutputPrinter(
+  stream: NodeJS.WritableStream,
+): (callId: string, output: string) => void {
+  let printed = '';
+  return (_callId, output) => {
+    stream.write(output.startsWith(printed) ? output.slice(printed.length) : `\n${output}`);
+    printed = output;
+  };
 }
 
 function toJson(toolName: string, call: CompletedToolCall) {
