@@ -16,18 +16,7 @@ export async function startServer(handler: http.RequestListener): Promise<TestSe
     requests.push(`${req.method} ${req.url}`);
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, requests);
 }
 
 /** A forward proxy (CONNECT tunnels and plain requests) that records what it was asked for. */
@@ -60,6 +49,17 @@ export async function startProxy(): Promise<TestServer> {
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
+  return listenOnLoopback(server, requests, () => {
+    for (const socket of sockets) socket.destroy();
+  });
+}
+
+/** Listens on a free port of 127.0.0.1; close() also drops open connections. */
+async function listenOnLoopback(
+  server: http.Server,
+  requests: string[],
+  beforeClose?: () => void,
+): Promise<TestServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -68,7 +68,7 @@ export async function startProxy(): Promise<TestServer> {
     requests,
     close: () =>
       new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        beforeClose?.();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
