@@ -261,6 +261,29 @@ describe('names, collisions and failures', () => {
     expect(reg.getTool('echo')).toBeDefined();
   });
 
+  it("keeps reading a chatty server's stderr, and shows the last of it when a server fails", async () => {
+    // A shell writes synchronously (as most servers that are not Node do): it blocks on a full pipe.
+    const chatty = {
+      command: '/bin/sh',
+      args: [
+        '-c',
+        `head -c 2000000 /dev/zero | tr '\\0' x >&2; exec "${process.execPath}" "${EVERYTHING}" stdio`,
+      ],
+      trust: true,
+      timeout: 10_000,
+    };
+    const { registry: reg } = await discover({
+      chatty,
+      quits: {
+        command: process.execPath,
+        args: ['-e', 'console.error("missing setting: API_URL"); process.exit(3)'],
+      },
+    });
+    const byAlias = Object.fromEntries(reg.getMcpServers().map((s) => [s.alias, s]));
+    expect(byAlias.chatty?.status).toBe('connected');
+    expect(byAlias.quits?.error).toContain('missing setting: API_URL');
+  });
+
   it('gives an error at once when the server dies during a call, and restarts it on the next call', async () => {
     const script = writeTestServer(path.join(ws.base, 'fragile-server.mjs'));
     const { config, registry: reg } = await discover({

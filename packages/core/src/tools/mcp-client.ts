@@ -60,6 +60,8 @@ export class McpServerConnection {
   prompts: McpPrompt[] = [];
   private client: Client | undefined;
   private connecting: Promise<void> | undefined;
+  /** The end of a stdio server's stderr, for explaining its failures. */
+  private stderrTail = '';
 
   constructor(
     readonly alias: string,
@@ -103,6 +105,13 @@ export class McpServerConnection {
     } catch (error) {
       this.fail((error as Error).message);
       return;
+    }
+    if (transport instanceof StdioClientTransport) {
+      // Read stderr all the time: a server blocks once an unread pipe is full.
+      this.stderrTail = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+      });
     }
     const timeout = this.timeoutMs;
     try {
@@ -193,8 +202,9 @@ export class McpServerConnection {
   }
 
   private fail(message: string): void {
+    const said = this.stderrTail.trim().split('\n').slice(-5).join('\n');
     this.status = 'failed';
-    this.error = message;
+    this.error = said ? `${message}; it wrote: ${said}` : message;
     this.tools = [];
   }
 
