@@ -6,5 +6,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Type tests (*.test-d.ts) run through tsc as part of `npm test`.
+    typecheck: {
+      enabled: true,
+      include: ['packages/*/src/**/*.test-d.ts'],
+      tsconfig: 'tsconfig.typetest.json',
+    },
   },
 });
