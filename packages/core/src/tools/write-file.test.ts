@@ -5,6 +5,7 @@ import {
   lstatSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -13,7 +14,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileForChild } from '../../test/helpers/child-module.js';
 import { canMount, mountTmpfs, remountReadOnly } from '../../test/helpers/mounts.js';
+import { waitUntil } from '../../test/helpers/processes.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import { TEMP_FILE_MARKER } from '../utils/atomic-write.js';
@@ -211,34 +214,50 @@ describe('write_file: refusals and failures', () => {
     expect(result.error?.type).toBe(ToolErrorType.FILE_WRITE_FAILURE);
   });
 
-  it('leaves the old content or the new when the writer is killed at any moment', async () => {
-    const size = 4_000_000;
+  it('leaves the old content or the new when the writer is killed mid-write', async () => {
+    const size = 16_000_000;
     const file = ws.write('big.txt', 'A'.repeat(size));
-    // The built module (npm test builds first), run in a separate process that is killed mid-write.
-    const atomicWrite = path.resolve(
-      path.dirname(fileURLToPath(import.meta.url)),
-      '../../dist/utils/atomic-write.js',
+    // Today's source, compiled for a separate process that is killed while it writes.
+    const child = compileForChild(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../utils/atomic-write.ts'),
     );
     const script = `
-      import { writeFileAtomic } from ${JSON.stringify(atomicWrite)};
+      import { writeFileAtomic } from ${JSON.stringify(child.file)};
       const target = ${JSON.stringify(file)};
       for (;;) {
         await writeFileAtomic(target, Buffer.alloc(${size}, 'B'));
         await writeFileAtomic(target, Buffer.alloc(${size}, 'A'));
       }`;
-    for (let round = 0; round < 6; round++) {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-        stdio: 'ignore',
-      });
-      await new Promise((resolve) => setTimeout(resolve, 120 + round * 45));
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.on('exit', resolve));
-      const content = readFileSync(file);
-      expect(content.length).toBe(size);
-      const first = content[0];
-      expect(first === 0x41 || first === 0x42).toBe(true);
-      expect(content.every((byte) => byte === first)).toBe(true);
+    let killedMidWrite = 0;
+    try {
+      for (let attempt = 0; attempt < 20 && killedMidWrite < 3; attempt++) {
+        const writer = spawn(process.execPath, ['--input-type=module', '-e', script], {
+          stdio: 'ignore',
+        });
+        const exited = new Promise((resolve) => writer.on('exit', resolve));
+        let sawTempFile = false;
+        try {
+          // Kill once a temporary file shows the writer is between open and rename.
+          sawTempFile = await waitUntil(() => leftovers(ws.root).length > 0, 5_000, 2);
+        } finally {
+          writer.kill('SIGKILL');
+          await exited;
+        }
+        const content = readFileSync(file);
+        expect(content.length).toBe(size);
+        const first = content[0];
+        expect(first === 0x41 || first === 0x42).toBe(true);
+        expect(content.every((byte) => byte === first)).toBe(true);
+        expect(sawTempFile, 'the writer never used a temporary file').toBe(true);
+        // The dead writer's temporary file is still there: the kill landed mid-write.
+        const stale = leftovers(ws.root);
+        if (stale.length > 0) killedMidWrite++;
+        for (const name of stale) rmSync(ws.p(name));
+      }
+    } finally {
+      child.cleanup();
     }
+    expect(killedMidWrite).toBe(3);
   });
 });
 

@@ -15,11 +15,19 @@ export function uniqueSleep(): string {
   return `${300 + Math.floor(Math.random() * 600)}.${Math.floor(Math.random() * 1000) + 1}`;
 }
 
-export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+/**
+ * Polls until `check` holds. The deadline only bounds a wait for something that should
+ * happen; tests assert on the returned value, never on how long it took.
+ */
+export async function waitUntil(
+  check: () => boolean,
+  timeoutMs = 5000,
+  intervalMs = 50,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   return check();
 }
