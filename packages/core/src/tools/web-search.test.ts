@@ -17,13 +17,30 @@ afterEach(async () => {
 const signal = new AbortController().signal;
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
+/** What the provider was sent; checked by the test after the call, not inside the handler. */
+interface Received {
+  method: string | undefined;
+  url: URL;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
 async function serve(handler: Handler) {
+  const received: Received[] = [];
   server = await startServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => handler(req, body, res));
+    req.on('end', () => {
+      received.push({
+        method: req.method,
+        url: new URL(req.url ?? '', 'http://x'),
+        headers: req.headers,
+        body,
+      });
+      handler(req, body, res);
+    });
   });
-  return server;
+  return { ...server, received };
 }
 
 function toolFor(settings: Settings, env: NodeJS.ProcessEnv, timeoutMs?: number) {
@@ -36,11 +53,7 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
 
 describe('web_search providers, against servers speaking each format', () => {
   it('Tavily: POST /search with a bearer key; gives the answer and results', async () => {
-    const s = await serve((req, body, res) => {
-      expect(req.method).toBe('POST');
-      expect(req.url).toBe('/search');
-      expect(req.headers.authorization).toBe('Bearer tv-key');
-      expect(JSON.parse(body)).toMatchObject({ query: 'node 20 release', include_answer: true });
+    const s = await serve((_req, _body, res) => {
       json(res, 200, {
         query: 'node 20 release',
         answer: 'Node.js 20 was released in April 2023.',
@@ -58,18 +71,22 @@ describe('web_search providers, against servers speaking each format', () => {
       { webSearch: { provider: 'tavily', baseUrl: s.url } },
       { TAVILY_API_KEY: 'tv-key' },
     ).execute({ query: 'node 20 release' }, signal);
+    expect(s.received).toHaveLength(1);
+    const [sent] = s.received;
+    expect(sent?.method).toBe('POST');
+    expect(sent?.url.pathname + sent!.url.search).toBe('/search');
+    expect(sent?.headers.authorization).toBe('Bearer tv-key');
+    expect(JSON.parse(sent!.body)).toMatchObject({
+      query: 'node 20 release',
+      include_answer: true,
+    });
     expect(result.llmContent).toBe(
       'Web results for "node 20 release" (from Tavily; untrusted content):\nAnswer: Node.js 20 was released in April 2023.\n1. Node.js 20\n   https://nodejs.org/en/blog/announcements/v20-release-announce\n   Node.js 20 is now available.\nRead a result with web_fetch, giving its URL.',
     );
   });
 
   it('Google Programmable Search: GET /customsearch/v1 with key and cx', async () => {
-    const s = await serve((req, _body, res) => {
-      const url = new URL(req.url ?? '', 'http://x');
-      expect(url.pathname).toBe('/customsearch/v1');
-      expect(url.searchParams.get('key')).toBe('g-key');
-      expect(url.searchParams.get('cx')).toBe('engine-1');
-      expect(url.searchParams.get('q')).toBe('vitest');
+    const s = await serve((_req, _body, res) => {
       json(res, 200, {
         kind: 'customsearch#search',
         items: [
@@ -85,14 +102,19 @@ describe('web_search providers, against servers speaking each format', () => {
       { webSearch: { provider: 'google', baseUrl: s.url, searchEngineId: 'engine-1' } },
       { GOOGLE_API_KEY: 'g-key' },
     ).execute({ query: 'vitest' }, signal);
+    const url = s.received[0]?.url;
+    expect(s.received.map((r) => r.method)).toEqual(['GET']);
+    expect(url?.pathname).toBe('/customsearch/v1');
+    expect(url?.searchParams.get('key')).toBe('g-key');
+    expect(url?.searchParams.get('cx')).toBe('engine-1');
+    expect(url?.searchParams.get('q')).toBe('vitest');
     expect(String(result.llmContent)).toContain(
       '1. Vitest\n   https://vitest.dev/\n   Next generation testing framework.',
     );
   });
 
   it('Brave Search: GET /res/v1/web/search with the subscription token', async () => {
-    const s = await serve((req, _body, res) => {
-      expect(req.headers['x-subscription-token']).toBe('b-key');
+    const s = await serve((_req, _body, res) => {
       json(res, 200, {
         type: 'search',
         web: {
@@ -110,15 +132,17 @@ describe('web_search providers, against servers speaking each format', () => {
       { webSearch: { provider: 'brave', baseUrl: s.url } },
       { BRAVE_API_KEY: 'b-key' },
     ).execute({ query: 'ripgrep' }, signal);
+    expect(s.received.map((r) => r.method)).toEqual(['GET']);
+    expect(s.received[0]?.url.pathname).toBe('/res/v1/web/search');
+    expect(s.received[0]?.url.searchParams.get('q')).toBe('ripgrep');
+    expect(s.received[0]?.headers['x-subscription-token']).toBe('b-key');
     expect(String(result.llmContent)).toContain(
       '1. ripgrep\n   https://github.com/BurntSushi/ripgrep\n   ripgrep recursively searches',
     );
   });
 
   it('SearXNG: GET /search?format=json on the configured instance', async () => {
-    const s = await serve((req, _body, res) => {
-      const url = new URL(req.url ?? '', 'http://x');
-      expect(url.searchParams.get('format')).toBe('json');
+    const s = await serve((_req, _body, res) => {
       json(res, 200, {
         query: 'tmux',
         answers: ['terminal multiplexer'],
@@ -136,6 +160,10 @@ describe('web_search providers, against servers speaking each format', () => {
       { webSearch: { provider: 'searxng', baseUrl: s.url } },
       {},
     ).execute({ query: 'tmux' }, signal);
+    expect(s.received.map((r) => r.method)).toEqual(['GET']);
+    expect(s.received[0]?.url.pathname).toBe('/search');
+    expect(s.received[0]?.url.searchParams.get('format')).toBe('json');
+    expect(s.received[0]?.url.searchParams.get('q')).toBe('tmux');
     expect(String(result.llmContent)).toContain(
       'Answer: terminal multiplexer\n1. tmux\n   https://github.com/tmux/tmux',
     );
