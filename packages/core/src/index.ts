@@ -1,5 +1,21 @@
 /** @toolhost/core: the Tools API of a coding agent. */
 
+// The agent: model client and loop
+export type * from './agent/agent-events.js';
+export {
+  type AgentLimits,
+  AgentLoop,
+  type AgentLoopOptions,
+  type HistoryCompressor,
+} from './agent/agent-loop.js';
+export type { ConversationRecorder } from './agent/conversation-recorder.js';
+export {
+  describeEnvironment,
+  type EnvironmentFacts,
+  environmentFacts,
+} from './agent/environment.js';
+export { type LoopDetectionOptions, LoopDetector } from './agent/loop-detection.js';
+export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
 // Configuration and settings
 export {
   Config,
@@ -50,6 +66,26 @@ export {
   type MemoryScope,
   memoryFilePath,
 } from './memory/memory-file.js';
+export {
+  contextWindowFor,
+  DEFAULT_CONTEXT_WINDOW,
+  HOW_TO_CONFIGURE_MODEL,
+  type ModelEndpoint,
+  resolveEndpoint,
+} from './models/endpoint.js';
+export {
+  type GenerateOptions,
+  ModelClient,
+  type ModelClientOptions,
+} from './models/model-client.js';
+export { ModelError, type ModelErrorKind } from './models/model-errors.js';
+export type * from './models/model-types.js';
+export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './models/retry-policy.js';
+export {
+  estimateTokens,
+  type TokenUsage,
+  UsageTracker,
+} from './models/token-usage.js';
 export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
 export {
   analyzeCommand,

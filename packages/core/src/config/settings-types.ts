@@ -35,7 +35,17 @@ export interface Settings {
   mcp?: { serverCommand?: string; allowed?: string[]; excluded?: string[] };
   mcpServers?: Record<string, McpServerSettings>;
   context?: { fileName?: string | string[] };
-  model?: { name?: string; baseUrl?: string; apiKey?: string };
+  model?: {
+    name?: string;
+    baseUrl?: string;
+    apiKey?: string;
+    /** Tokens the model takes in one request (default: known models' size, else 32k). */
+    contextWindow?: number;
+    /** Milliseconds until an answer starts, and the longest pause inside a streamed answer. */
+    timeout?: number;
+    /** Further attempts after a rate limit, server error, reset or timeout. */
+    maxRetries?: number;
+  };
   webSearch?: {
     provider?: 'tavily' | 'google' | 'brave' | 'searxng';
     baseUrl?: string;

@@ -1,0 +1,400 @@
+/**
+ * The agent loop: prompt → model → the model's tool calls through CoreToolScheduler → the
+ * batch's responses → model, until the model answers without a call or a limit stops it.
+ *
+ * It owns the conversation (history, compression, recording) and the run's limits. It
+ * does not own calls (the scheduler does: approval, execution, cancellation), the HTTP
+ * exchange (the model client) or anything shown to the person (front ends subscribe to
+ * its events). Tool declarations are read from the registry at every turn, so tools that
+ * arrive later (an MCP server connecting) are offered from the next request on.
+ */
+import type { Config } from '../config/config.js';
+import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import type { ModelClient } from '../models/model-client.js';
+import { ModelError } from '../models/model-errors.js';
+import type { ChatMessage, ModelResponse } from '../models/model-types.js';
+import { type TokenUsage, UsageTracker } from '../models/token-usage.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type {
+  AgentEvent,
+  AgentEventListener,
+  AgentRunResult,
+  AgentStopReason,
+  AgentToolCall,
+  PermissionDenial,
+} from './agent-events.js';
+import type { ConversationRecorder } from './conversation-recorder.js';
+import { type LoopDetectionOptions, LoopDetector } from './loop-detection.js';
+import { toChatToolMessages, toChatTools } from './provider-seam.js';
+import { parseToolCalls, runToolBatch } from './tool-batch.js';
+
+export interface AgentLimits {
+  /** Model requests in one run. */
+  maxTurns?: number;
+  /** Tool calls executed in one run. */
+  maxToolCalls?: number;
+  /** Milliseconds one run may take. */
+  maxWallTimeMs?: number;
+}
+
+/** Shrinks the history when it nears the context window; see compression.ts. */
+export interface HistoryCompressor {
+  /** With `force`, compresses whatever the size (the person asked for it). */
+  compressIfNeeded(
+    history: ChatMessage[],
+    systemPrompt: string,
+    signal: AbortSignal,
+    force?: boolean,
+  ): Promise<{ history: ChatMessage[]; tokensBefore: number; tokensAfter: number } | undefined>;
+  /** Tells it the exact prompt size the endpoint reported for the current history. */
+  observePromptTokens(history: ChatMessage[], inputTokens: number): void;
+}
+
+export interface AgentLoopOptions {
+  config: Config;
+  registry: ToolRegistry;
+  model: ModelClient;
+  systemPrompt: string;
+  limits?: AgentLimits;
+  onEvent?: AgentEventListener;
+  /** Asks the person about a call; without it, calls that need approval are refused. */
+  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /** The conversation so far (a resumed session). */
+  history?: ChatMessage[];
+  /** The session's usage; a subagent shares its parent's. */
+  usage?: UsageTracker;
+  recorder?: ConversationRecorder;
+  compressor?: HistoryCompressor;
+  loopDetection?: LoopDetectionOptions;
+  /** A model name other than the endpoint's (a subagent's `model`). */
+  modelName?: string;
+}
+
+const MAX_CONTINUATIONS = 3;
+const CONTINUE_AFTER_LENGTH =
+  'Your previous answer was cut off by the output token limit. Continue exactly where it stopped, without repeating anything.';
+const NUDGE_AFTER_EMPTY =
+  'Your previous answer was empty. Continue with the task: call a tool, or give your final answer.';
+
+class LoopStop extends Error {}
+
+export class AgentLoop {
+  history: ChatMessage[];
+  readonly usage: UsageTracker;
+  private readonly scheduler: CoreToolScheduler;
+  private readonly options: AgentLoopOptions;
+
+  constructor(options: AgentLoopOptions) {
+    this.options = options;
+    this.history = [...(options.history ?? [])];
+    this.usage = options.usage ?? new UsageTracker();
+    this.scheduler = new CoreToolScheduler({
+      config: options.config,
+      toolRegistry: options.registry,
+      onToolCallsUpdate: (calls) => this.emit({ type: 'tool_calls', calls }),
+      outputUpdateHandler: (callId, output) => this.emit({ type: 'tool_output', callId, output }),
+      ...(options.onConfirmationRequest
+        ? { onConfirmationRequest: options.onConfirmationRequest }
+        : {}),
+    });
+  }
+
+  /** Runs one prompt to its end; never rejects for a model or tool failure. */
+  async run(prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
+    const run = new RunState(this.options.limits ?? {}, signal, this.usage.usage);
+    try {
+      this.append({ role: 'user', content: prompt });
+      const result = await this.loop(run);
+      this.emit({ type: 'finished', result });
+      return result;
+    } finally {
+      run.dispose();
+    }
+  }
+
+  /** Summarises older turns now, whatever the history's size. */
+  async compressNow(signal: AbortSignal): Promise<boolean> {
+    return this.compress(signal, true);
+  }
+
+  private async loop(run: RunState): Promise<AgentRunResult> {
+    const detector = new LoopDetector(this.options.loopDetection);
+    const answer: string[] = [];
+    let continuations = 0;
+    let emptyAnswers = 0;
+    for (;;) {
+      if (run.signal.aborted) return this.stopped(run, answer);
+      if (run.turns >= run.limits.maxTurns) {
+        return run.finish(
+          'max_turns',
+          answer,
+          this.usage.usage,
+          `Stopped after ${run.turns} model requests (the turn limit).`,
+        );
+      }
+      await this.compress(run.signal, false).catch(() => false);
+      run.turns++;
+      this.emit({ type: 'turn_started', turn: run.turns });
+      let response: ModelResponse;
+      try {
+        response = await this.request(run, detector);
+      } catch (error) {
+        if (error instanceof LoopStop)
+          return run.finish('loop_detected', answer, this.usage.usage, error.message);
+        if (error instanceof ModelError && error.kind === 'cancelled')
+          return this.stopped(run, answer);
+        const message = error instanceof Error ? error.message : String(error);
+        return run.finish('error', answer, this.usage.usage, message);
+      }
+      const calls = parseToolCalls(response.toolCalls);
+      this.emit({
+        type: 'assistant',
+        text: response.text,
+        thinking: response.thinking,
+        toolCalls: calls,
+        usage: response.usage,
+        finishReason: response.finishReason,
+      });
+      if (calls.length === 0 && response.text.trim() === '') {
+        emptyAnswers++;
+        if (emptyAnswers > 1) {
+          return run.finish(
+            'error',
+            answer,
+            this.usage.usage,
+            'The model answered with nothing twice in a row.',
+          );
+        }
+        this.append({ role: 'user', content: NUDGE_AFTER_EMPTY });
+        continue;
+      }
+      emptyAnswers = 0;
+      this.append(assistantMessage(response.text, calls));
+      const textLoop = detector.checkText(response.text);
+      if (textLoop) return run.finish('loop_detected', answer, this.usage.usage, textLoop);
+      if (calls.length === 0) {
+        answer.push(response.text);
+        if (response.finishReason === 'length' && continuations < MAX_CONTINUATIONS) {
+          continuations++;
+          this.emit({
+            type: 'notice',
+            level: 'info',
+            message: 'The answer reached the output limit; asking the model to continue.',
+          });
+          this.append({ role: 'user', content: CONTINUE_AFTER_LENGTH });
+          continue;
+        }
+        return run.finish('success', answer, this.usage.usage);
+      }
+      answer.length = 0;
+      if (response.text) answer.push(response.text);
+      const callLoop = detector.checkCalls(calls);
+      const outcome = callLoop
+        ? undefined
+        : await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
+      if (!outcome) {
+        this.answerUnrun(calls, `Not run: ${callLoop}`);
+        return run.finish('loop_detected', answer, this.usage.usage, callLoop);
+      }
+      for (const message of toChatToolMessages(outcome.responseParts)) this.append(message);
+      this.emit({ type: 'tool_results', results: outcome.results });
+      run.toolCalls += outcome.executed;
+      run.denials.push(...outcome.denials);
+      if (run.signal.aborted) return this.stopped(run, answer);
+      if (run.toolCalls >= run.limits.maxToolCalls) {
+        return run.finish(
+          'max_tool_calls',
+          answer,
+          this.usage.usage,
+          `Stopped after ${run.toolCalls} tool calls (the tool-call budget).`,
+        );
+      }
+    }
+  }
+
+  /** One model request; text is watched for loops as it streams. */
+  private async request(run: RunState, detector: LoopDetector): Promise<ModelResponse> {
+    const controller = new AbortController();
+    const abort = () => controller.abort(run.signal.reason);
+    run.signal.addEventListener('abort', abort, { once: true });
+    let streamed = '';
+    let loopReason: string | undefined;
+    try {
+      const messages: ChatMessage[] = [
+        { role: 'system', content: this.options.systemPrompt },
+        ...this.history,
+      ];
+      const response = await this.options.model.generate(
+        {
+          messages,
+          tools: toChatTools(this.options.registry.getFunctionDeclarations()),
+          ...(this.options.modelName ? { model: this.options.modelName } : {}),
+        },
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (event.type === 'text') {
+              streamed += event.text;
+              if (event.text.includes('\n') && !loopReason) {
+                loopReason = detector.checkStreamingText(streamed);
+                if (loopReason) controller.abort();
+              }
+              this.emit({ type: 'text', text: event.text });
+            } else if (event.type === 'thinking') {
+              this.emit({ type: 'thinking', text: event.text });
+            } else if (event.type === 'retry') {
+              streamed = '';
+              this.emit(event);
+            }
+          },
+        },
+      );
+      this.usage.add(response.usage);
+      this.options.recorder?.recordUsage(response.usage, response.model);
+      this.options.compressor?.observePromptTokens(this.history, response.usage.inputTokens);
+      return response;
+    } catch (error) {
+      if (loopReason) throw new LoopStop(loopReason);
+      throw error;
+    } finally {
+      run.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private async compress(signal: AbortSignal, force: boolean): Promise<boolean> {
+    const compressor = this.options.compressor;
+    if (!compressor) return false;
+    const outcome = await compressor.compressIfNeeded(
+      this.history,
+      this.options.systemPrompt,
+      signal,
+      force,
+    );
+    if (!outcome) return false;
+    this.history = outcome.history;
+    this.options.recorder?.recordHistoryReplaced(this.history);
+    this.emit({
+      type: 'compressed',
+      tokensBefore: outcome.tokensBefore,
+      tokensAfter: outcome.tokensAfter,
+      automatic: !force,
+    });
+    return true;
+  }
+
+  private stopped(run: RunState, answer: string[]): AgentRunResult {
+    if (run.wallTimeExceeded) {
+      return run.finish(
+        'max_wall_time',
+        answer,
+        this.usage.usage,
+        `Stopped after ${Math.round(run.limits.maxWallTimeMs / 1000)} s (the wall-time limit).`,
+      );
+    }
+    return run.finish('cancelled', answer, this.usage.usage, 'The run was cancelled.');
+  }
+
+  /** Keeps the history valid (every call answered) when calls are not run. */
+  private answerUnrun(calls: AgentToolCall[], message: string): void {
+    for (const call of calls) {
+      this.append({ role: 'tool', tool_call_id: call.id, content: `Error: ${message}` });
+    }
+  }
+
+  private append(message: ChatMessage): void {
+    this.history.push(message);
+    this.options.recorder?.recordMessage(message);
+  }
+
+  private emit(event: AgentEvent): void {
+    this.options.onEvent?.(event);
+  }
+}
+
+function assistantMessage(text: string, calls: AgentToolCall[]): ChatMessage {
+  return {
+    role: 'assistant',
+    content: text || null,
+    ...(calls.length > 0
+      ? {
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: {
+              name: call.name,
+              arguments: call.malformedArguments ?? JSON.stringify(call.args),
+            },
+          })),
+        }
+      : {}),
+  };
+}
+
+/** The counters, limits and signals of one run. */
+class RunState {
+  readonly limits: Required<AgentLimits>;
+  readonly signal: AbortSignal;
+  readonly denials: PermissionDenial[] = [];
+  readonly startedAt = Date.now();
+  turns = 0;
+  toolCalls = 0;
+  wallTimeExceeded = false;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    limits: AgentLimits,
+    signal: AbortSignal,
+    private readonly usageAtStart: TokenUsage,
+  ) {
+    this.limits = {
+      maxTurns: limits.maxTurns ?? Number.POSITIVE_INFINITY,
+      maxToolCalls: limits.maxToolCalls ?? Number.POSITIVE_INFINITY,
+      maxWallTimeMs: limits.maxWallTimeMs ?? Number.POSITIVE_INFINITY,
+    };
+    const wall = new AbortController();
+    this.signal = AbortSignal.any([signal, wall.signal]);
+    if (Number.isFinite(this.limits.maxWallTimeMs)) {
+      this.timer = setTimeout(() => {
+        this.wallTimeExceeded = true;
+        wall.abort(new Error('wall-time limit'));
+      }, this.limits.maxWallTimeMs);
+    }
+  }
+
+  toolBudget(): number {
+    return Math.max(0, this.limits.maxToolCalls - this.toolCalls);
+  }
+
+  finish(
+    status: AgentStopReason,
+    answer: string[],
+    usage: TokenUsage,
+    message?: string,
+  ): AgentRunResult {
+    return {
+      status,
+      text: answer.join(''),
+      turns: this.turns,
+      toolCalls: this.toolCalls,
+      usage: subtractUsage(usage, this.usageAtStart),
+      durationMs: Date.now() - this.startedAt,
+      permissionDenials: this.denials,
+      ...(message ? { message } : {}),
+    };
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function subtractUsage(total: TokenUsage, start: TokenUsage): TokenUsage {
+  const cached = (total.cachedInputTokens ?? 0) - (start.cachedInputTokens ?? 0);
+  return {
+    inputTokens: total.inputTokens - start.inputTokens,
+    outputTokens: total.outputTokens - start.outputTokens,
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(total.estimated ? { estimated: true } : {}),
+  };
+}

@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelEndpoint } from '../src/models/endpoint.js';
+import { ModelClient } from '../src/models/model-client.js';
+import { ModelError } from '../src/models/model-errors.js';
+import type { ModelStreamEvent } from '../src/models/model-types.js';
+import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientFor(script: Script, options: Partial<ModelEndpoint> = {}, stream = true) {
+  server = await startModelServer(script);
+  const endpoint: ModelEndpoint = {
+    baseUrl: server.baseUrl,
+    apiKey: 'test-key',
+    model: 'scripted-model',
+    contextWindow: 32_000,
+    timeoutMs: 5_000,
+    maxRetries: 3,
+    ...options,
+  };
+  return new ModelClient(endpoint, { stream, retry: { baseDelayMs: 10 } });
+}
+
+const user = [{ role: 'user' as const, content: 'hi' }];
+
+describe('ModelClient', () => {
+  it('assembles a streamed answer with reasoning apart, parallel tool calls and usage', async () => {
+    const client = await clientFor([
+      {
+        reasoning: 'Think about which files to read first.',
+        text: 'Reading both files now.',
+        toolCalls: [
+          { name: 'read_file', args: { absolute_path: '/a/one.txt' } },
+          { name: 'read_file', args: { absolute_path: '/a/two.txt' } },
+        ],
+        usage: { prompt_tokens: 120, completion_tokens: 40 },
+      },
+    ]);
+    const events: ModelStreamEvent[] = [];
+    const response = await client.generate(
+      { messages: user },
+      { signal: new AbortController().signal, onEvent: (e) => events.push(e) },
+    );
+    expect(response.text).toBe('Reading both files now.');
+    expect(response.thinking).toBe('Think about which files to read first.');
+    expect(response.toolCalls.map((c) => JSON.parse(c.arguments))).toEqual([
+      { absolute_path: '/a/one.txt' },
+      { absolute_path: '/a/two.txt' },
+    ]);
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.usage).toEqual({ inputTokens: 120, outputTokens: 40 });
+    const texts = events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text);
+    expect(texts.length).toBeGreaterThan(1);
+    expect(texts.join('')).toBe('Reading both files now.');
+    expect(events.filter((e) => e.type === 'tool_call_started')).toHaveLength(2);
+    expect(server!.requests[0]!.body.stream).toBe(true);
+    expect(server!.requests[0]!.headers.authorization).toBe('Bearer test-key');
+  });
+
+  it('reads a non-streamed answer and estimates usage the endpoint did not send', async () => {
+    const client = await clientFor(
+      [
+        {
+          reasoning: 'hmm',
+          text: 'Done.',
+          toolCalls: [{ name: 'glob', args: { pattern: '*.ts' } }],
+        },
+      ],
+      {},
+      false,
+    );
+    const response = await client.generate(
+      { messages: user },
+      { signal: new AbortController().signal },
+    );
+    expect(server!.requests[0]!.body.stream).toBeFalsy();
+    expect(response.text).toBe('Done.');
+    expect(response.thinking).toBe('hmm');
+    expect(response.toolCalls[0]).toMatchObject({ name: 'glob', arguments: '{"pattern":"*.ts"}' });
+    expect(response.usage.estimated).toBe(true);
+    expect(response.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('retries 429 and 500, honouring Retry-After, then succeeds', async () => {
+    const client = await clientFor([
+      { status: 429, retryAfter: '0.2', message: 'slow down' },
+      { status: 500, message: 'boom' },
+      { text: 'ok' },
+    ]);
+    const events: ModelStreamEvent[] = [];
+    const response = await client.generate(
+      { messages: user },
+      { signal: new AbortController().signal, onEvent: (e) => events.push(e) },
+    );
+    expect(response.text).toBe('ok');
+    const retries = events.filter((e) => e.type === 'retry') as Extract<
+      ModelStreamEvent,
+      { type: 'retry' }
+    >[];
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+    expect(retries[0]!.delayMs).toBe(200);
+    expect(retries[0]!.reason).toContain('429');
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('gives up after the bounded retries with one error naming the endpoint and status', async () => {
+    const client = await clientFor(() => ({ status: 503, message: 'overloaded' }), {
+      maxRetries: 2,
+    });
+    const failure = await client
+      .generate({ messages: user }, { signal: new AbortController().signal })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ModelError);
+    const error = failure as ModelError;
+    expect(error.status).toBe(503);
+    expect(error.attempts).toBe(3);
+    expect(error.message).toContain(server!.baseUrl);
+    expect(error.message).toContain('503');
+    expect(error.message).toContain('overloaded');
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('does not retry a bad request, and says clearly when tools are not accepted', async () => {
+    const client = await clientFor([
+      { status: 400, message: 'registry.ollama.ai/library/gemma does not support tools' },
+    ]);
+    const error = (await client
+      .generate({ messages: user }, { signal: new AbortController().signal })
+      .catch((e: unknown) => e)) as ModelError;
+    expect(error.kind).toBe('tools_rejected');
+    expect(error.message).toMatch(/does not accept tool declarations/);
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('retries a stalled stream and a reset connection', async () => {
+    const client = await clientFor(
+      [{ stallAfterText: 'Half an ans' }, { reset: true }, { text: 'whole answer' }],
+      {
+        timeoutMs: 300,
+      },
+    );
+    const events: ModelStreamEvent[] = [];
+    const response = await client.generate(
+      { messages: user },
+      { signal: new AbortController().signal, onEvent: (e) => events.push(e) },
+    );
+    expect(response.text).toBe('whole answer');
+    const reasons = events
+      .filter((e) => e.type === 'retry')
+      .map((e) => (e as { reason: string }).reason);
+    expect(reasons[0]).toMatch(/stopped sending/);
+    expect(reasons).toHaveLength(2);
+  });
+
+  it('stops at once when cancelled', async () => {
+    const client = await clientFor([{ hang: true }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const error = (await client
+      .generate({ messages: user }, { signal: controller.signal })
+      .catch((e: unknown) => e)) as ModelError;
+    expect(error.kind).toBe('cancelled');
+    expect(server!.requests).toHaveLength(1);
+  });
+});
