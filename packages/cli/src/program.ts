@@ -1,15 +1,14 @@
-/** The `toolhost` command line. */
-import { existsSync, statSync } from 'node:fs';
+/**
+ * The `toolhost` command line. Each command's code (and the core, MCP, web and model
+ * modules behind it) is imported only when that command runs, so `toolhost --version` or
+ * `toolhost tools` never loads what `toolhost mcp` needs: keep new commands' imports inside
+ * their action, as below.
+ */
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { setFolderTrust, trustedFoldersPath, userSettingsDir } from '@toolhost/core';
 import { Command, CommanderError, Option } from 'commander';
-import { runCallCommand } from './commands/call-command.js';
-import { runMcpCommand } from './commands/mcp-command.js';
-import { runToolsCommand } from './commands/tools-command.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
-import { closeSession, collectDirectories, openSession, type SessionOptions } from './session.js';
+import { collectDirectories, type SessionOptions } from './session-options.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -79,6 +78,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'print a JSON array of function declarations (name, description, parametersJsonSchema)',
       ),
   ).action(async (options: SessionOptions & { json?: boolean }) => {
+    const { openSession, closeSession } = await import('./session.js');
+    const { runToolsCommand } = await import('./commands/tools-command.js');
     const session = await openSession(options, warn);
     try {
       io.stdout.write(`${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)))}\n`);
@@ -106,6 +107,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       rawArgs: string | undefined,
       options: SessionOptions & { json?: boolean; yes?: boolean },
     ) => {
+      const { openSession } = await import('./session.js');
+      const { runCallCommand } = await import('./commands/call-command.js');
       const session = await openSession(options, warn);
       exitCode = await runCallCommand(session, toolName, rawArgs, options, {
         ...io,
@@ -127,6 +130,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'bearer token HTTP clients must send (default: $TOOLHOST_MCP_TOKEN, else a new one, printed)',
       ),
   ).action(async (options: SessionOptions & { http?: string | boolean; token?: string }) => {
+    const { openSession, closeSession } = await import('./session.js');
+    const { runMcpCommand } = await import('./commands/mcp-command.js');
     const session = await openSession(options, warn);
     try {
       exitCode = await runMcpCommand(session, options, io.stderr, version);
@@ -143,17 +148,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .argument('[dir]', 'the folder (default: the current folder)')
     .option('--revoke', 'stop trusting it')
     .action(async (dir: string | undefined, options: { revoke?: boolean }) => {
-      const folder = path.resolve(dir ?? '.');
-      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-        throw new UsageError(`${folder} is not a folder; pass the project folder to trust.`);
-      }
-      const userDir = userSettingsDir();
-      await setFolderTrust(folder, userDir, options.revoke ? 'DO_NOT_TRUST' : 'TRUST_FOLDER');
-      io.stdout.write(
-        options.revoke
-          ? `No longer trusted: ${folder}. Its settings will not start programs.\n`
-          : `Trusted: ${folder}. Its settings may now start a discovery command and MCP servers (recorded in ${trustedFoldersPath(userDir)}).\n`,
-      );
+      const { runTrustCommand } = await import('./commands/trust-command.js');
+      await runTrustCommand(dir, options, io.stdout);
     });
 
   try {

@@ -9,12 +9,9 @@ import {
   WorkspaceError,
 } from '@toolhost/core';
 import { UsageError } from './errors.js';
+import type { SessionOptions } from './session-options.js';
 
-export interface SessionOptions {
-  root?: string;
-  includeDirectories?: string[];
-  approvalMode?: string;
-}
+export { collectDirectories, type SessionOptions } from './session-options.js';
 
 export interface Session {
   config: Config;
@@ -27,17 +24,6 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
   throw new UsageError(
     `--approval-mode must be one of ${APPROVAL_MODES.join(', ')}; got "${value}".`,
   );
-}
-
-/** Splits `--include-directories a,b --include-directories c` into folders. */
-export function collectDirectories(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((dir) => dir.trim())
-      .filter(Boolean),
-  ];
 }
 
 /** Loads settings, builds the registry and discovers tools (command and MCP servers). */

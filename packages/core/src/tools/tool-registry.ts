@@ -5,9 +5,8 @@
 import type { Config } from '../config/config.js';
 import type { FunctionDeclaration } from '../core/content.js';
 import { DiscoveredTool, runDiscoveryCommand } from './discovered-tool.js';
-import { configuredServers, McpServerConnection } from './mcp-client.js';
+import type { McpServerConnection } from './mcp-client.js';
 import { assignToolNames } from './mcp-names.js';
-import { DiscoveredMCPTool } from './mcp-tool.js';
 import type { AnyTool, JsonSchema } from './tools.js';
 
 /** Tool names other models were trained on, mapped to toolhost's. */
@@ -66,9 +65,15 @@ export class ToolRegistry {
     await this.closeMcpServers();
     const { settings } = this.config;
     const discoveryCommand = settings.tools?.discoveryCommand;
-    this.mcpServers = configuredServers(this.config).map(
-      ([alias, server]) => new McpServerConnection(alias, server, this.config),
-    );
+    // The MCP SDK is loaded only when settings name a server: most sessions have none.
+    const anyServer =
+      Object.keys(settings.mcpServers ?? {}).length > 0 || Boolean(settings.mcp?.serverCommand);
+    const mcp = anyServer ? await loadMcpModules() : undefined;
+    this.mcpServers = mcp
+      ? mcp
+          .configuredServers(this.config)
+          .map(([alias, server]) => new mcp.McpServerConnection(alias, server, this.config))
+      : [];
     const [discovered] = await Promise.all([
       discoveryCommand
         ? runDiscoveryCommand(this.config, discoveryCommand)
@@ -100,18 +105,20 @@ export class ToolRegistry {
       );
       this.registerTool(tool, { type: 'discovered', command: discoveryCommand ?? '' });
     }
-    for (const server of this.mcpServers) {
-      for (const tool of server.tools) {
-        const mcpTool = new DiscoveredMCPTool(
-          this.config,
-          server,
-          tool.name,
-          nameOf(server.alias, tool.name),
-          tool.description ?? '',
-          tool.inputSchema as JsonSchema,
-          tool.annotations ?? {},
-        );
-        this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
+    if (mcp) {
+      for (const server of this.mcpServers) {
+        for (const tool of server.tools) {
+          const mcpTool = new mcp.DiscoveredMCPTool(
+            this.config,
+            server,
+            tool.name,
+            nameOf(server.alias, tool.name),
+            tool.description ?? '',
+            tool.inputSchema as JsonSchema,
+            tool.annotations ?? {},
+          );
+          this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
+        }
       }
     }
   }
@@ -222,4 +229,9 @@ function describe({ tool, source }: Entry): string {
         ? `from MCP server "${source.serverName}"`
         : `from discovery command "${source.command}"`;
   return `${tool.displayName} (${tool.constructor.name}, ${origin})`;
+}
+
+async function loadMcpModules() {
+  const [client, tool] = await Promise.all([import('./mcp-client.js'), import('./mcp-tool.js')]);
+  return { ...client, ...tool };
 }

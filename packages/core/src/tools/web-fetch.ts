@@ -161,7 +161,7 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
     let content: string;
     let title: string | undefined;
     if (type === 'text/html' || type === 'application/xhtml+xml') {
-      ({ title, markdown: content } = htmlToMarkdown(page.body.toString('utf8')));
+      ({ title, markdown: content } = await htmlToMarkdown(page.body.toString('utf8')));
     } else if (
       type.startsWith('text/') ||
       type.includes('json') ||

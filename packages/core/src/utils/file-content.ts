@@ -5,9 +5,24 @@
  * the way it was.
  */
 import { isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import type chardetModule from 'chardet';
+import type iconvModule from 'iconv-lite';
+
+// Loaded the first time a file is not plain UTF-8: iconv-lite's tables are most of the
+// code a session would otherwise load at start, and almost every file is UTF-8.
+const requireOnce = createRequire(import.meta.url);
+let iconvLoaded: typeof iconvModule | undefined;
+let chardetLoaded: typeof chardetModule | undefined;
+function iconv(): typeof iconvModule {
+  iconvLoaded ??= requireOnce('iconv-lite') as typeof iconvModule;
+  return iconvLoaded;
+}
+function chardet(): typeof chardetModule {
+  chardetLoaded ??= requireOnce('chardet') as typeof chardetModule;
+  return chardetLoaded;
+}
 
 export const MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
 
@@ -102,13 +117,13 @@ export function decodeText(bytes: Buffer): DecodedText {
   let encoding: string;
   if (bom) {
     encoding = bom;
-    text = iconv.decode(bytes.subarray(bom === 'utf-8' ? 3 : 2), bom);
+    text = iconv().decode(bytes.subarray(bom === 'utf-8' ? 3 : 2), bom);
   } else if (isUtf8(bytes)) {
     encoding = 'utf-8';
     text = bytes.toString('utf8');
   } else {
     encoding = detectLegacyEncoding(bytes);
-    text = iconv.decode(bytes, encoding);
+    text = iconv().decode(bytes, encoding);
   }
   return { text, encoding, bom: bom !== null, lineEnding: detectLineEnding(text) };
 }
@@ -116,7 +131,7 @@ export function decodeText(bytes: Buffer): DecodedText {
 /** Encodes text the way `decodeText` found it, BOM included. */
 export function encodeText(text: string, format: Pick<DecodedText, 'encoding' | 'bom'>): Buffer {
   const body =
-    format.encoding === 'utf-8' ? Buffer.from(text, 'utf8') : iconv.encode(text, format.encoding);
+    format.encoding === 'utf-8' ? Buffer.from(text, 'utf8') : iconv().encode(text, format.encoding);
   if (!format.bom) return body;
   const bom =
     format.encoding === 'utf-16le'
@@ -135,11 +150,11 @@ export function detectLineEnding(text: string): '\n' | '\r\n' {
 }
 
 function detectLegacyEncoding(bytes: Buffer): string {
-  const detected = chardet.detect(bytes);
+  const detected = chardet().detect(bytes);
   const name = typeof detected === 'string' ? detected.toLowerCase() : '';
   // GB18030 is a superset of GBK and GB2312: decoding with it never loses characters.
   if (name === 'gb2312' || name === 'gbk' || name === 'gb18030') return 'gb18030';
-  if (name && iconv.encodingExists(name)) return name;
+  if (name && iconv().encodingExists(name)) return name;
   return 'latin1';
 }
 

@@ -19,8 +19,18 @@ function makeAjv<T extends Ajv | Ajv2020>(instance: T): T {
   return instance;
 }
 
-const draft7 = makeAjv(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
-const draft2020 = makeAjv(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
+// Built on first use (each adds its meta-schemas): listing tools validates nothing, and
+// most sessions never see a 2020-12 schema.
+let draft7: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+function validatorFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+  if (typeof schema.$schema === 'string' && schema.$schema.includes('2020-12')) {
+    draft2020 ??= makeAjv(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
+    return draft2020;
+  }
+  draft7 ??= makeAjv(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
+  return draft7;
+}
 
 type Compiled = ValidateFunction | { compileError: string };
 const cache = new WeakMap<object, Compiled>();
@@ -30,8 +40,7 @@ function compile(schema: Record<string, unknown>): Compiled {
   if (cached) return cached;
   let compiled: Compiled;
   try {
-    const ajv =
-      typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? draft2020 : draft7;
+    const ajv = validatorFor(schema);
     // A schema without $id is compiled afresh each time, so cache by object identity.
     const { $schema: _ignored, ...rest } = schema;
     compiled = ajv.compile(rest);

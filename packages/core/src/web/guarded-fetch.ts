@@ -3,7 +3,7 @@
  * (at most 10) and each new URL is checked again; connect and total time and the body
  * size are capped. Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   BlockedAddressError,
   blockedRange,
@@ -75,6 +75,8 @@ export async function guardedFetch(
     timeout: options.connectTimeoutMs ?? 10_000,
   };
   const usesProxy = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+  // Loaded on the first fetch: a session that never fetches never pays for the HTTP client.
+  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
   const dispatcher: Dispatcher = usesProxy
     ? new EnvHttpProxyAgent({
         connect,

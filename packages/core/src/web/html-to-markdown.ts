@@ -1,36 +1,47 @@
 /** Clean Markdown from HTML: scripts, styles and page furniture dropped, links kept. */
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
 
-const service = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
-});
-service.remove([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'svg',
-  'canvas',
-  'nav',
-  'header',
-  'footer',
-  'aside',
-  'form',
-  'button',
-  'head',
-]);
+let service: Promise<TurndownService> | undefined;
 
-export function htmlToMarkdown(html: string): { title: string | undefined; markdown: string } {
+/** The converter, built on first use: turndown brings a whole DOM implementation. */
+function converter(): Promise<TurndownService> {
+  service ??= import('turndown').then(({ default: TurndownService }) => {
+    const instance = new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+    });
+    instance.remove([
+      'script',
+      'style',
+      'noscript',
+      'template',
+      'iframe',
+      'svg',
+      'canvas',
+      'nav',
+      'header',
+      'footer',
+      'aside',
+      'form',
+      'button',
+      'head',
+    ]);
+    return instance;
+  });
+  return service;
+}
+
+export async function htmlToMarkdown(
+  html: string,
+): Promise<{ title: string | undefined; markdown: string }> {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.trim().replace(/\s+/g, ' ');
   // The main content, when the page marks it, is what a reader wants.
   const main =
     /<main[\s>][\s\S]*<\/main>/i.exec(html)?.[0] ??
     /<article[\s>][\s\S]*<\/article>/i.exec(html)?.[0] ??
     html;
-  const markdown = service
+  const markdown = (await converter())
     .turndown(main)
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -2,7 +2,7 @@
  * Web search providers. Each speaks its service's own API; base URLs can be overridden in
  * settings (`webSearch.baseUrl`), API keys come from the environment.
  */
-import { request } from 'undici';
+import type { request } from 'undici';
 import type { Settings } from '../config/settings.js';
 
 export interface SearchResult {
@@ -118,6 +118,7 @@ class JsonClient {
     const combined = anySignal(signal, timeout);
     let response: Awaited<ReturnType<typeof request>>;
     try {
+      const { request } = await import('undici');
       response = await request(url, {
         method: init.method ?? 'GET',
         headers: { accept: 'application/json', ...init.headers },

@@ -1,0 +1,23 @@
+/** `toolhost trust`: lets a project's own settings start programs (or stops that). */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { setFolderTrust, trustedFoldersPath, userSettingsDir } from '@toolhost/core';
+import { UsageError } from '../errors.js';
+
+export async function runTrustCommand(
+  dir: string | undefined,
+  options: { revoke?: boolean },
+  stdout: NodeJS.WritableStream,
+): Promise<void> {
+  const folder = path.resolve(dir ?? '.');
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new UsageError(`${folder} is not a folder; pass the project folder to trust.`);
+  }
+  const userDir = userSettingsDir();
+  await setFolderTrust(folder, userDir, options.revoke ? 'DO_NOT_TRUST' : 'TRUST_FOLDER');
+  stdout.write(
+    options.revoke
+      ? `No longer trusted: ${folder}. Its settings will not start programs.\n`
+      : `Trusted: ${folder}. Its settings may now start a discovery command and MCP servers (recorded in ${trustedFoldersPath(userDir)}).\n`,
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * The command-line options every session-opening command shares, parsed before any command
+ * runs; kept apart from session.ts so that parsing them loads nothing of the core.
+ */
+export interface SessionOptions {
+  root?: string;
+  includeDirectories?: string[];
+  approvalMode?: string;
+}
+
+/** Splits `--include-directories a,b --include-directories c` into folders. */
+export function collectDirectories(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((dir) => dir.trim())
+      .filter(Boolean),
+  ];
+}
