@@ -1,0 +1,160 @@
+/**
+ * Bundles the compiled command (dist/index.js and everything it imports from
+ * @toolhost/core and npm packages) into bundle/, so a start reads a few files instead of
+ * hundreds. Run by `npm run build` after tsc, so it always bundles what src holds; nothing
+ * in src needs to know about it.
+ *
+ * - Dynamic `import()`s become separate chunks, loaded only by the commands that use them.
+ * - `import { X } from '@toolhost/core'` is pointed at the module that defines X. Through
+ *   the package's index every command would reach every module of the core (esbuild
+ *   assigns files to chunks by what they import, not by what they use), so `toolhost tools`
+ *   would load the MCP server and anything else the index names.
+ * - Our own modules keep seeing their own location: `import.meta.url` in a compiled file
+ *   becomes that file's URL, so paths resolved from it (package.json, schemas) still work.
+ * - A package that reads its own files at run time (`__dirname`, `import.meta.url`,
+ *   `require.resolve`, `.wasm`, native addons) cannot be moved into a bundle; it is found by
+ *   a first pass and kept external, loaded from node_modules as before.
+ * - bundle/meta.json records which inputs went into which chunk (the startup test reads it).
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = path.resolve(CLI, '../..');
+const OUT = path.join(CLI, 'bundle');
+const ENTRY = path.join(CLI, 'dist', 'index.js');
+
+/** Signs that a module locates files relative to itself at run time. */
+const READS_OWN_FILES =
+  /\b__dirname\b|\b__filename\b|import\.meta\.(url|dirname|filename)|require\.resolve\b|\.wasm\b|\.node['"]/;
+
+const CORE_INDEX = path.join(REPO, 'packages', 'core', 'dist', 'index.js');
+
+/** For each name the core's index exports, the compiled module that defines it. */
+async function coreExportSources() {
+  const sources = new Map();
+  const index = readFileSync(CORE_INDEX, 'utf8');
+  const coreDir = path.dirname(CORE_INDEX);
+  for (const [, names, from] of index.matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    for (const spec of names
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean)) {
+      const [imported, exported = imported] = spec.split(/\s+as\s+/);
+      sources.set(exported, { file: path.resolve(coreDir, from), imported });
+    }
+  }
+  for (const [, from] of index.matchAll(/export\s*\*\s*from\s*'([^']+)'/g)) {
+    const file = path.resolve(coreDir, from);
+    for (const name of Object.keys(await import(pathToFileURL(file).href))) {
+      if (!sources.has(name)) sources.set(name, { file, imported: name });
+    }
+  }
+  return sources;
+}
+
+/** Rewrites the command's named imports from the core's index into imports of their modules. */
+function directCoreImports(sources) {
+  return (source) =>
+    source.replace(/import\s*\{([^}]*)\}\s*from\s*'@toolhost\/core';/g, (statement, names) => {
+      const lines = [];
+      for (const spec of names
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)) {
+        const [name, local = name] = spec.split(/\s+as\s+/);
+        const found = sources.get(name);
+        if (!found) return statement; // unknown to the map: leave the statement whole
+        lines.push(`import { ${found.imported} as ${local} } from ${JSON.stringify(found.file)};`);
+      }
+      return lines.join(' ');
+    });
+}
+
+const isOwnModule = (file) => !file.split(path.sep).includes('node_modules');
+
+/** The package a node_modules path belongs to, e.g. "@scope/name". */
+function packageOf(file) {
+  const parts = file.split(path.sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at === -1) return undefined;
+  const first = parts[at + 1];
+  return first?.startsWith('@') ? `${first}/${parts[at + 2]}` : first;
+}
+
+/**
+ * Our own compiled modules, as the bundle needs them: `import.meta.url` is the module's
+ * original URL, and imports from the core's index go to the defining modules.
+ */
+function ownModules(rewriteCoreImports) {
+  return {
+    name: 'own-modules',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!isOwnModule(args.path)) return undefined;
+        let source = readFileSync(args.path, 'utf8');
+        const relative = path.relative(OUT, args.path).split(path.sep).join('/');
+        source = source.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(relative)}, import.meta.url).href`,
+        );
+        if (args.path.startsWith(path.join(CLI, 'dist'))) source = rewriteCoreImports(source);
+        return { contents: source, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
+
+const rewriteCoreImports = directCoreImports(await coreExportSources());
+
+function options(external) {
+  return {
+    entryPoints: { index: ENTRY },
+    outdir: OUT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Our workspace packages resolve through their symlinks to their compiled dist/.
+    preserveSymlinks: false,
+    mainFields: ['module', 'main'],
+    external,
+    plugins: [ownModules(rewriteCoreImports)],
+    metafile: true,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+    // Bundled CommonJS modules call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as __toolhostCreateRequire } from 'node:module'; const require = __toolhostCreateRequire(import.meta.url);",
+    },
+    chunkNames: 'chunks/[name]-[hash]',
+  };
+}
+
+/** Packages that must stay in node_modules: they read their own files at run time. */
+async function packagesReadingOwnFiles() {
+  const probe = await build({ ...options([]), write: false, logLevel: 'silent' });
+  const found = new Set();
+  for (const input of Object.keys(probe.metafile.inputs)) {
+    const file = path.resolve(REPO, input);
+    const name = packageOf(file);
+    if (!name || found.has(name) || !existsSync(file)) continue;
+    if (READS_OWN_FILES.test(readFileSync(file, 'utf8'))) found.add(name);
+  }
+  return [...found].sort();
+}
+
+const external = await packagesReadingOwnFiles();
+rmSync(OUT, { recursive: true, force: true });
+const result = await build(options(external.flatMap((name) => [name, `${name}/*`])));
+writeFileSync(
+  path.join(OUT, 'meta.json'),
+  JSON.stringify({ external, metafile: result.metafile }, null, 1),
+);
+writeFileSync(path.join(OUT, 'package.json'), '{ "type": "module" }\n');
+console.log(
+  `bundled ${path.relative(REPO, ENTRY)} into ${path.relative(REPO, OUT)} (${Object.keys(result.metafile.outputs).length} files; kept in node_modules: ${external.join(', ') || 'none'})`,
+);

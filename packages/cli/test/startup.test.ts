@@ -1,0 +1,102 @@
+/**
+ * What the installed command loads at start, read from the bundle's own record of which
+ * inputs went into which file (bundle/meta.json, written by scripts/bundle.mjs). A command
+ * that does not use MCP, the web, shell parsing or a model must not load them; speed itself
+ * is measured by `npm run bench`, never here.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = path.resolve(CLI, '../..');
+
+interface Output {
+  imports: { path: string; kind: string; external?: boolean }[];
+  inputs: Record<string, unknown>;
+  entryPoint?: string;
+}
+const meta = JSON.parse(readFileSync(path.join(CLI, 'bundle', 'meta.json'), 'utf8')) as {
+  external: string[];
+  metafile: { outputs: Record<string, Output> };
+};
+const outputs = meta.metafile.outputs;
+
+/** Output files a chunk loads before it runs (static imports, transitively). */
+function loadedWith(start: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [start];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+    }
+  }
+  return seen;
+}
+
+function outputFor(entry: string): string {
+  const found = Object.entries(outputs).find(([, output]) => output.entryPoint === entry);
+  if (!found) throw new Error(`no bundle output for ${entry}`);
+  return found[0];
+}
+
+/** The npm packages whose code is in the given output files, plus external ones imported. */
+function packagesIn(files: Set<string>): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const output = outputs[file]!;
+    for (const input of Object.keys(output.inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      if (match) names.add(match[1]!);
+    }
+    for (const imported of output.imports) {
+      if (imported.external && imported.kind === 'import-statement' && !isBuiltin(imported.path))
+        names.add(imported.path);
+    }
+  }
+  return names;
+}
+
+const HEAVY = [
+  '@modelcontextprotocol/sdk',
+  'zod',
+  'undici',
+  'turndown',
+  '@mixmark-io/domino',
+  'web-tree-sitter',
+  'openai',
+  'iconv-lite',
+  'chardet',
+];
+
+describe('the installed command', () => {
+  it('runs the bundle built from the current compiled code', () => {
+    const bundled = statSync(path.join(CLI, 'bundle', 'index.js')).mtimeMs;
+    for (const info of ['packages/core/tsconfig.tsbuildinfo', 'packages/cli/tsconfig.tsbuildinfo'])
+      expect(bundled).toBeGreaterThanOrEqual(statSync(path.join(REPO, info)).mtimeMs);
+  });
+
+  it('loads only the command line parser to print its version or help', () => {
+    const atStart = loadedWith(outputFor('packages/cli/dist/index.js'));
+    expect([...packagesIn(atStart)].sort()).toEqual(['commander']);
+  });
+
+  it.each([
+    ['tools', 'packages/cli/dist/commands/tools-command.js'],
+    ['call', 'packages/cli/dist/commands/call-command.js'],
+  ])('"%s" loads no MCP, web, shell-parsing, model or legacy-encoding code', (_name, command) => {
+    const loaded = new Set([
+      ...loadedWith(outputFor('packages/cli/dist/index.js')),
+      ...loadedWith(outputFor('packages/cli/dist/session.js')),
+      ...loadedWith(outputFor(command)),
+    ]);
+    const heavy = [...packagesIn(loaded)].filter((name) => HEAVY.includes(name));
+    // Import these where they are used (`await import(...)`), not at the top of a module.
+    expect(heavy).toEqual([]);
+  });
+});
