@@ -49,13 +49,6 @@ export * from './core/content.js';
 export { CoreToolScheduler, type CoreToolSchedulerOptions } from './core/core-tool-scheduler.js';
 export { editInExternalEditor, resolveEditorCommand } from './core/external-editor.js';
 export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
-export {
-  type OpenAIContentPart,
-  type OpenAIFunctionTool,
-  type OpenAIToolResponseMessage,
-  toOpenAIToolMessages,
-  toOpenAITools,
-} from './core/openai-adapter.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
 export { annotationsForKind, createToolhostMcpServer, toCallToolResult } from './mcp/mcp-server.js';
@@ -86,6 +79,8 @@ export {
   type TokenUsage,
   UsageTracker,
 } from './models/token-usage.js';
+// Model API adapters
+export * from './providers/index.js';
 export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
 export {
   analyzeCommand,
@@ -161,6 +156,7 @@ export { type LoadedFile, loadFileForModel, splitLines } from './utils/file-load
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
 export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
+export { dropNullOptionals } from './utils/json-schema.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
 export { type IgnoreFlags, ignoreArguments, ripgrepPath } from './utils/ripgrep.js';
 export {

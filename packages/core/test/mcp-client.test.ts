@@ -117,9 +117,12 @@ describe('MCP servers as tool sources (server-everything, stdio)', () => {
     const structured = await callTool(config, reg, 'get-structured-content', {
       location: 'New York',
     });
-    expect(
-      String(structured.response.responseParts[0]?.functionResponse?.response?.output),
-    ).toContain('Structured content:');
+    // The JSON text already carries the structured content: the model reads it once.
+    const weather = String(
+      structured.response.responseParts[0]?.functionResponse?.response?.output,
+    );
+    expect(weather).toContain('"temperature":33');
+    expect(weather).not.toContain('Structured content:');
   });
 
   it("gives the server a minimal environment plus its own env, without the person's secrets", async () => {

@@ -5,8 +5,8 @@
  */
 
 import type { FunctionDeclaration, Part } from '../core/content.js';
-import { toOpenAIToolMessages, toOpenAITools } from '../core/openai-adapter.js';
 import type { ChatMessage, ChatTool } from '../models/model-types.js';
+import { toOpenAIToolMessages, toOpenAITools } from '../providers/openai-chat.js';
 
 export function toChatTools(declarations: FunctionDeclaration[]): ChatTool[] {
   return toOpenAITools(declarations) as ChatTool[];

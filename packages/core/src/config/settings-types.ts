@@ -45,6 +45,8 @@ export interface Settings {
     timeout?: number;
     /** Further attempts after a rate limit, server error, reset or timeout. */
     maxRetries?: number;
+    /** Media the model takes besides text (defaults known for common model names). */
+    modalities?: ('image' | 'audio' | 'video' | 'pdf')[];
   };
   webSearch?: {
     provider?: 'tavily' | 'google' | 'brave' | 'searxng';

@@ -20,6 +20,7 @@ import {
   type ToolResult,
 } from '../tools/tools.js';
 import { closestNames } from '../utils/closest-names.js';
+import { dropNullOptionals } from '../utils/json-schema.js';
 import { type PartListUnion, partsToText, toParts } from './content.js';
 import { editInExternalEditor } from './external-editor.js';
 import { convertToFunctionResponse, createErrorResponse } from './function-response.js';
@@ -128,7 +129,11 @@ export class CoreToolScheduler {
       this.finishWithError(index, ToolErrorType.TOOL_NOT_REGISTERED, this.unknownToolMessage(name));
       return undefined;
     }
-    const params = tool.normalizeParams(args ?? {}) as Record<string, unknown>;
+    // Strict function calling sends null for an optional parameter that was not given.
+    const params = dropNullOptionals(
+      tool.normalizeParams(args ?? {}),
+      tool.parameterSchema,
+    ) as Record<string, unknown>;
     this.update(index, { status: 'validating', tool, params });
     const problem = tool.validateToolParams(params);
     if (problem) {

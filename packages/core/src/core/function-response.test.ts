@@ -28,10 +28,12 @@ describe('convertToFunctionResponse', () => {
     expect(response?.functionResponse?.response?.output).toContain('image/gif');
   });
 
-  it('puts an error result under error', () => {
-    expect(convertToFunctionResponse('t', 'c', 'Error: nope', { isError: true })[0]).toEqual({
-      functionResponse: { id: 'c', name: 't', response: { error: 'Error: nope' } },
-    });
+  it('puts an error result under error, without the Error: prefix adapters add once', () => {
+    expect(convertToFunctionResponse('t', 'c', 'Error: Error: nope', { isError: true })[0]).toEqual(
+      {
+        functionResponse: { id: 'c', name: 't', response: { error: 'nope' } },
+      },
+    );
   });
 
   it('keeps a response a tool built itself, under the scheduler id and name', () => {

@@ -34,6 +34,8 @@ export function convertToFunctionResponse(
       .map((part) => part.inlineData?.mimeType ?? part.fileData?.mimeType ?? 'unknown type')
       .join(', ')}).`;
   }
+  // A failure's message is stored bare: adapters add the one `Error: ` prefix.
+  if (options.isError) text = text.replace(/^(\s*Error:\s*)+/i, '');
   const key = options.isError ? 'error' : 'output';
   const response = passedThrough && text === '' ? passedThrough : { ...passedThrough, [key]: text };
   return [{ functionResponse: { id: callId, name: toolName, response } }, ...media];

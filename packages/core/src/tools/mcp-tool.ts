@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import { describeError, type McpServerConnection } from './mcp-client.js';
+import { structuredContentText } from './mcp-structured.js';
 import {
   BaseTool,
   errorResult,
@@ -110,7 +111,9 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
         parts
           .map((part) => part.text)
           .filter(Boolean)
-          .join('\n') || 'the server reported an error without a message';
+          .join('\n')
+          // Servers often start their message with "Error:"; the model sees that prefix once.
+          .replace(/^(\s*Error:\s*)+/i, '') || 'the server reported an error without a message';
       return errorResult(
         ToolErrorType.MCP_TOOL_ERROR,
         `${this.serverToolName} (MCP server ${this.serverAlias}) reported an error: ${message}`,
@@ -128,6 +131,17 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
 
 export const serverKey = (alias: string) => `server:${alias}`;
 export const toolKey = (alias: string, tool: string) => `tool:${alias}:${tool}`;
+
+/** The last path segment of a resource URI, as the attachment's file name. */
+function fileNameOf(uri: string): string | undefined {
+  const segment = uri.split(/[?#]/)[0]?.split('/').filter(Boolean).pop();
+  if (!segment?.includes('.')) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /** Converts an MCP result to parts, losing nothing: text, media, resources, links, structured content. */
 export function mcpContentToParts(result: CallToolResult): Part[] {
@@ -160,6 +174,7 @@ export function mcpContentToParts(result: CallToolResult): Part[] {
             inlineData: {
               mimeType: resource.mimeType ?? 'application/octet-stream',
               data: resource.blob,
+              displayName: fileNameOf(resource.uri),
             },
           });
         }
@@ -185,10 +200,7 @@ export function mcpContentToParts(result: CallToolResult): Part[] {
         });
     }
   }
-  if (result.structuredContent !== undefined) {
-    parts.push({
-      text: `Structured content:\n${JSON.stringify(result.structuredContent, null, 2)}`,
-    });
-  }
+  const structured = structuredContentText(result);
+  if (structured) parts.push({ text: structured });
   return parts;
 }

@@ -35,13 +35,12 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export const MAX_SHELL_TIMEOUT_MS = 600_000;
 
 const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns its output (stdout and stderr in the order they came), exit code or signal.
-- directory: absolute folder inside the workspace to run in (default: the project root). Do not use cd to leave the workspace.
-- Standard input is closed: commands that wait for input end instead (pass -y / --yes, or use non-interactive flags).
-- timeout: milliseconds before the whole process tree is ended (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s); the output so far is returned.
-- is_background: true starts a long-running command (a server, a watcher) detached and returns at once with its PID and log file; read the log with read_file. Do not add & yourself.
-- A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed from the output; binary output is not shown.
-- Prefer the dedicated tools for files: read_file, grep_search, glob, edit, write_file.
-Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules; commands they have not allowed need their approval, and blocked ones are refused.`;
+- Standard input is closed: commands that would wait for input end instead, so pass -y / --yes or other non-interactive flags.
+- Long-running commands (servers, watchers) go in the background with is_background: true; do not add & yourself.
+- A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed; binary output is not shown.
+- Do not cd out of the workspace; use directory instead.
+- For files, prefer read_file, grep_search, glob, edit and write_file.
+Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules: commands they have not allowed need their approval, and blocked ones are refused.`;
 
 export class ShellTool extends BaseTool<ShellToolParams> {
   static readonly Name = SHELL_TOOL_NAME;
@@ -59,7 +58,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
           is_background: {
             type: 'boolean',
             description:
-              'true to start it detached and return at once (servers, watchers); false to wait for it.',
+              'true starts the command detached and returns at once with its PID and log file (read the log with read_file); false waits for it to end.',
           },
           description: {
             type: 'string',
@@ -74,7 +73,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             type: 'number',
             minimum: 1,
             maximum: MAX_SHELL_TIMEOUT_MS,
-            description: `Milliseconds before the command is ended (default ${DEFAULT_SHELL_TIMEOUT_MS}).`,
+            description: `Milliseconds before the whole process tree is ended (default ${DEFAULT_SHELL_TIMEOUT_MS}, at most ${MAX_SHELL_TIMEOUT_MS}); the output so far is returned.`,
           },
         },
         required: ['command', 'is_background'],

@@ -101,7 +101,13 @@ export async function loadFileForModel(
   if (type.kind !== 'text') {
     return {
       kind: 'media',
-      part: { inlineData: { mimeType: type.mimeType!, data: bytes.toString('base64') } },
+      part: {
+        inlineData: {
+          mimeType: type.mimeType!,
+          data: bytes.toString('base64'),
+          displayName: path.basename(realPath),
+        },
+      },
       mimeType: type.mimeType!,
       fileKind: type.kind,
       size,
