@@ -12,46 +12,30 @@ interface Choice {
   outcome: ToolConfirmationOutcome;
 }
 
-export function choicesFor(call: WaitingToolCall): Choice[] {
+/**
+ * The answers offered for a call. `oneShot`: the session is this one call, so the "always
+ * allow ... this session" answers are left out (a plan's answers still decide its mode).
+ */
+export function choicesFor(call: WaitingToolCall, options: { oneShot?: boolean } = {}): Choice[] {
   const details = call.confirmationDetails;
-  const choices: Choice[] = [
-    { label: 'Yes, this once', outcome: ToolConfirmationOutcome.ProceedOnce },
-  ];
-  switch (details.type) {
-    case 'mcp':
-      choices.push(
-        {
-          label: `Yes, and always allow ${details.toolName} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlwaysTool,
-        },
-        {
-          label: `Yes, and always allow every tool of ${details.serverName} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlwaysServer,
-        },
-      );
-      break;
-    case 'exec':
-      choices.push({
-        label: `Yes, and always allow ${details.rootCommands.join(', ') || 'these commands'} this session`,
-        outcome: ToolConfirmationOutcome.ProceedAlways,
-      });
-      break;
-    case 'plan':
-      choices[0] = {
-        label: 'Yes, leave plan mode and ask before each change',
-        outcome: ToolConfirmationOutcome.ProceedOnce,
-      };
-      choices.push({
-        label: 'Yes, leave plan mode and approve edits automatically',
-        outcome: ToolConfirmationOutcome.ProceedAlways,
-      });
-      break;
-    default:
-      choices.push({
-        label: `Yes, and always allow ${call.tool.name} this session`,
-        outcome: ToolConfirmationOutcome.ProceedAlways,
-      });
-  }
+  const choices: Choice[] =
+    details.type === 'plan'
+      ? [
+          {
+            label: 'Yes, leave plan mode and ask before each change',
+            outcome: ToolConfirmationOutcome.ProceedOnce,
+          },
+          {
+            label: 'Yes, leave plan mode and approve edits automatically',
+            outcome: ToolConfirmationOutcome.ProceedAlways,
+          },
+        ]
+      : options.oneShot
+        ? [{ label: 'Yes', outcome: ToolConfirmationOutcome.ProceedOnce }]
+        : [
+            { label: 'Yes, this once', outcome: ToolConfirmationOutcome.ProceedOnce },
+            ...alwaysChoices(call),
+          ];
   if (details.type === 'edit' && details.isModifiable) {
     choices.push({
       label: 'Change it in my editor first',
@@ -62,13 +46,46 @@ export function choicesFor(call: WaitingToolCall): Choice[] {
   return choices;
 }
 
+/** The "always allow ... this session" answers that fit the call's kind. */
+function alwaysChoices(call: WaitingToolCall): Choice[] {
+  const details = call.confirmationDetails;
+  switch (details.type) {
+    case 'mcp':
+      return [
+        {
+          label: `Yes, and always allow ${details.toolName} this session`,
+          outcome: ToolConfirmationOutcome.ProceedAlwaysTool,
+        },
+        {
+          label: `Yes, and always allow every tool of ${details.serverName} this session`,
+          outcome: ToolConfirmationOutcome.ProceedAlwaysServer,
+        },
+      ];
+    case 'exec':
+      return [
+        {
+          label: `Yes, and always allow ${details.rootCommands.join(', ') || 'these commands'} this session`,
+          outcome: ToolConfirmationOutcome.ProceedAlways,
+        },
+      ];
+    default:
+      return [
+        {
+          label: `Yes, and always allow ${call.tool.name} this session`,
+          outcome: ToolConfirmationOutcome.ProceedAlways,
+        },
+      ];
+  }
+}
+
 export async function askInTerminal(
   call: WaitingToolCall,
   style: Style,
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
+  options: { oneShot?: boolean } = {},
 ): Promise<ConfirmationDecision> {
-  const choices = choicesFor(call);
+  const choices = choicesFor(call, options);
   output.write(`\n${renderConfirmation(call.confirmationDetails, style)}\n\n`);
   choices.forEach((choice, index) => {
     output.write(`  ${index + 1}. ${choice.label}\n`);

@@ -21,6 +21,7 @@ Examples:
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
   $ toolhost trust                          let this project's settings start MCP servers
+  $ toolhost settings schema                the JSON Schema of settings.json
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
 
@@ -82,7 +83,9 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     const { runToolsCommand } = await import('./commands/tools-command.js');
     const session = await openSession(options, warn);
     try {
-      io.stdout.write(`${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)))}\n`);
+      io.stdout.write(
+        `${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)), warn)}\n`,
+      );
     } finally {
       await closeSession(session);
     }
@@ -150,6 +153,22 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .action(async (dir: string | undefined, options: { revoke?: boolean }) => {
       const { runTrustCommand } = await import('./commands/trust-command.js');
       await runTrustCommand(dir, options, io.stdout);
+    });
+
+  const settingsCommand = program.command('settings').description('Help with settings files.');
+  settingsCommand
+    .command('schema')
+    .description(
+      'Print the JSON Schema of settings.json (save it and point "$schema" at it, or use --path).',
+    )
+    .option('--path', 'print where the installed schema file is instead')
+    .action(async (options: { path?: boolean }) => {
+      const { getSettingsSchema, settingsSchemaPath } = await import('@toolhost/core');
+      io.stdout.write(
+        options.path
+          ? `${settingsSchemaPath()}\n`
+          : `${JSON.stringify(getSettingsSchema(), null, 2)}\n`,
+      );
     });
 
   try {

@@ -45,11 +45,17 @@ export function renderDisplay(display: ToolResultDisplay | undefined, style: Sty
     .join('\n');
 }
 
-export function renderFileDiff(diff: FileDiff, style: Style): string {
+/** A file change; `headerOnly` when the person has just seen its diff in the confirmation. */
+export function renderFileDiff(
+  diff: FileDiff,
+  style: Style,
+  options: { headerOnly?: boolean } = {},
+): string {
   const { linesAdded, linesRemoved } = diff.diffStat;
   const header = style.bold(
     `${diff.fileName}  ${style.green(`+${linesAdded}`)} ${style.red(`-${linesRemoved}`)}`,
   );
+  if (options.headerOnly) return `${header}  ${style.dim('written as shown above')}`;
   return `${header}\n${colorDiff(diff.fileDiff, style)}`;
 }
 

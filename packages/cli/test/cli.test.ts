@@ -342,7 +342,7 @@ describe('confirmation without a terminal', () => {
     expect(code).toBe(3);
     expect(stdout).toBe('');
     expect(stderr).toMatch(
-      /write_file needs confirmation .* Pass --yes, or --approval-mode auto-edit or yolo/,
+      /write_file needs confirmation .* To allow it, pass --yes, --approval-mode auto-edit, --approval-mode yolo, or list "write_file" in tools.allowed\./,
     );
   });
 

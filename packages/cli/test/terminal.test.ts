@@ -65,11 +65,28 @@ describe.skipIf(!hasTmux)('toolhost call in a terminal', () => {
     const shown = await waitFor('Choose 1-');
     expect(shown).toContain('Create greeting.txt?');
     expect(shown).toContain('+hello');
-    expect(shown).toContain('1. Yes, this once');
+    expect(shown).toContain('1. Yes\n');
     expect(shown).toContain('Change it in my editor first');
+    // One call is the whole session: nothing could keep an "always" answer.
+    expect(shown).not.toContain('always');
     tmux('send-keys', '-t', 'cli', '1', 'Enter');
-    await waitFor('EXIT=0');
+    const after = await waitFor('EXIT=0');
     expect(readFileSync(file, 'utf8')).toBe('hello\n');
+    // The diff was in the question; the result only confirms it.
+    expect(after.split('+hello').length - 1).toBe(1);
+    expect(after).toContain('greeting.txt  +1 -0  written as shown above');
+  });
+
+  it("shows a running command's output once, then only what is new", async () => {
+    const command = 'for i in 1 2 3; do echo "step $i"; sleep 1.1; done; echo done';
+    startCall(
+      `call run_shell_command '${JSON.stringify({ command, is_background: false })}' --yes`,
+    );
+    const shown = await waitFor('EXIT=0');
+    const lines = shown.split('\n').map((line) => line.trimEnd());
+    for (const line of ['step 1', 'step 2', 'step 3', 'done'])
+      expect(lines.filter((shownLine) => shownLine === line)).toHaveLength(1);
+    expect(shown).toContain('[4 lines shown above]');
   });
 
   it('writes nothing and exits 3 when the person says no, re-asking after a bad answer', async () => {
@@ -81,7 +98,10 @@ describe.skipIf(!hasTmux)('toolhost call in a terminal', () => {
     tmux('send-keys', '-t', 'cli', 'maybe', 'Enter');
     await waitFor('Please type a number');
     tmux('send-keys', '-t', 'cli', noChoice!, 'Enter');
-    await waitFor('EXIT=3');
+    const after = await waitFor('EXIT=3');
     expect(existsSync(file)).toBe(false);
+    // The person is told what happened, not the text written for the model.
+    expect(after).toContain('toolhost: declined; write_file did not run.');
+    expect(after).not.toContain('The person declined');
   });
 });

@@ -28,6 +28,7 @@ export {
   APPROVAL_MODES,
   type ApprovalMode,
   formatSettingsWarning,
+  getSettingsSchema,
   type LoadedSettings,
   type LoadSettingsOptions,
   loadSettings,
@@ -36,6 +37,7 @@ export {
   type Settings,
   type SettingsFile,
   type SettingsWarning,
+  settingsSchemaPath,
   userSettingsDir,
 } from './config/settings.js';
 export {
@@ -46,7 +48,11 @@ export {
 } from './config/trusted-folders.js';
 // Content and conversions
 export * from './core/content.js';
-export { CoreToolScheduler, type CoreToolSchedulerOptions } from './core/core-tool-scheduler.js';
+export {
+  approvalModesThatSkip,
+  CoreToolScheduler,
+  type CoreToolSchedulerOptions,
+} from './core/core-tool-scheduler.js';
 export { editInExternalEditor, resolveEditorCommand } from './core/external-editor.js';
 export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
@@ -150,7 +156,7 @@ export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 // Shared services
 export { closestNames } from './utils/closest-names.js';
 export * from './utils/file-content.js';
-export { diffStat, makeFileDiff } from './utils/file-diff.js';
+export { type ChangeStage, diffStat, makeFileDiff } from './utils/file-diff.js';
 export { type ListFilesOptions, type ListingEngine, listFiles } from './utils/file-listing.js';
 export { type LoadedFile, loadFileForModel, splitLines } from './utils/file-loader.js';
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
@@ -158,6 +164,7 @@ export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
 export { dropNullOptionals } from './utils/json-schema.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
+export { plural } from './utils/plural.js';
 export { type IgnoreFlags, ignoreArguments, ripgrepPath } from './utils/ripgrep.js';
 export {
   type SchemaProblem,

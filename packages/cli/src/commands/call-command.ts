@@ -1,16 +1,19 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
 import {
+  approvalModesThatSkip,
   type CompletedToolCall,
   type ConfirmationDecision,
   CoreToolScheduler,
   closestNames,
   partsToText,
+  plural,
   ToolConfirmationOutcome,
   type WaitingToolCall,
 } from '@toolhost/core';
 import { askInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { renderDisplay, type Style } from '../render.js';
+import { renderDisplay, renderFileDiff, type Style } from '../render.js';
+import { elideSeenLines, unseenRest } from '../seen-text.js';
 import { closeSession, type Session } from '../session.js';
 
 export interface CallOptions {
@@ -38,11 +41,16 @@ export async function runCallCommand(
   const args = parseArguments(readsStdin ? await readAll(io.stdin) : rawArgs, tool.name);
 
   let needsConfirmation: WaitingToolCall | undefined;
+  let askedAbout: WaitingToolCall | undefined;
   const canAsk = Boolean(io.stdin.isTTY) && !readsStdin;
   const onConfirmationRequest = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
     if (canAsk) {
-      const decision = await askInTerminal(call, io.style, io.stdin, io.stderr);
+      askedAbout = call;
+      // One call is the whole session: "always" choices would promise what nothing keeps.
+      const decision = await askInTerminal(call, io.style, io.stdin, io.stderr, {
+        oneShot: true,
+      });
       if (decision.outcome === ToolConfirmationOutcome.Cancel) needsConfirmation = call;
       return decision;
     }
@@ -56,13 +64,14 @@ export async function runCallCommand(
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
+  const live = options.json ? undefined : liveOutputPrinter(io.stderr);
   let completed: CompletedToolCall | undefined;
   try {
     const scheduler = new CoreToolScheduler({
       config: session.config,
       toolRegistry: session.registry,
       onConfirmationRequest,
-      outputUpdateHandler: options.json ? undefined : liveOutputPrinter(io.stderr),
+      outputUpdateHandler: live?.print,
     });
     [completed] = await scheduler.schedule(
       { callId: 'cli-call', name: tool.name, args },
@@ -78,13 +87,19 @@ export async function runCallCommand(
   const unanswered = needsConfirmation !== undefined && !canAsk;
   if (options.json) {
     io.stdout.write(`${JSON.stringify(toJson(tool.name, completed), null, 2)}\n`);
+  } else if (needsConfirmation && canAsk) {
+    io.stderr.write(`toolhost: declined; ${tool.name} did not run.\n`);
   } else if (!unanswered) {
-    writeHuman(completed, io);
+    writeHuman(completed, io, {
+      // Both streams on one screen: what the live output showed need not be shown again.
+      liveOutput: io.stdout.isTTY && io.stderr.isTTY ? live?.printed() : undefined,
+      diffShown: askedAbout?.confirmationDetails.type === 'edit',
+    });
   }
   if (needsConfirmation) {
     if (unanswered) {
       io.stderr.write(
-        `toolhost: ${tool.name} needs confirmation (${needsConfirmation.confirmationDetails.title}); nobody can be asked without a terminal. Pass --yes, or --approval-mode auto-edit or yolo where that fits.\n`,
+        `toolhost: ${tool.name} needs confirmation (${needsConfirmation.confirmationDetails.title}); nobody can be asked without a terminal. ${whatAllows(needsConfirmation)}\n`,
       );
     }
     return ExitCode.NeedsConfirmation;
@@ -93,17 +108,37 @@ export async function runCallCommand(
   return completed.status === 'success' ? ExitCode.Success : ExitCode.ToolError;
 }
 
+/** The ways to let this particular call run without a terminal, and only those. */
+function whatAllows(call: WaitingToolCall): string {
+  const details = call.confirmationDetails;
+  const ways = ['pass --yes'];
+  for (const mode of approvalModesThatSkip(details.type)) ways.push(`--approval-mode ${mode}`);
+  if (details.type === 'exec') {
+    const prefixes = details.rootCommands.map((command) => `"run_shell_command(${command})"`);
+    if (prefixes.length > 0) ways.push(`list ${prefixes.join(' and ')} in tools.allowed`);
+  } else if (details.type === 'mcp') {
+    ways.push(`set "trust": true for the server ${details.serverName} in mcpServers`);
+  } else if (details.type !== 'plan') {
+    ways.push(`list "${call.tool.name}" in tools.allowed`);
+  }
+  const last = ways.pop();
+  const text = ways.length > 0 ? `${ways.join(', ')}, or ${last}` : (last ?? '');
+  return `To allow it, ${text}.`;
+}
+
 /**
  * Live output arrives as everything so far; a person should see each part once, so only
  * what is new since the last update is printed.
  */
-function liveOutputPrinter(
-  stream: NodeJS.WritableStream,
-): (callId: string, output: string) => void {
+function liveOutputPrinter(stream: NodeJS.WritableStream) {
   let printed = '';
-  return (_callId, output) => {
-    stream.write(output.startsWith(printed) ? output.slice(printed.length) : `\n${output}`);
-    printed = output;
+  return {
+    print: (_callId: string, output: string) => {
+      stream.write(output.startsWith(printed) ? output.slice(printed.length) : `\n${output}`);
+      printed = output;
+    },
+    /** The latest live text, all of it on the screen. */
+    printed: () => printed,
   };
 }
 
@@ -120,18 +155,39 @@ function toJson(toolName: string, call: CompletedToolCall) {
   };
 }
 
-function writeHuman(call: CompletedToolCall, io: CallIo): void {
-  const display = renderDisplay(call.response.resultDisplay, io.style);
+interface Seen {
+  /** The live output already on the screen. */
+  liveOutput?: string;
+  /** Whether the confirmation already showed the diff of this change. */
+  diffShown?: boolean;
+}
+
+function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
   if (call.response.error) {
     io.stderr.write(
       `${io.style.red(`error [${call.response.error.type}]`)}: ${call.response.error.message}\n`,
     );
     return;
   }
-  if (display) io.stdout.write(`${display}\n`);
+  if (call.status === 'cancelled') {
+    // The cancellation text is written for the model; the person knows they interrupted.
+    io.stderr.write(`toolhost: cancelled; ${call.request.name} did not finish.\n`);
+    return;
+  }
+  const result = call.response.resultDisplay;
+  const display =
+    seen.diffShown && result && typeof result === 'object' && 'fileDiff' in result
+      ? renderFileDiff(result, io.style, { headerOnly: true })
+      : renderDisplay(result, io.style);
+  const rest = unseenRest(display, seen.liveOutput ?? '');
+  if (rest) io.stdout.write(rest.endsWith('\n') ? rest : `${rest}\n`);
   const modelText = partsToText(call.response.llmContent);
   if (call.status === 'success' && modelText && modelText !== display) {
-    io.stdout.write(`${io.style.dim('── sent to the model ──')}\n${modelText}\n`);
+    const alreadyShown = [seen.liveOutput ?? '', display].join('\n');
+    const unseen = elideSeenLines(modelText, alreadyShown, (count) =>
+      io.style.dim(`[${plural(count, 'line')} shown above]`),
+    );
+    io.stdout.write(`${io.style.dim('── sent to the model ──')}\n${unseen}\n`);
   }
 }
 

@@ -3,11 +3,17 @@ import type { FunctionDeclaration } from '@toolhost/core';
 import type { Style } from '../render.js';
 import type { Session } from '../session.js';
 
+/**
+ * The listing for stdout. Failures of tool sources also go to `warn` (standard error) in
+ * every output mode, so a script reading `--json` still learns that tools are missing.
+ */
 export function runToolsCommand(
   session: Session,
   options: { json?: boolean },
   style: Style,
+  warn: (line: string) => void,
 ): string {
+  for (const problem of sourceProblems(session)) warn(`warning: ${problem}`);
   const declarations = session.registry.getFunctionDeclarations();
   if (options.json) return JSON.stringify(declarations, null, 2);
   const blocks = session.registry.getAllTools().map((tool) => {
@@ -20,9 +26,34 @@ export function runToolsCommand(
   const unavailable = session.registry
     .getUnavailableTools()
     .map((entry) => `${style.bold(entry.name)} ${style.dim('(not available)')}\n  ${entry.reason}`);
-  return [...blocks, ...unavailable, ...describeSources(session, style), style.dim(count)].join(
-    '\n\n',
-  );
+  const off = session.registry
+    .getInactiveTools()
+    .map((entry) => `${style.bold(entry.name)} ${style.dim('(off)')}\n  ${entry.reason}`);
+  return [
+    ...blocks,
+    ...unavailable,
+    ...off,
+    ...describeSources(session, style),
+    style.dim(count),
+  ].join('\n\n');
+}
+
+/** One line per MCP server that failed or left tools out, and for a failed discovery command. */
+function sourceProblems(session: Session): string[] {
+  const problems: string[] = [];
+  for (const server of session.registry.getMcpServers()) {
+    if (server.status !== 'connected') {
+      problems.push(
+        `MCP server ${server.alias}: ${server.status}${server.error ? `, ${server.error}` : ''}`,
+      );
+    }
+    for (const tool of server.rejectedTools) {
+      problems.push(`MCP server ${server.alias}: tool ${tool.name} left out: ${tool.reason}`);
+    }
+  }
+  const discoveryError = session.registry.getDiscoveryError();
+  if (discoveryError) problems.push(`tool discovery failed: ${discoveryError}`);
+  return problems;
 }
 
 /** MCP servers and the discovery command: status, tool counts, errors. */

@@ -75,7 +75,14 @@ const SCHEMA_PATH = path.resolve(
   '../../schemas/settings.schema.json',
 );
 let settingsSchema: Record<string, unknown> | undefined;
-function getSettingsSchema(): Record<string, unknown> {
+
+/** Where the settings JSON Schema is installed (for editors' `"$schema"`). */
+export function settingsSchemaPath(): string {
+  return SCHEMA_PATH;
+}
+
+/** The settings JSON Schema. */
+export function getSettingsSchema(): Record<string, unknown> {
   settingsSchema ??= JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
   return settingsSchema;
 }
@@ -238,7 +245,7 @@ function explainProblem(keyPath: string[], message: string): string {
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
     return `is not a toolhost setting and was ignored.${hint}`;
   }
-  return `${message}; this key was ignored. See packages/core/schemas/settings.schema.json.`;
+  return `${message}; this key was ignored. "toolhost settings schema" prints what each key takes (the schema file: ${SCHEMA_PATH}).`;
 }
 
 function knownKeysAt(keyPath: string[]): string[] {

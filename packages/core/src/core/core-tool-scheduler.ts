@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import type { ApprovalMode } from '../config/settings-types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
@@ -62,6 +63,15 @@ const PLAN_MODE_MESSAGE =
 
 /** Confirmation types that auto-edit mode approves by itself. */
 const AUTO_EDIT_TYPES = new Set<ToolCallConfirmationDetails['type']>(['edit', 'info']);
+
+/**
+ * The approval modes that run a call of this confirmation type without asking. A plan is
+ * always the person's decision.
+ */
+export function approvalModesThatSkip(type: ToolCallConfirmationDetails['type']): ApprovalMode[] {
+  if (type === 'plan') return [];
+  return AUTO_EDIT_TYPES.has(type) ? ['auto-edit', 'yolo'] : ['yolo'];
+}
 
 export class CoreToolScheduler {
   private readonly config: Config;
@@ -238,10 +248,7 @@ export class CoreToolScheduler {
   }
 
   private approvalModeSkips(details: ToolCallConfirmationDetails): boolean {
-    if (details.type === 'plan') return false;
-    const mode = this.config.getApprovalMode();
-    if (mode === 'yolo') return true;
-    return mode === 'auto-edit' && AUTO_EDIT_TYPES.has(details.type);
+    return approvalModesThatSkip(details.type).includes(this.config.getApprovalMode());
   }
 
   private async modifyWithEditor(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { plural } from '../utils/plural.js';
 
 export interface TruncatedOutput {
   text: string;
@@ -36,9 +37,9 @@ export async function truncateAndSave(
   const omittedChars = text.length - head.length - tail.length;
   const omittedLines = Math.max(0, totalLines - headLines - countLines(tail));
   const where = saved
-    ? `The whole output (${totalLines} lines) is saved in ${outputFile}. Read the missing part with read_file, absolute_path "${outputFile}", offset ${headLines}, limit ${Math.min(omittedLines || 1, 2000)}, continuing with higher offsets, or search it with grep_search.`
+    ? `The whole output (${plural(totalLines, 'line')}) is saved in ${outputFile}. Read the missing part with read_file, absolute_path "${outputFile}", offset ${headLines}, limit ${Math.min(omittedLines || 1, 2000)}, continuing with higher offsets, or search it with grep_search.`
     : 'The whole output could not be saved; run the call again with a narrower request.';
-  const note = `\n\n[... ${omittedChars} characters (${omittedLines} lines) left out of the middle. ${where}]\n\n`;
+  const note = `\n\n[... ${omittedChars} characters (${plural(omittedLines, 'line')}) left out of the middle. ${where}]\n\n`;
   return { text: head + note + tail, ...(saved ? { outputFile } : {}) };
 }
 

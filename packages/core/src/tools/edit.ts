@@ -158,7 +158,7 @@ export class EditTool extends BaseTool<EditToolParams> {
     this.config.fileReads.record(plan.realPath, written);
 
     const original = plan.kind === 'replace' ? plan.existing.text : null;
-    const diff = fileChangeDiff(this.config, params.file_path, original, plan.newText);
+    const diff = fileChangeDiff(this.config, params.file_path, original, plan.newText, 'applied');
     if (plan.kind === 'create') {
       return { llmContent: `Created ${params.file_path}.`, returnDisplay: diff };
     }

@@ -87,7 +87,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
         : 'the project memory file (no scope was given)';
       return {
         llmContent: `Remembered in ${where} ${plan.file}: - ${plan.fact}`,
-        returnDisplay: fileChangeDiff(this.config, plan.file, plan.before, plan.after),
+        returnDisplay: fileChangeDiff(this.config, plan.file, plan.before, plan.after, 'applied'),
       };
     });
   }

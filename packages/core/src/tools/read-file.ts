@@ -10,6 +10,7 @@ import {
   MAX_LINE_LENGTH,
   windowNotes,
 } from '../utils/file-loader.js';
+import { plural } from '../utils/plural.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import { BaseTool, errorResult, Kind, type ToolLocation, type ToolResult } from './tools.js';
 
@@ -61,7 +62,7 @@ export class ReadFileTool extends BaseTool<ReadFileToolParams> {
     const where = this.config.workspace.relative(params.absolute_path);
     if (params.offset === undefined && params.limit === undefined) return `Read ${where}`;
     const first = (params.offset ?? 0) + 1;
-    return `Read ${where} from line ${first}${params.limit ? `, ${params.limit} lines` : ''}`;
+    return `Read ${where} from line ${first}${params.limit ? `, ${plural(params.limit, 'line')}` : ''}`;
   }
 
   override toolLocations(params: ReadFileToolParams): ToolLocation[] {

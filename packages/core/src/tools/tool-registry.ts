@@ -147,6 +147,16 @@ export class ToolRegistry {
     return [...this.unavailable].map(([name, reason]) => ({ name, reason }));
   }
 
+  /** Registered tools that settings turn off, each with the setting that does it. */
+  getInactiveTools(): { name: string; reason: string }[] {
+    const inactive: { name: string; reason: string }[] = [];
+    for (const { tool } of this.entries.values()) {
+      const reason = this.inactiveReason(tool);
+      if (reason) inactive.push({ name: tool.name, reason });
+    }
+    return inactive;
+  }
+
   /** Removes every tool that came from a source (before rediscovery). */
   removeTools(predicate: (source: ToolSource) => boolean): void {
     for (const [name, entry] of this.entries) {
@@ -203,13 +213,19 @@ export class ToolRegistry {
    * `tools.exclude` it restricts arguments (shell commands) and leaves the tool active.
    */
   isActive(tool: AnyTool): boolean {
+    return this.inactiveReason(tool) === undefined;
+  }
+
+  private inactiveReason(tool: AnyTool): string | undefined {
     const names = namesOf(tool);
     const { core, exclude } = this.config.settings.tools ?? {};
-    if (exclude?.some((entry) => names.has(entry))) return false;
+    const excludedBy = exclude?.find((entry) => names.has(entry));
+    if (excludedBy !== undefined) return `turned off by tools.exclude ("${excludedBy}")`;
     if (core && core.length > 0) {
-      return core.some((entry) => names.has(entry.replace(/\(.*\)$/s, '')));
+      const listed = core.some((entry) => names.has(entry.replace(/\(.*\)$/s, '')));
+      if (!listed) return 'not listed in tools.core, which names the only tools to offer';
     }
-    return true;
+    return undefined;
   }
 }
 

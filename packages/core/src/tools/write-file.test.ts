@@ -43,7 +43,7 @@ describe('write_file: creating and overwriting', () => {
     const file = ws.p('deep', 'new', 'a.ts');
     const result = await write(file, 'export const a = 1;\n');
     expect(result.error).toBeUndefined();
-    expect(result.llmContent).toBe(`Created ${file} (1 lines).`);
+    expect(result.llmContent).toBe(`Created ${file} (1 line).`);
     expect(readFileSync(file, 'utf8')).toBe('export const a = 1;\n');
     const display = result.returnDisplay as FileDiff;
     expect(display.originalContent).toBeNull();

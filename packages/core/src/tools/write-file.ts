@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
+import { plural } from '../utils/plural.js';
 import {
   type ExistingTextFile,
   newFileFormat,
@@ -122,13 +123,14 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
       params.file_path,
       existing.exists ? existing.text : null,
       newText,
+      'applied',
     );
     const lineCount =
       newText === '' ? 0 : newText.split('\n').length - (newText.endsWith('\n') ? 1 : 0);
     const kept = existing.exists ? describeFormat(format) : '';
     const llmContent = existing.exists
-      ? `Overwrote ${params.file_path} (${lineCount} lines; ${diff.diffStat.linesAdded} added, ${diff.diffStat.linesRemoved} removed${kept}).`
-      : `Created ${params.file_path} (${lineCount} lines).`;
+      ? `Overwrote ${params.file_path} (${plural(lineCount, 'line')}; ${diff.diffStat.linesAdded} added, ${diff.diffStat.linesRemoved} removed${kept}).`
+      : `Created ${params.file_path} (${plural(lineCount, 'line')}).`;
     return { llmContent, returnDisplay: diff };
   }
 

@@ -2,20 +2,32 @@
 import { createTwoFilesPatch, diffChars, diffLines } from 'diff';
 import type { DiffStat, FileDiff } from '../tools/tools.js';
 
+/**
+ * A change is `proposed` while the person is asked about it and `applied` once written;
+ * the diff's labels say which, so a diff shown after the write does not read as pending.
+ */
+export type ChangeStage = 'proposed' | 'applied';
+
 export function makeFileDiff(
   fileName: string,
   originalContent: string | null,
   newContent: string,
   filePath?: string,
+  stage: ChangeStage = 'proposed',
 ): FileDiff {
   const before = originalContent ?? '';
+  const [oldLabel, newLabel] =
+    stage === 'applied' ? ['before', 'written'] : ['current', 'proposed'];
+  // git's a/ b/ prefixes suit workspace-relative names, not `~/...` or absolute ones.
+  const prefixed = !fileName.startsWith('/') && !fileName.startsWith('~');
+  const [oldName, newName] = prefixed ? [`a/${fileName}`, `b/${fileName}`] : [fileName, fileName];
   const patch = createTwoFilesPatch(
-    originalContent === null ? '/dev/null' : `a/${fileName}`,
-    `b/${fileName}`,
+    originalContent === null ? '/dev/null' : oldName,
+    newName,
     before,
     newContent,
-    originalContent === null ? '' : 'current',
-    'proposed',
+    originalContent === null ? '' : oldLabel,
+    newLabel,
     { context: 3 },
   );
   // Drop the separator line the library puts first and the tabs after empty headers.

@@ -1,0 +1,160 @@
+/**
+ * What `toolhost call` and `toolhost tools` tell a person beyond the result: hints that
+ * name only what allows the call, warnings on standard error in every output mode, tools
+ * that settings turn off, and file-change summaries.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+let base: string;
+let root: string;
+let home: string;
+const cli = (args: string[], input?: string) => runCli(args, { cwd: root, home, input });
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-details-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** The person's own settings: they may start programs without `toolhost trust`. */
+function writeUserSettings(settings: unknown) {
+  mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+  writeFileSync(path.join(home, '.toolhost', 'settings.json'), JSON.stringify(settings));
+}
+
+describe('a call that needs confirmation, without a terminal', () => {
+  it('names for a command only what allows a command, and runs nothing', () => {
+    const canary = path.join(root, 'canary');
+    const { code, stderr } = cli([
+      'call',
+      'run_shell_command',
+      JSON.stringify({ command: `touch ${canary}`, is_background: false }),
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toContain(
+      'To allow it, pass --yes, --approval-mode yolo, or list "run_shell_command(touch)" in tools.allowed.',
+    );
+    expect(stderr).not.toContain('auto-edit');
+    expect(existsSync(canary)).toBe(false);
+  });
+
+  it('names for web_fetch the modes that approve it', () => {
+    const { code, stderr } = cli([
+      'call',
+      'web_fetch',
+      JSON.stringify({ url: 'https://example.com/', prompt: 'summarize' }),
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toContain(
+      'pass --yes, --approval-mode auto-edit, --approval-mode yolo, or list "web_fetch" in tools.allowed.',
+    );
+  });
+
+  it('names for an MCP tool the server trust, not auto-edit', () => {
+    const everything = createRequire(import.meta.url).resolve(
+      '@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    writeUserSettings({
+      mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+    });
+    const { code, stderr } = cli(['call', 'echo', JSON.stringify({ message: 'hi' })]);
+    expect(code).toBe(3);
+    expect(stderr).toContain(
+      'To allow it, pass --yes, --approval-mode yolo, or set "trust": true for the server everything in mcpServers.',
+    );
+    expect(stderr).not.toContain('auto-edit');
+  });
+});
+
+describe('toolhost tools', () => {
+  it('warns on standard error about a failed discovery command, with --json too', () => {
+    writeUserSettings({ tools: { discoveryCommand: 'echo not-json' } });
+    for (const args of [['tools', '--json'], ['tools']]) {
+      const { code, stdout, stderr } = cli(args);
+      expect(code).toBe(0);
+      expect(stderr).toContain(
+        'toolhost: warning: tool discovery failed: Tool discovery command "echo not-json" printed output that is not JSON',
+      );
+      if (args.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
+    }
+  });
+
+  it('warns on standard error about an MCP server that failed, with --json too', () => {
+    writeUserSettings({ mcpServers: { broken: { command: path.join(base, 'no-such-server') } } });
+    const { stderr } = cli(['tools', '--json']);
+    expect(stderr).toMatch(/toolhost: warning: MCP server broken: failed, spawn .*ENOENT/);
+  });
+
+  it('lists the tools settings turn off, with the setting that does it', () => {
+    writeUserSettings({ tools: { exclude: ['glob'] } });
+    const excluded = cli(['tools']).stdout;
+    expect(excluded).toContain('glob (off)\n  turned off by tools.exclude ("glob")');
+    expect(excluded).not.toContain('glob (Glob');
+
+    writeUserSettings({ tools: { core: ['read_file'] } });
+    const limited = cli(['tools']).stdout;
+    expect(limited).toContain('read_file (ReadFile, read)');
+    expect(limited).toContain('write_file (off)\n  not listed in tools.core');
+  });
+});
+
+describe('settings warnings', () => {
+  it('point at the installed schema and the command that prints it', () => {
+    writeUserSettings({ files: { defaultEncoding: 3 } });
+    const { stderr } = cli(['tools', '--json']);
+    expect(stderr).toContain('files.defaultEncoding');
+    expect(stderr).toContain('"toolhost settings schema" prints what each key takes');
+    const schemaFile = /the schema file: (\/[^)]+)\)/.exec(stderr)?.[1];
+    expect(schemaFile).toBeDefined();
+    expect(existsSync(schemaFile!)).toBe(true);
+
+    const printed = cli(['settings', 'schema']);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(readFileSync(schemaFile!, 'utf8')));
+    expect(cli(['settings', 'schema', '--path']).stdout).toBe(`${schemaFile}\n`);
+  });
+});
+
+describe('file changes as shown after they are written', () => {
+  it('counts one line as one line and labels the diff as written', () => {
+    const file = path.join(root, 'one.txt');
+    const { code, stdout } = cli([
+      'call',
+      'write_file',
+      JSON.stringify({ file_path: file, content: 'only\n' }),
+      '--yes',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Created ${file} (1 line).`);
+    expect(stdout).toContain('+++ b/one.txt\twritten');
+    expect(stdout).not.toContain('proposed');
+  });
+
+  it('names the global memory file by its own path, not as the project file', () => {
+    const { code, stdout } = cli([
+      'call',
+      'save_memory',
+      JSON.stringify({ fact: 'tabs, not spaces', scope: 'global' }),
+      '--yes',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^~\/\.toolhost\/AGENTS\.md {2}\+3 -0$/);
+    expect(stdout).toContain('+++ ~/.toolhost/AGENTS.md\twritten');
+  });
+});
