@@ -241,6 +241,27 @@ export class CoreToolScheduler {
     }
   }
 
+  /**
+   * Whether running this call would ask the person: the same rules as `schedule` (approval
+   * mode, allow-lists, what was allowed "always", the tool's own check), without running
+   * it. A call that would fail before asking (unknown tool, invalid parameters, refused by
+   * plan mode) needs no approval: it ends with an error response.
+   */
+  async needsApproval(input: ScheduleInput, signal: AbortSignal): Promise<boolean> {
+    const request = toRequest(input);
+    const tool = this.registry.getTool(request.name);
+    if (!tool) return false;
+    const params = dropNullOptionals(
+      tool.normalizeParams(request.args ?? {}),
+      tool.parameterSchema,
+    ) as Record<string, unknown>;
+    if (tool.validateToolParams(params)) return false;
+    if (this.config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind)) return false;
+    if (this.isAllowedWithoutAsking(tool)) return false;
+    const details = await tool.shouldConfirmExecute(params, signal);
+    return Boolean(details) && !this.approvalModeSkips(details as ToolCallConfirmationDetails);
+  }
+
   private isAllowedWithoutAsking(tool: AnyTool): boolean {
     if (this.config.sessionAllowedTools.has(tool.name)) return true;
     const allowed = this.config.settings.tools?.allowed ?? [];

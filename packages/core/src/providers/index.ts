@@ -6,6 +6,25 @@
  * and the model take). Adapters only convert: they never run tools, never call a model,
  * and never change the declarations or results they are given.
  */
+
+export {
+  AI_SDK_MEDIA,
+  type AISDKModelOutput,
+  type AISDKTool,
+  type AISDKToolOutput,
+  type AISDKToolsOptions,
+  toAISDKModelOutput,
+  toAISDKTools,
+} from './ai-sdk.js';
+export {
+  ANTHROPIC_MEDIA,
+  type AnthropicTool,
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultContent,
+  type AnthropicToolResultMessage,
+  toAnthropicToolResults,
+  toAnthropicTools,
+} from './anthropic.js';
 export {
   checkDeclarations,
   checkSentDeclarations,
@@ -19,6 +38,16 @@ export {
   type ToolNameMap,
   toolNameMap,
 } from './declarations.js';
+export {
+  GEMINI_MEDIA,
+  type GeminiContent,
+  type GeminiFunctionDeclaration,
+  type GeminiPart,
+  type GeminiResultOptions,
+  type GeminiTool,
+  toGeminiFunctionResponses,
+  toGeminiTools,
+} from './gemini.js';
 export { type MediaPolicy, type PreparedMedia, prepareMedia } from './media.js';
 export { MODALITIES, type Modality, modelModalities } from './modalities.js';
 export {
@@ -30,6 +59,13 @@ export {
   toOpenAIToolMessages,
   toOpenAITools,
 } from './openai-chat.js';
+export {
+  OPENAI_RESPONSES_MEDIA,
+  type ResponsesFunctionCallOutput,
+  type ResponsesToolsOptions,
+  toResponsesToolOutputs,
+  toResponsesTools,
+} from './openai-responses.js';
 export { PROVIDERS, type ProviderId, type ProviderRules } from './provider-rules.js';
 export { type SchemaDialect, transformSchema } from './schema-transform.js';
 export { STRICT_LIMITS, type StrictOutcome, toStrictSchema } from './strict-schema.js';

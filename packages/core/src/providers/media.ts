@@ -181,3 +181,29 @@ function describeSize(base64: string): string {
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+export type PreparedFile = Exclude<PreparedMedia, { kind: 'text' }>;
+
+/**
+ * All media of one call for the API: the files it can send, and the notes (decoded text,
+ * placeholders, references) that belong in the call's text.
+ */
+export function prepareCallMedia(
+  call: { name: string; callId: string; media: Part[] },
+  policy: MediaPolicy,
+  modalities: ReadonlySet<Modality> | undefined,
+): { source: string; files: PreparedFile[]; notes: string[] } {
+  const source = `the ${call.name} call ${call.callId}`;
+  const files: PreparedFile[] = [];
+  const notes: string[] = [];
+  for (const [index, part] of call.media.entries()) {
+    const media = prepareMedia(part, policy, {
+      source,
+      fallbackName: `${call.name}-${index + 1}`,
+      modalities,
+    });
+    if (media?.kind === 'text') notes.push(media.text);
+    else if (media) files.push(media);
+  }
+  return { source, files, notes };
+}

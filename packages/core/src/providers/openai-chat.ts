@@ -13,7 +13,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { FunctionDeclaration } from '../core/content.js';
 import { type DeclarationOptions, prepareDeclarations } from './declarations.js';
-import { type MediaPolicy, prepareMedia } from './media.js';
+import { type MediaPolicy, prepareCallMedia } from './media.js';
 import {
   collectToolOutputs,
   type ResultOptions,
@@ -79,19 +79,9 @@ export function toOpenAIToolMessages(
   const messages: OpenAIToolResponseMessage[] = [];
   const attachments: ChatCompletionContentPart[] = [];
   for (const output of collectToolOutputs(batch)) {
-    const source = `the ${output.name} call ${output.callId}`;
-    const texts = [output.text];
-    for (const [index, part] of output.media.entries()) {
-      const media = prepareMedia(part, OPENAI_CHAT_MEDIA, {
-        source,
-        fallbackName: `${output.name}-${index + 1}`,
-        modalities,
-      });
-      if (!media) continue;
-      if (media.kind === 'text') {
-        texts.push(media.text);
-        continue;
-      }
+    const { source, files, notes } = prepareCallMedia(output, OPENAI_CHAT_MEDIA, modalities);
+    const texts = [output.text, ...notes];
+    for (const media of files) {
       const content = toContentPart(media.kind, media.mimeType, media.data, media.filename);
       if (!content) continue;
       attachments.push({ type: 'text', text: `${media.filename} from ${source}:` }, content);

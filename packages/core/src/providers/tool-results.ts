@@ -17,6 +17,8 @@ export interface ToolOutput {
   /** Everything textual, failures starting with a single `Error: `. */
   text: string;
   isError: boolean;
+  /** The function response as the scheduler built it (`{ output }`, `{ error }`, ...). */
+  response: Record<string, unknown>;
   /** `inlineData` and `fileData` parts, in order. */
   media: Part[];
 }
@@ -44,6 +46,7 @@ export function collectToolOutputs(batch: ToolResponseBatch): ToolOutput[] {
         name: part.functionResponse.name ?? '',
         text: responseText(response),
         isError,
+        response,
         media: [],
       });
       continue;

@@ -18,8 +18,15 @@ export interface RecordingApiServer extends TestServer {
   lastBody(): Record<string, unknown>;
 }
 
-export async function startRecordingApiServer(): Promise<RecordingApiServer> {
+/**
+ * @param chatReplies Chat Completions replies to give first, in order (a tool call, say;
+ * null for the default reply); after them every request gets the default reply.
+ */
+export async function startRecordingApiServer(
+  chatReplies: (Record<string, unknown> | null)[] = [],
+): Promise<RecordingApiServer> {
   const recorded: RecordedRequest[] = [];
+  const scripted = [...chatReplies];
   const server = await startServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +36,10 @@ export async function startRecordingApiServer(): Promise<RecordingApiServer> {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       recorded.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(replyFor(url.pathname, body)));
+      const reply =
+        (url.pathname.endsWith('/chat/completions') ? scripted.shift() : undefined) ??
+        replyFor(url.pathname, body);
+      res.end(JSON.stringify(reply));
     });
   });
   return {
@@ -40,6 +50,32 @@ export async function startRecordingApiServer(): Promise<RecordingApiServer> {
       if (!last) throw new Error('no request was recorded');
       return last.body;
     },
+  };
+}
+
+/** A Chat Completions reply that calls one function. */
+export function toolCallReply(id: string, name: string, args: Record<string, unknown>) {
+  return {
+    id: `chatcmpl-${id}`,
+    object: 'chat.completion',
+    created: 0,
+    model: 'test-model',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        logprobs: null,
+        message: {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: [
+            { id, type: 'function', function: { name, arguments: JSON.stringify(args) } },
+          ],
+        },
+      },
+    ],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
 }
 
