@@ -1,8 +1,15 @@
 #!/usr/bin/env node
+import { exitCleanlyOnSignals, stoppingBySignal } from '@toolhost/core';
 import { runProgram } from './program.js';
+
+// A terminal closing (HUP) or a supervisor stopping toolhost (TERM) ends every command it
+// started, as Ctrl+C does, before it exits.
+exitCleanlyOnSignals({ signals: ['SIGTERM', 'SIGHUP'] });
 
 /** Exits once stdout and stderr have flushed, whatever child processes or sockets linger. */
 function exitWith(code: number): void {
+  // Stopped by a signal: its handler exits, with 128 + the signal, once everything has ended.
+  if (stoppingBySignal() !== undefined) return;
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 

@@ -2,6 +2,7 @@
 import {
   APPROVAL_MODES,
   type ApprovalMode,
+  addTerminationCleanup,
   Config,
   createToolRegistry,
   formatSettingsWarning,
@@ -16,6 +17,8 @@ export { collectDirectories, type SessionOptions } from './session-options.js';
 export interface Session {
   config: Config;
   registry: ToolRegistry;
+  /** Forgets the session's cleanup on a signal once it has been closed normally. */
+  forgetCleanup?: () => void;
 }
 
 export function parseApprovalMode(value: string | undefined): ApprovalMode | undefined {
@@ -41,6 +44,9 @@ export async function openSession(
     });
     for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
     session = { config, registry: createToolRegistry(config) };
+    const opened = session;
+    // Stopped by a signal: MCP servers closed and background commands ended like a normal exit.
+    session.forgetCleanup = addTerminationCleanup(() => closeSession(opened));
   } catch (error) {
     if (error instanceof WorkspaceError) throw new UsageError(error.message);
     throw error;
@@ -51,6 +57,7 @@ export async function openSession(
 
 /** Ends the session: MCP servers closed, background commands ended (unless settings keep them). */
 export async function closeSession(session: Session): Promise<void> {
+  session.forgetCleanup?.();
   await session.registry.closeMcpServers();
   await session.config.dispose();
 }

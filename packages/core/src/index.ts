@@ -94,6 +94,11 @@ export {
   type ShellCommand,
 } from './shell/command-analysis.js';
 export { type ShellRule, shellRules } from './shell/command-rules.js';
+export {
+  endRunningProcessGroups,
+  runningProcessGroups,
+  trackProcessGroup,
+} from './shell/process-group.js';
 export { isReadOnlyCommand, READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
 export { shellEnvironment } from './shell/shell-environment.js';
 export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-execution.js';
@@ -171,6 +176,12 @@ export {
   schemaProblems,
   validateAgainstSchema,
 } from './utils/schema-validator.js';
+export {
+  addTerminationCleanup,
+  exitCleanlyOnSignals,
+  stoppingBySignal,
+  type TerminationOptions,
+} from './utils/termination.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch, WebFetchError } from './web/guarded-fetch.js';
 export {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createToolhostMcpServer } from '@toolhost/core';
+import { createToolhostMcpServer, exitCleanlyOnSignals } from '@toolhost/core';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 
@@ -19,6 +19,21 @@ export interface McpCommandOptions {
 }
 
 export async function runMcpCommand(
+  session: Session,
+  options: McpCommandOptions,
+  stderr: NodeJS.WriteStream,
+  version: string,
+): Promise<number> {
+  // Ctrl+C ends the server like TERM and HUP do: every running command ended first.
+  const removeHandlers = exitCleanlyOnSignals({ signals: ['SIGINT'] });
+  try {
+    return await serve(session, options, stderr, version);
+  } finally {
+    removeHandlers();
+  }
+}
+
+async function serve(
   session: Session,
   options: McpCommandOptions,
   stderr: NodeJS.WriteStream,
@@ -127,14 +142,8 @@ async function serveHttp(
   actualPort = (server.address() as AddressInfo).port;
   stderr.write(`toolhost mcp: serving on http://127.0.0.1:${actualPort}/mcp\n`);
   if (printToken) stderr.write(`toolhost mcp: bearer token ${token}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  for (const transport of transports.values()) await transport.close().catch(() => undefined);
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  // It serves until a signal stops the process (see utils/termination.ts in core).
+  await new Promise<never>(() => undefined);
   return 0;
 }
 

@@ -79,6 +79,9 @@ export class Config {
     this.sessionId = params.sessionId ?? randomUUID();
     this.approvalMode = params.approvalMode ?? this.settings.tools?.approvalMode ?? 'default';
     this.workspace.addReadOnlyDirectory(this.projectTempDir);
+    this.backgroundProcesses.keepAfterExit = Boolean(
+      this.settings.tools?.shell?.keepBackgroundProcesses,
+    );
   }
 
   /** Reads the settings files and builds a Config; warnings are returned, never thrown. */

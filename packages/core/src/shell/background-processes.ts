@@ -5,7 +5,12 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { endProcessGroup, processGroupMembers } from './process-group.js';
+import {
+  endProcessGroup,
+  processGroupMembers,
+  trackProcessGroup,
+  untrackProcessGroup,
+} from './process-group.js';
 import { shellProgram } from './shell-execution.js';
 
 export interface BackgroundProcess {
@@ -18,6 +23,8 @@ export interface BackgroundProcess {
 
 export class BackgroundProcesses {
   private readonly processes = new Map<number, BackgroundProcess>();
+  /** Set from tools.shell.keepBackgroundProcesses: they outlive toolhost, even on a signal. */
+  keepAfterExit = false;
 
   /** Starts `command` detached, its output appended to a log file; returns at once. */
   start(
@@ -43,6 +50,7 @@ export class BackgroundProcesses {
       if (!child.pid) throw new Error(`could not start ${shell.file}`);
       const entry: BackgroundProcess = { pid: child.pid, command, logPath, startedAt: new Date() };
       this.processes.set(child.pid, entry);
+      if (!this.keepAfterExit) trackProcessGroup(child.pid);
       return entry;
     } finally {
       closeSync(log);
@@ -53,6 +61,7 @@ export class BackgroundProcesses {
   adopt(pgid: number, command: string): void {
     if (!this.processes.has(pgid))
       this.processes.set(pgid, { pid: pgid, command, startedAt: new Date() });
+    if (this.keepAfterExit) untrackProcessGroup(pgid);
   }
 
   /** The ones still running. */
@@ -64,7 +73,12 @@ export class BackgroundProcesses {
 
   /** Ends every process group still running (TERM, then KILL). */
   async endAll(): Promise<void> {
-    await Promise.all([...this.processes.keys()].map((pgid) => endProcessGroup(pgid)));
+    await Promise.all(
+      [...this.processes.keys()].map(async (pgid) => {
+        await endProcessGroup(pgid);
+        untrackProcessGroup(pgid);
+      }),
+    );
     this.processes.clear();
   }
 }

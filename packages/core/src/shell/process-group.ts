@@ -58,3 +58,44 @@ export async function endProcessGroup(pgid: number, graceMs = 2000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Process groups of commands running now (foreground shell commands, discovery and call
+ * commands, background commands), so that toolhost can end all of them when it is told to
+ * stop (see utils/termination.ts). A group is removed once it has been ended or is empty.
+ */
+const runningGroups = new Set<number>();
+
+/** Records a running process group; the returned function forgets it again. */
+export function trackProcessGroup(pgid: number): () => void {
+  runningGroups.add(pgid);
+  return () => runningGroups.delete(pgid);
+}
+
+export function untrackProcessGroup(pgid: number): void {
+  runningGroups.delete(pgid);
+}
+
+/** The recorded groups that still have members (empty ones are forgotten). */
+export function runningProcessGroups(): number[] {
+  for (const pgid of runningGroups) {
+    if (processGroupMembers(pgid).length === 0) runningGroups.delete(pgid);
+  }
+  return [...runningGroups];
+}
+
+/** Ends every recorded process group (TERM, then KILL after the grace period). */
+export async function endRunningProcessGroups(graceMs = 2000): Promise<void> {
+  await Promise.all(
+    runningProcessGroups().map(async (pgid) => {
+      await endProcessGroup(pgid, graceMs);
+      runningGroups.delete(pgid);
+    }),
+  );
+}
+
+/** KILL to every recorded group at once, for when there is no time to wait. */
+export function killRunningProcessGroups(): void {
+  for (const pgid of runningGroups) signalGroup(pgid, 'SIGKILL');
+  runningGroups.clear();
+}

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { decodeText } from '../utils/file-content.js';
-import { endProcessGroup, processGroupMembers } from './process-group.js';
+import { endProcessGroup, processGroupMembers, trackProcessGroup } from './process-group.js';
 
 export interface ShellRunOptions {
   cwd: string;
@@ -88,6 +88,7 @@ export async function runShellCommand(
       return;
     }
     const pgid = child.pid;
+    const untrack = pgid ? trackProcessGroup(pgid) : () => undefined;
     let timedOut = false;
     let aborted = false;
     let ending: Promise<void> | undefined;
@@ -186,6 +187,8 @@ export async function runShellCommand(
       options.signal.removeEventListener('abort', onAbort);
       if (ending) await ending;
       const leftBehind = pgid && !timedOut && !aborted ? processGroupMembers(pgid) : [];
+      // Members left running stay recorded until the session ends them.
+      if (leftBehind.length === 0) untrack();
       await drain(leftBehind.length > 0);
       child.stdout?.destroy();
       child.stderr?.destroy();

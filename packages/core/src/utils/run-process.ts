@@ -3,7 +3,7 @@
  * limit that ends its whole process group, and a cap on the output kept.
  */
 import { spawn } from 'node:child_process';
-import { endProcessGroup } from '../shell/process-group.js';
+import { endProcessGroup, processGroupMembers, trackProcessGroup } from '../shell/process-group.js';
 
 export interface ProcessResult {
   stdout: string;
@@ -35,6 +35,7 @@ export function runProcess(
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    const untrack = child.pid ? trackProcessGroup(child.pid) : () => undefined;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -68,6 +69,7 @@ export function runProcess(
       spawnError = error.message;
     });
     child.on('close', (exitCode, signal) => {
+      if (!child.pid || processGroupMembers(child.pid).length === 0) untrack();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve({

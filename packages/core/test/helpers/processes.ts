@@ -31,3 +31,12 @@ export async function waitUntil(
   }
   return check();
 }
+
+/** PIDs of live processes whose whole command line is exactly `args` (not one that mentions it). */
+export function processesRunning(args: string): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return out.split('\n').flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    return match && match[3] === args && !match[2]!.startsWith('Z') ? [Number(match[1])] : [];
+  });
+}
