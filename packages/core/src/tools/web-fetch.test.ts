@@ -117,7 +117,11 @@ describe('web_fetch: content', () => {
   it('returns images as inlineData and describes other binaries', async () => {
     const { tool } = fetcher();
     const image = (await fetchWith(tool, `${server.url}/pixel.png`)).llmContent as Part[];
-    expect(image[1]?.inlineData).toEqual({ mimeType: 'image/png', data: png.toString('base64') });
+    expect(image[1]?.inlineData).toEqual({
+      mimeType: 'image/png',
+      data: png.toString('base64'),
+      displayName: 'pixel.png',
+    });
     const zip = String((await fetchWith(tool, `${server.url}/archive.zip`)).llmContent);
     expect(zip).toContain('The content is binary (application/zip) and is not shown.');
   });

@@ -151,7 +151,13 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
     if (type.startsWith('image/')) {
       const parts: Part[] = [
         { text: `${header}${capNote}\nThe image is attached. Request: ${params.prompt}` },
-        { inlineData: { mimeType: type, data: page.body.toString('base64') } },
+        {
+          inlineData: {
+            mimeType: type,
+            data: page.body.toString('base64'),
+            ...fileNameFromUrl(page.url),
+          },
+        },
       ];
       return {
         llmContent: parts,
@@ -210,3 +216,13 @@ export function rawUrl(url: string): string {
 }
 
 export { WebFetchError };
+
+/** The last path segment of a URL as the attachment's name, when it looks like a file. */
+function fileNameFromUrl(url: string): { displayName?: string } {
+  try {
+    const segment = new URL(url).pathname.split('/').filter(Boolean).pop();
+    return segment?.includes('.') ? { displayName: decodeURIComponent(segment) } : {};
+  } catch {
+    return {};
+  }
+}
