@@ -28,7 +28,7 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
     const glob = (params: GlobToolParams) =>
       new GlobTool(ws.config, { engine }).execute(params, signal);
 
-    it('matches ** and braces, honouring ignore files, and counts what they left out', async () => {
+    it('matches ** and braces, honouring ignore files', async () => {
       const result = await glob({ pattern: '**/*.{ts,tsx}' });
       expect(paths(result).sort()).toEqual([
         'app/[id]/page.tsx',
@@ -37,9 +37,33 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
         'src/components/Button.tsx',
         'src/util.ts',
       ]);
-      expect(String(result.llmContent)).toContain(
-        '1 more matching file was left out by .gitignore/.toolhostignore rules',
+      expect(String(result.llmContent)).toContain('Files excluded by ignore rules are not listed.');
+    });
+
+    it('counts the ignored files that match when nothing else does', async () => {
+      const result = await glob({ pattern: '**/generated.TS' });
+      expect(result.llmContent).toBe(
+        `No files match "**/generated.TS" in ${ws.root}. 1 more matching file was left out by .gitignore/.toolhostignore rules.`,
       );
+      const inIgnoredFolder = await glob({ pattern: 'dist/*.js' });
+      expect(String(inIgnoredFolder.llmContent)).toContain('1 more matching file was left out');
+    });
+
+    it('applies the folder part of the pattern and the name part together', async () => {
+      expect(paths(await glob({ pattern: 'SRC/**/*.TS' })).sort()).toEqual([
+        'src/app.ts',
+        'src/components/.hidden.ts',
+        'src/util.ts',
+      ]);
+      expect(paths(await glob({ pattern: 'src/*/Button.tsx', case_sensitive: true }))).toEqual([
+        'src/components/Button.tsx',
+      ]);
+      expect(paths(await glob({ pattern: 'nowhere/**/*.ts' }))).toEqual([]);
+      expect(paths(await glob({ pattern: '**/*.{md,MD}' })).sort()).toEqual([
+        'README.md',
+        'docs/guide.md',
+      ]);
+      expect(paths(await glob({ pattern: 'src/**' })).length).toBe(7);
     });
 
     it('includes ignored files when asked', async () => {

@@ -2,11 +2,14 @@
  * glob: finds files by name pattern, newest changes first, so the files a person is
  * working on come up at the top.
  */
-import { stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { type ListingEngine, listFiles } from '../utils/file-listing.js';
-import { globMatcher } from '../utils/glob-match.js';
+import { type ListFilesOptions, type ListingEngine, listFiles } from '../utils/file-listing.js';
+import { globBase, globMatcher, ripgrepNameGlob } from '../utils/glob-match.js';
+import { IgnoreRules } from '../utils/ignore-rules.js';
+import { type IgnoreFlags, ripgrepPath } from '../utils/ripgrep.js';
+import { isWithin } from '../workspace/workspace-context.js';
 import {
   IGNORE_OPTION_PROPERTIES,
   type IgnoreOptionParams,
@@ -30,10 +33,9 @@ export interface GlobToolParams extends IgnoreOptionParams {
 
 export const MAX_GLOB_RESULTS = 1000;
 const RECENT_MS = 24 * 60 * 60 * 1000;
-const STAT_CONCURRENCY = 64;
 
 const DESCRIPTION = `Finds files whose path matches a glob pattern, such as "**/*.ts", "src/**/*.{js,jsx}" or "docs/*.md". Patterns are matched against paths relative to the search folder; "*" does not cross "/" while "**" does. Matching ignores case unless case_sensitive is true.
-Returns absolute paths: files changed in the last 24 hours first (newest first), then the rest in path order; at most ${MAX_GLOB_RESULTS}, with the number left over. Files excluded by .gitignore and .toolhostignore/.qwenignore are left out and counted.
+Returns absolute paths: files changed in the last 24 hours first (newest first), then the rest in path order; at most ${MAX_GLOB_RESULTS}, with the number left over. Files excluded by .gitignore and .toolhostignore/.qwenignore are left out (respect_git_ignore / respect_qwen_ignore false includes them); when nothing matches, the result says how many ignored files would have.
 Use grep_search to find files by their content.`;
 
 export class GlobTool extends BaseTool<GlobToolParams> {
@@ -77,37 +79,36 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const folders = this.searchFolders(params);
     if ('error' in folders) return folders.error;
 
-    const { respectGitIgnore, respectToolhostIgnore } = ignoreFlags(params);
+    const flags = ignoreFlags(params);
+    const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
+    const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const matched = new Set<string>();
-    let ignored = 0;
+    const searches: GlobSearch[] = [];
     for (const folder of folders) {
-      const { pattern, literal } = this.relativePattern(params.pattern, folder);
-      const matches = globMatcher(pattern, { caseSensitive: params.case_sensitive });
-      const pick = (files: string[]) =>
-        files.filter((file) => matches(path.relative(folder, file)));
-      const listing = { roots: this.config.workspace.roots, signal, engine: this.options.engine };
-      const anyIgnored = respectGitIgnore || respectToolhostIgnore;
-      // The unfiltered listing runs alongside, only to count what the ignore rules left out.
-      const [kept, everything] = await Promise.all([
-        listFiles(folder, { ...listing, respectGitIgnore, respectToolhostIgnore }).then(pick),
-        anyIgnored
-          ? listFiles(folder, {
-              ...listing,
-              respectGitIgnore: false,
-              respectToolhostIgnore: false,
-            }).then(pick)
-          : Promise.resolve([]),
-      ]);
-      for (const file of kept) matched.add(file);
-      if (anyIgnored) ignored += Math.max(0, everything.length - kept.length);
+      const search = this.planSearch(params, folder, engine);
+      searches.push(search);
+      for (const file of await search.list({ ...flags, signal })) matched.add(file);
       // A path like app/[id]/page.tsx names a real file even though it looks like a glob.
-      if (literal && this.config.workspace.check(literal, 'read').ok && (await isFile(literal)))
-        matched.add(literal);
+      if (search.literal && this.config.workspace.check(search.literal, 'read').ok)
+        if (isFile(search.literal)) matched.add(search.literal);
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');
+    // Counting what the ignore rules left out means walking what they exclude (often a
+    // large node_modules), so it is done only when it is the whole answer: nothing matched.
+    let ignored = 0;
+    if (matched.size === 0 && anyIgnored) {
+      for (const search of searches) {
+        const all = await search.list({
+          respectGitIgnore: false,
+          respectToolhostIgnore: false,
+          signal,
+        });
+        ignored += all.length;
+      }
+    }
 
-    const sorted = await sortByRecency([...matched]);
+    const sorted = sortByRecency([...matched]);
     const shown = sorted.slice(0, MAX_GLOB_RESULTS);
     const where = params.path ?? this.config.workspace.roots.join(', ');
     const ignoredNote =
@@ -122,10 +123,10 @@ export class GlobTool extends BaseTool<GlobToolParams> {
       sorted.length > shown.length
         ? `\n(${sorted.length - shown.length} more files match; use a narrower pattern or path to see them.)`
         : '';
-    const header = `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'} matching "${params.pattern}" in ${where}, files changed in the last 24 hours first.${ignoredNote}`;
+    const header = `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'} matching "${params.pattern}" in ${where}, files changed in the last 24 hours first.${anyIgnored ? ' Files excluded by ignore rules are not listed.' : ''}`;
     return {
       llmContent: `${header}\n${shown.join('\n')}${more}`,
-      returnDisplay: `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'}${ignored ? ` (${ignored} ignored)` : ''}`,
+      returnDisplay: `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'}`,
     };
   }
 
@@ -137,38 +138,110 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     return [check.realPath];
   }
 
-  /** An absolute pattern inside the folder becomes relative; also returns the literal file it may name. */
-  private relativePattern(
-    pattern: string,
-    folder: string,
-  ): { pattern: string; literal: string | null } {
-    const absolute = path.isAbsolute(pattern) ? pattern : path.join(folder, pattern);
-    const relative = path.isAbsolute(pattern) ? path.relative(folder, pattern) : pattern;
-    return { pattern: relative.replace(/^\.\//, ''), literal: absolute };
-  }
-}
-
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Recently changed files first (newest first), then the rest by path. */
-async function sortByRecency(files: string[]): Promise<string[]> {
-  const times = new Map<string, number>();
-  for (let i = 0; i < files.length; i += STAT_CONCURRENCY) {
-    await Promise.all(
-      files.slice(i, i + STAT_CONCURRENCY).map(async (file) => {
-        try {
-          times.set(file, (await stat(file)).mtimeMs);
-        } catch {
-          times.set(file, 0);
-        }
-      }),
+  /**
+   * How one folder is searched: ripgrep lists only the folder the pattern's literal part
+   * names and only the file names its last part allows (never a file the ignore rules
+   * leave out), and the whole pattern is then tested on that short list, unless ripgrep's
+   * selection already is the pattern (`**\/*.ts`).
+   */
+  private planSearch(params: GlobToolParams, folder: string, engine: ListingEngine): GlobSearch {
+    const absolute = path.isAbsolute(params.pattern);
+    const relative = (absolute ? path.relative(folder, params.pattern) : params.pattern).replace(
+      /^\.\//,
+      '',
     );
+    const literal = absolute ? params.pattern : path.join(folder, params.pattern);
+    const caseSensitive = params.case_sensitive ?? false;
+    const matches = globMatcher(relative, { caseSensitive });
+    const nameGlob =
+      engine === 'ripgrep' ? ripgrepNameGlob(relative, { caseSensitive }) : undefined;
+    const selectedByName = nameGlob !== undefined && /^(\*\*\/)?[^/]*$/.test(relative);
+    const needsFilter = !(selectedByName && relative.startsWith('**/'));
+    const base = existingBase(folder, globBase(relative), caseSensitive);
+    const roots = this.config.workspace.roots;
+    // ripgrep searches a folder it is pointed at even when the ignore rules exclude it, so a
+    // narrowed listing must not start inside an ignored folder.
+    const ignoredOnTheWay = (options: IgnoreFlags) => {
+      if (base === undefined || base === folder) return false;
+      const rules = new IgnoreRules(roots, options);
+      for (let dir = base; dir !== folder && isWithin(folder, dir); dir = path.dirname(dir)) {
+        if (rules.isIgnored(dir, true)) return true;
+      }
+      return false;
+    };
+    return {
+      literal,
+      list: async (options) => {
+        if (base === undefined || ignoredOnTheWay(options)) return [];
+        const listing: ListFilesOptions = { ...options, roots, engine, nameGlob };
+        const files = await listFiles(base, listing);
+        return needsFilter ? files.filter((file) => matches(path.relative(folder, file))) : files;
+      },
+    };
+  }
+}
+
+interface GlobSearch {
+  /** The file the pattern names if read as a plain path. */
+  literal: string;
+  list(
+    options: Pick<ListFilesOptions, 'respectGitIgnore' | 'respectToolhostIgnore' | 'signal'>,
+  ): Promise<string[]>;
+}
+
+/**
+ * The folder under `folder` that a glob's literal part names (`src/app` for
+ * `src/app/**\/*.ts`), so only it is listed; `folder` itself when the part is empty or
+ * leads outside, undefined when no such folder exists. Without case sensitivity each
+ * step must be unambiguous (one entry of that name in any case), or the listing stops
+ * narrowing there.
+ */
+function existingBase(folder: string, base: string, caseSensitive: boolean): string | undefined {
+  if (base === '' || base === '.') return folder;
+  const steps = base.split('/');
+  if (steps.includes('..')) return folder;
+  let current = folder;
+  for (const step of steps) {
+    let entries: string[];
+    try {
+      entries = readdirSync(current);
+    } catch {
+      return undefined;
+    }
+    const candidates = caseSensitive
+      ? entries.filter((entry) => entry === step)
+      : entries.filter((entry) => entry.toLowerCase() === step.toLowerCase());
+    if (candidates.length === 0) return undefined;
+    if (candidates.length > 1) return current;
+    const next = path.join(current, candidates[0]!);
+    if (!isDirectory(next)) return undefined;
+    current = next;
+  }
+  return current;
+}
+
+function isDirectory(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+function isFile(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+/**
+ * Recently changed files first (newest first), then the rest by path. Synchronous stats:
+ * cached metadata answers in microseconds, less than a thread-pool round trip costs.
+ */
+function sortByRecency(files: string[]): string[] {
+  const times = new Map<string, number>();
+  for (const file of files) {
+    let time = 0;
+    try {
+      time = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    } catch {
+      time = 0;
+    }
+    times.set(file, time);
   }
   const now = Date.now();
   const recent = (file: string) => now - (times.get(file) ?? 0) < RECENT_MS;

@@ -17,6 +17,12 @@ export interface ListFilesOptions extends IgnoreFlags {
   signal?: AbortSignal;
   /** Forces an engine (tests); by default ripgrep when available. */
   engine?: ListingEngine;
+  /**
+   * A glob on file names (ripgrep's type syntax, e.g. `*.{ts,tsx}`) the listing may apply
+   * to leave out files early; an engine that does not apply it lists them all. Unlike a
+   * --glob, it never brings back a file the ignore rules leave out.
+   */
+  nameGlob?: string;
 }
 
 /** Absolute paths of the files under `dir` (inside the workspace), in no particular order. */
@@ -35,7 +41,11 @@ async function listWithRipgrep(
 ): Promise<string[]> {
   const files: string[] = [];
   const relativeDir = path.relative(root, dir) || '.';
-  const run = await runRipgrep(['--files', ...ignoreArguments(root, options), '--', relativeDir], {
+  const byName = options.nameGlob
+    ? ['--type-add', `toolhost:${options.nameGlob}`, '--type', 'toolhost']
+    : [];
+  const args = ['--files', ...ignoreArguments(root, options), ...byName, '--', relativeDir];
+  const run = await runRipgrep(args, {
     cwd: root,
     signal: options.signal,
     onLine: (line) => {

@@ -46,3 +46,23 @@ export function isGlobPattern(pattern: string): boolean {
 function toPosix(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/');
 }
+
+/**
+ * The file-name part of a glob (`*.{ts,tsx}` in `src/**\/*.{ts,tsx}`) in the syntax of
+ * ripgrep's file types, which select names without overriding ignore rules as --glob
+ * does. Undefined when ripgrep's syntax cannot say the same thing (`**`, classes, nested
+ * or numeric braces, extglobs). Without case sensitivity each letter is spelled both ways.
+ */
+export function ripgrepNameGlob(pattern: string, options: GlobOptions = {}): string | undefined {
+  const posix = toPosix(pattern);
+  const name = posix.slice(posix.lastIndexOf('/') + 1);
+  if (name === '' || name.includes('**') || !/^[\w.*?{},\- ~#$%=]+$/.test(name)) return undefined;
+  let depth = 0;
+  for (const char of name) {
+    depth += char === '{' ? 1 : char === '}' ? -1 : 0;
+    if (depth < 0 || depth > 1) return undefined;
+  }
+  if (depth !== 0 || /\{[^}]*\.\.[^}]*\}/.test(name)) return undefined;
+  if (options.caseSensitive) return name;
+  return name.replace(/[a-zA-Z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
