@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { IgnoreRules } from '../utils/ignore-rules.js';
 import { GrepTool, type GrepToolParams } from './grep.js';
-import { type GrepEngineName, isCaseInsensitive } from './grep-engines.js';
+import { chooseEngine, type GrepEngineName, isCaseInsensitive } from './grep-engines.js';
 import { ToolErrorType } from './tools.js';
 
 let ws: TempWorkspace;
@@ -167,5 +169,39 @@ describe('isCaseInsensitive', () => {
     expect(isCaseInsensitive('Todo')).toBe(false);
     expect(isCaseInsensitive('\\Sfoo\\W')).toBe(true);
     expect(isCaseInsensitive('Ärger')).toBe(false);
+  });
+});
+
+describe('grep_search: engine choice', () => {
+  const auto = (params: GrepToolParams) => new GrepTool(ws.config).execute(params, signal);
+
+  it('uses git grep inside a repository and ripgrep outside one', async () => {
+    const rules = new IgnoreRules(ws.config.workspace.roots);
+    expect(await chooseEngine(undefined, ws.root, rules)).toBe('git');
+    const outside = makeWorkspace();
+    try {
+      outside.write('notes.txt', 'TODO outside\n');
+      const outsideRules = new IgnoreRules(outside.config.workspace.roots);
+      expect(await chooseEngine(undefined, outside.root, outsideRules)).toBe('ripgrep');
+    } finally {
+      outside.cleanup();
+    }
+  });
+
+  it('answers as every forced engine does', async () => {
+    const result = await auto({ pattern: 'TODO' });
+    expect(hits(result.llmContent)).toEqual(TODO_HITS);
+  });
+
+  it('falls back to ripgrep when git refuses the repository', async () => {
+    await auto({ pattern: 'TODO' }); // git answers while the repository is whole
+    // A .git file naming a missing repository: git stops with "not a git repository".
+    rmSync(path.join(ws.root, '.git'), { recursive: true });
+    writeFileSync(path.join(ws.root, '.git'), `gitdir: ${path.join(ws.base, 'moved-away')}\n`);
+    expect(() =>
+      execFileSync('git', ['grep', '-e', 'TODO'], { cwd: ws.root, stdio: 'pipe' }),
+    ).toThrow();
+    const result = await auto({ pattern: 'TODO' });
+    expect(hits(result.llmContent)).toEqual(TODO_HITS);
   });
 });

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
+import { ripgrepPath } from '../utils/ripgrep.js';
 import { isWithin } from '../workspace/workspace-context.js';
 import {
   chooseEngine,
@@ -99,23 +100,32 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     try {
       for (const target of targets) {
         const root = this.config.workspace.roots.find((r) => isWithin(r, target)) ?? target;
-        const engine = chooseEngine(this.options.engine, root, rules);
-        await runGrepEngine(
-          engine,
-          {
-            root,
-            roots: this.config.workspace.roots,
-            target,
-            pattern: params.pattern,
-            ignoreCase,
-            glob: params.glob,
-            signal,
-          },
-          (match) => {
-            files.add(match.file);
-            kept.add(match);
-          },
-        );
+        const engine = await chooseEngine(this.options.engine, root, rules);
+        const request = {
+          root,
+          roots: this.config.workspace.roots,
+          target,
+          pattern: params.pattern,
+          ignoreCase,
+          glob: params.glob,
+          signal,
+        };
+        let delivered = 0;
+        const onMatch = (match: GrepMatch) => {
+          delivered++;
+          files.add(match.file);
+          kept.add(match);
+        };
+        try {
+          await runGrepEngine(engine, request, onMatch);
+        } catch (error) {
+          // git may refuse a repository (another owner, a damaged index) before finding
+          // anything; ripgrep then searches the same files under the same rules.
+          const retry =
+            engine === 'git' && !this.options.engine && delivered === 0 && ripgrepPath();
+          if (error instanceof GrepPatternError || !retry) throw error;
+          await runGrepEngine('ripgrep', request, onMatch);
+        }
       }
     } catch (error) {
       if (error instanceof GrepPatternError) {
