@@ -86,7 +86,9 @@ export function isBinary(head: Buffer): boolean {
   // Control characters are counted over the first kilobyte: enough to tell, and cheap.
   const start = sample.subarray(0, 1024);
   let suspicious = 0;
-  for (const byte of start) {
+  // An indexed loop: a Buffer's iterator costs more than the reading of a small file.
+  for (let i = 0; i < start.length; i++) {
+    const byte = start[i]!;
     if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) suspicious++;
   }
   return suspicious / start.length > 0.1;

@@ -115,9 +115,11 @@ export async function loadFileForModel(
   }
 
   const { text, encoding } = decodeText(bytes);
-  const lines = splitLines(text);
   const start = Math.floor(window.offset ?? 0);
   const limit = Math.floor(window.limit ?? DEFAULT_LINE_LIMIT);
+  const whole = start === 0 ? wholeText(text, limit) : undefined;
+  if (whole) return { kind: 'text', bytes, ...whole, start: 0, end: whole.totalLines, encoding };
+  const lines = splitLines(text);
   if (lines.length > 0 && start >= lines.length) {
     return fail(
       ToolErrorType.INVALID_TOOL_PARAMS,
@@ -135,6 +137,27 @@ export async function loadFileForModel(
     })
     .join('\n');
   return { kind: 'text', bytes, body, totalLines: lines.length, start, end, cutLines, encoding };
+}
+
+/**
+ * The body of a file shown whole, without splitting it into lines: when it has at most
+ * `limit` lines, none too long and no carriage returns, the text itself is the body.
+ */
+function wholeText(
+  text: string,
+  limit: number,
+): { body: string; totalLines: number; cutLines: 0 } | undefined {
+  if (text.includes('\r')) return undefined;
+  let lines = 0;
+  let from = 0;
+  while (from < text.length) {
+    const newline = text.indexOf('\n', from);
+    const end = newline === -1 ? text.length : newline;
+    if (end - from > MAX_LINE_LENGTH || ++lines > limit) return undefined;
+    from = end + 1;
+  }
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  return { body, totalLines: lines, cutLines: 0 };
 }
 
 /** Notes for the model about what part of a text file it is seeing. */
