@@ -25,6 +25,11 @@ export interface GrepRequest {
   ignoreCase: boolean;
   glob?: string;
   signal: AbortSignal;
+  /**
+   * Whether a match at this place would be shown; an engine may leave the text of the
+   * others empty (they are only counted), which spares decoding millions of lines.
+   */
+  wouldShow?: (file: string, line: number) => boolean;
 }
 
 export interface GrepMatch {
@@ -39,6 +44,10 @@ export class GrepPatternError extends Error {}
 
 /** Longest line text kept per match; longer lines are cut with a marker. */
 export const MAX_MATCH_LINE = 1000;
+/** Bytes that always decode to more than MAX_MATCH_LINE characters (UTF-8: at most 4 a character). */
+const MAX_MATCH_LINE_BYTES = 4 * MAX_MATCH_LINE + 4;
+/** Room for a path, a line number and MAX_MATCH_LINE_BYTES of text in one output line. */
+const MAX_LINE_BYTES = 64 * 1024;
 
 /**
  * Smart case, decided once for every engine: case-insensitive unless the pattern has an
@@ -191,7 +200,7 @@ async function grepWithGit(
   };
   const cwd = request.target;
   const isFolder = await isDirectory(request.target);
-  let lastName = '';
+  let lastName = Buffer.alloc(0);
   let lastFile = '';
   let lastWanted = false;
   const args = [
@@ -212,23 +221,35 @@ async function grepWithGit(
     isFolder ? cwd : path.dirname(cwd),
     request.signal,
     (line) => {
-      const [file, lineNumber, ...textParts] = line.split('\0');
-      if (!file || !lineNumber) return;
+      // file NUL line-number NUL text, as bytes: only what is kept is decoded.
+      const nameEnd = line.indexOf(0);
+      const numberEnd = nameEnd <= 0 ? -1 : line.indexOf(0, nameEnd + 1);
+      if (numberEnd === -1) return;
       // Lines come grouped by file: the path is built and checked once per file.
-      if (file !== lastName) {
-        lastName = file;
-        lastFile = path.join(isFolder ? cwd : path.dirname(cwd), file);
+      if (line.compare(lastName, 0, lastName.length, 0, nameEnd) !== 0) {
+        lastName = Buffer.from(line.subarray(0, nameEnd));
+        lastFile = path.join(isFolder ? cwd : path.dirname(cwd), lastName.toString('utf8'));
         lastWanted =
           !isSymlink(lastFile) &&
           !rules.isIgnored(lastFile, false) &&
           (!filter || filter(lastFile));
       }
       if (!lastWanted) return;
-      const absolute = lastFile;
+      const lineNumber = Number(line.toString('latin1', nameEnd + 1, numberEnd));
+      if (request.wouldShow && !request.wouldShow(lastFile, lineNumber)) {
+        onMatch({ file: lastFile, line: lineNumber, text: '' });
+        return;
+      }
+      const textStart = numberEnd + 1;
+      // git cannot cut long lines as rg does (a minified file's line can be megabytes):
+      // decode only enough of one to fill MAX_MATCH_LINE characters and the cut marker.
+      const long = line.length - textStart > MAX_MATCH_LINE_BYTES;
+      const textEnd = long ? textStart + MAX_MATCH_LINE_BYTES : line.length;
+      const text = line.toString('utf8', textStart, textEnd);
       onMatch({
-        file: absolute,
-        line: Number(lineNumber),
-        text: cutLine(textParts.join('\0').replace(/\r$/, '')),
+        file: lastFile,
+        line: lineNumber,
+        text: cutLine(long ? text : text.replace(/\r$/, '')),
       });
     },
   );
@@ -256,26 +277,45 @@ async function probeGitPcre(cwd: string): Promise<boolean> {
   return result.code === 1 && !/not supported|cannot use Perl|USE_LIBPCRE/i.test(result.text);
 }
 
+/**
+ * Runs a command and hands each line of its output to `onLine` as bytes, undecoded. A line
+ * longer than MAX_LINE_BYTES arrives cut there: no reader here needs more of one.
+ */
 function spawnLines(
   command: string,
   args: string[],
   cwd: string,
   signal: AbortSignal | undefined,
-  onLine: (line: string) => void,
+  onLine: (line: Buffer) => void,
 ): Promise<{ code: number | null; text: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
-    let pending = '';
+    // The start of a line that has not ended yet, in the chunks it arrived in.
+    const pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const keep = (piece: Buffer) => {
+      if (pendingBytes >= MAX_LINE_BYTES) return;
+      pending.push(piece);
+      pendingBytes += piece.length;
+    };
     let stderr = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      pending += chunk;
-      let newline = pending.indexOf('\n');
-      while (newline !== -1) {
-        onLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf('\n');
+    child.stdout.on('data', (chunk: Buffer) => {
+      let from = 0;
+      let newline = chunk.indexOf(10);
+      if (newline !== -1 && pending.length > 0) {
+        keep(chunk.subarray(0, newline));
+        onLine(Buffer.concat(pending));
+        pending.length = 0;
+        pendingBytes = 0;
+        from = newline + 1;
+        newline = chunk.indexOf(10, from);
       }
+      while (newline !== -1) {
+        onLine(chunk.subarray(from, newline));
+        from = newline + 1;
+        newline = chunk.indexOf(10, from);
+      }
+      if (from < chunk.length) keep(chunk.subarray(from));
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -285,7 +325,7 @@ function spawnLines(
       signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error),
     );
     child.on('close', (code) => {
-      if (pending) onLine(pending);
+      if (pending.length > 0) onLine(Buffer.concat(pending));
       resolve({ code, text: stderr });
     });
   });

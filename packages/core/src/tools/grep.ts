@@ -97,6 +97,12 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     const files = new Set<string>();
     const ignoreCase = isCaseInsensitive(params.pattern);
     const rules = new IgnoreRules(this.config.workspace.roots);
+    const probe: GrepMatch = { file: '', line: 0, text: '' };
+    const wouldShow = (file: string, line: number) => {
+      probe.file = file;
+      probe.line = line;
+      return kept.wouldKeep(probe);
+    };
     try {
       for (const target of targets) {
         const root = this.config.workspace.roots.find((r) => isWithin(r, target)) ?? target;
@@ -109,6 +115,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
           ignoreCase,
           glob: params.glob,
           signal,
+          wouldShow,
         };
         let delivered = 0;
         const onMatch = (match: GrepMatch) => {

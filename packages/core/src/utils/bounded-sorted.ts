@@ -28,6 +28,11 @@ export class BoundedSorted<T> {
     }
   }
 
+  /** Whether `add(item)` would keep the item (until something smaller arrives). */
+  wouldKeep(item: T): boolean {
+    return this.heap.length < this.capacity || this.compare(item, this.heap[0]!) < 0;
+  }
+
   /** The kept items, smallest first. */
   sorted(): T[] {
     return [...this.heap].sort(this.compare);
