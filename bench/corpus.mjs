@@ -1,20 +1,31 @@
 /**
- * Builds the benchmark corpus in bench/corpus (not committed; rebuilt when missing):
- * a git repository shaped like a large monorepo, with a copy of the TypeScript compiler's
- * published sources (real, large files) and generated modules, at least 50,000 files and
- * 500 MB, plus an ignored node_modules and a folder of 10,000 entries. Generation is
- * seeded, so every run searches the same bytes.
+ * Builds the benchmark corpus in bench/corpus (not committed; rebuilt when missing or of
+ * an older version): a git repository of real and generated code, committed, so git grep
+ * reads it from its index as it would a real project.
+ * - vendor/: the sources of several large npm packages installed side by side (three,
+ *   rxjs, date-fns, lodash-es, @mui/material, monaco-editor, @google/gemini-cli-core and
+ *   their dependencies, from bench/node_modules), tracked;
+ * - node_modules/: toolhost's own installed dependencies, ignored by .gitignore;
+ * - packages/: seeded generated modules (24,000 files) with rare markers to search for;
+ * - bench-read/: exactly 1,000 files for read_many_files; wide/: a folder of 10,000 entries.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const CORPUS = path.join(HERE, 'corpus');
-const MARKER = path.join(CORPUS, '.complete');
-const VERSION = '3';
+const MARKER = path.join(CORPUS, '.git', 'toolhost-bench-complete');
+const VERSION = '4';
 
 if (existsSync(MARKER) && readFileSync(MARKER, 'utf8') === VERSION) {
   console.log(`corpus ready at ${CORPUS}`);
@@ -23,13 +34,19 @@ if (existsSync(MARKER) && readFileSync(MARKER, 'utf8') === VERSION) {
 rmSync(CORPUS, { recursive: true, force: true });
 mkdirSync(CORPUS, { recursive: true });
 execFileSync('git', ['init', '-q', CORPUS]);
-writeFileSync(path.join(CORPUS, '.gitignore'), 'node_modules/\n*.log\nbuild/\n');
+writeFileSync(path.join(CORPUS, '.gitignore'), 'node_modules/\n*.log\n');
 
-// Real code: the TypeScript compiler shipped in the repository's own node_modules.
-const typescriptDir = path.dirname(
-  createRequire(path.join(HERE, '..', 'package.json')).resolve('typescript/package.json'),
-);
-cpSync(typescriptDir, path.join(CORPUS, 'vendor', 'typescript'), { recursive: true });
+// Real code. Symbolic links (.bin, workspace links) are left out.
+const noLinks = (source) =>
+  !lstatSync(source).isSymbolicLink() && !source.endsWith('.package-lock.json');
+cpSync(path.join(HERE, 'node_modules'), path.join(CORPUS, 'vendor'), {
+  recursive: true,
+  filter: noLinks,
+});
+cpSync(path.join(HERE, '..', 'node_modules'), path.join(CORPUS, 'node_modules'), {
+  recursive: true,
+  filter: noLinks,
+});
 
 let seed = 42;
 const random = () => {
@@ -96,8 +113,8 @@ function write(relative, content) {
   bytes += Buffer.byteLength(content);
 }
 
-// 48 packages x 1,000 modules of about 10 KB: the bulk of the corpus.
-for (let pkg = 0; pkg < 48; pkg++) {
+// 24 packages x 1,000 modules of about 10 KB.
+for (let pkg = 0; pkg < 24; pkg++) {
   for (let mod = 0; mod < 1000; mod++) {
     const ext = mod % 10 === 0 ? 'md' : mod % 3 === 0 ? 'js' : 'ts';
     const dir = `packages/pkg-${pkg}/src/${pick(WORDS)}`;
@@ -113,11 +130,18 @@ for (let i = 0; i < 1000; i++)
 // A folder of 10,000 entries for list_directory.
 for (let i = 0; i < 10000; i++)
   write(`wide/entry-${String(i).padStart(5, '0')}.txt`, `entry ${i}\n`);
-// Ignored by .gitignore: must not be searched.
-for (let i = 0; i < 3000; i++)
-  write(`node_modules/dep-${i % 30}/lib/file-${i}.js`, moduleSource(`dep/${i}`, 1500));
 
+execFileSync('git', ['add', '-A'], { cwd: CORPUS, stdio: 'ignore' });
+execFileSync(
+  'git',
+  ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'corpus'],
+  { cwd: CORPUS, stdio: 'ignore' },
+);
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: CORPUS, maxBuffer: 1 << 28 })
+  .toString()
+  .split('\0')
+  .filter(Boolean).length;
 writeFileSync(MARKER, VERSION);
 console.log(
-  `corpus built at ${CORPUS}: ${files} generated files, ${(bytes / 1e6).toFixed(0)} MB generated, plus vendor/typescript`,
+  `corpus built at ${CORPUS}: ${tracked} tracked files (${files} generated, ${(bytes / 1e6).toFixed(0)} MB), plus an ignored node_modules`,
 );

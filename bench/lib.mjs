@@ -1,0 +1,102 @@
+/**
+ * What every bench script shares: where things are, interleaved medians, timed child
+ * processes, the machine's description, and table printing.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const REPO = path.join(HERE, '..');
+export const CORPUS = path.join(HERE, 'corpus');
+export const CORE = path.join(REPO, 'packages', 'core', 'dist', 'index.js');
+/** The installed command, exactly as npm links it. */
+export const TOOLHOST_BIN = path.join(REPO, 'packages', 'cli', 'bin', 'toolhost.js');
+export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/**
+ * Medians of RUNS rounds after WARMUP rounds; each round runs every case once, one after
+ * another, so a burst of load on a shared machine falls on all of them alike.
+ */
+export async function interleaved(cases) {
+  for (let i = 0; i < WARMUP; i++) for (const { run } of cases) await run();
+  const times = cases.map(() => []);
+  for (let round = 0; round < RUNS; round++) {
+    for (const [index, { run }] of cases.entries()) {
+      const start = performance.now();
+      await run();
+      times[index].push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(cases.map(({ name }, index) => [name, median(times[index])]));
+}
+
+/** Runs a program to its end, discarding its output; rejects on a non-zero exit. */
+export function run(command, args, { cwd = CORPUS, input, env, okCodes = [0] } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: env ?? process.env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    if (input !== undefined) child.stdin.end(input);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      okCodes.includes(code)
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr}`)),
+    );
+  });
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  const gb = (bytes) => `${(bytes / 2 ** 30).toFixed(0)} GB`;
+  return `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${gb(os.totalmem())} memory (${gb(os.freemem())} free), ${os.platform()} ${os.release()}, Node ${process.version}`;
+}
+
+export const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
+
+export const ms = (value) =>
+  value === undefined ? '-' : value < 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`;
+export const times = (a, b) =>
+  a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}x`;
+
+/** Prints a Markdown table. */
+export function table(header, rows) {
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`| ${header.map(() => '---').join(' | ')} |`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('');
+}
+
+/** Records a target and prints whether it was met at the end. */
+export function targets() {
+  const list = [];
+  return {
+    check(label, met) {
+      list.push([label, met]);
+    },
+    print() {
+      console.log('Targets:');
+      for (const [label, met] of list) console.log(`  ${met ? 'met    ' : 'MISSED '} ${label}`);
+      console.log('');
+    },
+  };
+}
