@@ -1,7 +1,11 @@
 /** HTTP servers on 127.0.0.1 for tests, stopped by the test that started them. */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface TestServer {
   url: string;
@@ -19,8 +23,29 @@ export async function startServer(handler: http.RequestListener): Promise<TestSe
   return listenOnLoopback(server, requests);
 }
 
-/** A forward proxy (CONNECT tunnels and plain requests) that records what it was asked for. */
-export async function startProxy(): Promise<TestServer> {
+/** An HTTPS server on 127.0.0.1 with the test certificate in fixtures/tls. */
+export async function startHttpsServer(handler: http.RequestListener): Promise<TestServer> {
+  const requests: string[] = [];
+  const tls = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tls');
+  const server = https.createServer(
+    {
+      cert: readFileSync(path.join(tls, 'cert.pem')),
+      key: readFileSync(path.join(tls, 'key.pem')),
+    },
+    (req, res) => {
+      requests.push(`${req.method} ${req.headers.host}${req.url}`);
+      handler(req, res);
+    },
+  );
+  return listenOnLoopback(server, requests);
+}
+
+/**
+ * A forward proxy (CONNECT tunnels and plain requests) that records what it was asked for.
+ * `tunnelTo` sends every CONNECT tunnel to that loopback port instead of the named host, so
+ * a test can stand in for a public server without leaving the machine.
+ */
+export async function startProxy(options: { tunnelTo?: number } = {}): Promise<TestServer> {
   const requests: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
@@ -39,7 +64,11 @@ export async function startProxy(): Promise<TestServer> {
   server.on('connect', (req, client: net.Socket, head) => {
     requests.push(`CONNECT ${req.url}`);
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
+    const upstream = (
+      options.tunnelTo
+        ? net.connect(options.tunnelTo, '127.0.0.1')
+        : net.connect(Number(port), host)
+    ).once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client);
@@ -56,7 +85,7 @@ export async function startProxy(): Promise<TestServer> {
 
 /** Listens on a free port of 127.0.0.1; close() also drops open connections. */
 async function listenOnLoopback(
-  server: http.Server,
+  server: http.Server | https.Server,
   requests: string[],
   beforeClose?: () => void,
 ): Promise<TestServer> {
