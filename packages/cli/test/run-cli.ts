@@ -1,9 +1,12 @@
 /** Runs the built `toolhost` command as a person or script would, in a given folder. */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/index.js');
+
+/** Below the suite's 30 s test timeout, so a hung command fails its test with a message. */
+export const CLI_TIMEOUT_MS = 25_000;
 
 export interface CliResult {
   code: number | null;
@@ -11,21 +14,56 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(
-  args: string[],
-  options: { cwd: string; home: string; input?: string; env?: NodeJS.ProcessEnv },
-): CliResult {
+export interface CliOptions {
+  cwd: string;
+  home: string;
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+function cliEnvironment(options: CliOptions): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: options.home,
+    TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(options.home, 'no-system-settings.json'),
+    ...options.env,
+  };
+}
+
+export function runCli(args: string[], options: CliOptions): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     input: options.input ?? '',
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: options.home,
-      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(options.home, 'no-system-settings.json'),
-      ...options.env,
-    },
-    timeout: 60_000,
+    env: cliEnvironment(options),
+    timeout: CLI_TIMEOUT_MS,
   });
+  if (result.error) throw new Error(`toolhost ${args.join(' ')}: ${result.error.message}`);
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** Everything written to stdout / stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name) and the whole output. */
+  exited: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the command without waiting for it, for tests that signal it while it runs. */
+export function startCli(args: string[], options: CliOptions): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: cliEnvironment(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }

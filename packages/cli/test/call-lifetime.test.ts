@@ -1,0 +1,85 @@
+/**
+ * `toolhost call` as a running process: Ctrl+C (SIGINT) ends the call's whole process tree
+ * and exits 130, and background commands end when the command exits unless settings keep
+ * them.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { runCli, startCli } from './run-cli.js';
+
+let dirs: TempDirs;
+const markers: string[] = [];
+const newMarker = () => {
+  const marker = uniqueSleep();
+  markers.push(marker);
+  return marker;
+};
+beforeEach(() => {
+  dirs = makeTempDirs();
+});
+afterEach(() => {
+  for (const marker of markers.splice(0))
+    for (const line of processesMatching(`sleep ${marker}`))
+      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+  dirs.cleanup();
+});
+
+const shellArgs = (command: string, background = false) => [
+  'call',
+  'run_shell_command',
+  JSON.stringify({ command, is_background: background }),
+  '--yes',
+];
+
+describe('toolhost call: interrupted', () => {
+  it('exits 130 on Ctrl+C and ends the whole process tree of the command', async () => {
+    const marker = newMarker();
+    const cli = startCli(shellArgs(`echo started; (sleep ${marker} &); sleep ${marker}`), {
+      cwd: dirs.root,
+      home: dirs.home,
+    });
+    try {
+      expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length >= 2, 20_000)).toBe(
+        true,
+      );
+      cli.child.kill('SIGINT');
+      const { code, stdout } = await cli.exited;
+      expect(code).toBe(130);
+      expect(stdout).toContain('cancelled');
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+});
+
+describe('toolhost call: background commands', () => {
+  it('ends them when the command exits', async () => {
+    const marker = newMarker();
+    const { code, stdout } = runCli(shellArgs(`sleep ${marker}`, true), {
+      cwd: dirs.root,
+      home: dirs.home,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Started PID \d+ in the background/);
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it('keeps them when tools.shell.keepBackgroundProcesses is true', async () => {
+    const marker = newMarker();
+    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ tools: { shell: { keepBackgroundProcesses: true } } }),
+    );
+    const { code } = runCli(shellArgs(`sleep ${marker}`, true), {
+      cwd: dirs.root,
+      home: dirs.home,
+    });
+    expect(code).toBe(0);
+    expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
+  });
+});
