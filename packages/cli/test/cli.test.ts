@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateAgainstSchema } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { CLI_TIMEOUT_MS, runCli } from './run-cli.js';
 
+let dirs: TempDirs;
 let base: string;
 let root: string;
 let home: string;
@@ -15,14 +16,11 @@ const cli = (args: string[], input?: string, env?: NodeJS.ProcessEnv) =>
   runCli(args, { cwd: root, home, input, env });
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-cli-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
+  dirs = makeTempDirs();
+  ({ base, root, home } = dirs);
   writeFileSync(path.join(root, 'hello.txt'), 'hello\nworld\n');
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 function writeProjectSettings(settings: unknown) {
   mkdirSync(path.join(root, '.toolhost'), { recursive: true });
@@ -295,6 +293,7 @@ describe('the installed command', () => {
     const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
     const result = spawnSync(path.join(repo, 'node_modules', '.bin', 'toolhost'), ['--version'], {
       encoding: 'utf8',
+      timeout: CLI_TIMEOUT_MS,
     });
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);

@@ -3,10 +3,10 @@
  * (tmux, on a private socket), and the test reads the screen and types the answer.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { CLI } from './run-cli.js';
 
 const hasTmux = (() => {
@@ -18,7 +18,7 @@ const hasTmux = (() => {
   }
 })();
 
-let base: string;
+let dirs: TempDirs;
 let root: string;
 let socket: string;
 const tmux = (...args: string[]) =>
@@ -37,14 +37,13 @@ async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<strin
 }
 
 function startCall(args: string) {
-  const command = `cd ${root} && HOME=${base} NO_COLOR=1 ${process.execPath} ${CLI} ${args}; echo "EXIT=$?"; sleep 60`;
+  const command = `cd ${root} && HOME=${dirs.home} NO_COLOR=1 ${process.execPath} ${CLI} ${args}; echo "EXIT=$?"; sleep 60`;
   tmux('new-session', '-d', '-s', 'cli', '-x', '160', '-y', '50', command);
 }
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-tty-')));
-  root = path.join(base, 'project');
-  mkdirSync(root);
+  dirs = makeTempDirs();
+  ({ root } = dirs);
   socket = `toolhost-test-${process.pid}-${Date.now()}`;
 });
 afterEach(() => {
@@ -55,10 +54,12 @@ afterEach(() => {
       // already gone
     }
   }
-  rmSync(base, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
-describe.skipIf(!hasTmux)('toolhost call in a terminal', () => {
+const skipReason = hasTmux ? '' : ' (skipped: tmux is not installed; CI installs it)';
+
+describe.skipIf(!hasTmux)(`toolhost call in a terminal${skipReason}`, () => {
   it('shows the diff, asks, and writes after "yes, once"', async () => {
     const file = path.join(root, 'greeting.txt');
     startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'hello\n' })}'`);
@@ -95,7 +96,7 @@ describe.skipIf(!hasTmux)('toolhost call in a terminal', () => {
     startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'x' })}'`);
     const shown = await waitFor('Choose 1-');
     const noChoice = /(\d)\. No/.exec(shown)?.[1];
-    expect(noChoice).toBeDefined();
+    expect(noChoice).toMatch(/^\d$/);
     tmux('send-keys', '-t', 'cli', 'maybe', 'Enter');
     await waitFor('Please type a number');
     tmux('send-keys', '-t', 'cli', noChoice!, 'Enter');
