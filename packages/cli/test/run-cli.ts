@@ -19,6 +19,8 @@ export interface CliOptions {
   home: string;
   input?: string;
   env?: NodeJS.ProcessEnv;
+  /** For tests that set a longer timeout of their own; keep it below theirs. */
+  timeoutMs?: number;
 }
 
 function cliEnvironment(options: CliOptions): NodeJS.ProcessEnv {
@@ -36,7 +38,7 @@ export function runCli(args: string[], options: CliOptions): CliResult {
     input: options.input ?? '',
     encoding: 'utf8',
     env: cliEnvironment(options),
-    timeout: CLI_TIMEOUT_MS,
+    timeout: options.timeoutMs ?? CLI_TIMEOUT_MS,
   });
   if (result.error) throw new Error(`toolhost ${args.join(' ')}: ${result.error.message}`);
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { Settings } from '../src/config/settings.js';
 import { ShellTool } from '../src/tools/shell.js';
-import { processesMatching, uniqueSleep, waitUntil } from './helpers/processes.js';
+import { killMatching, processesMatching, uniqueSleep, waitUntil } from './helpers/processes.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 const realSetTimeout = globalThis.setTimeout;
@@ -28,9 +28,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.useRealTimers();
-  for (const marker of markers.splice(0))
-    for (const line of processesMatching(`sleep ${marker}`))
-      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+  for (const marker of markers.splice(0)) killMatching(marker);
   for (const config of configs.splice(0)) await config.dispose();
   await ws.config.dispose();
   ws.cleanup();

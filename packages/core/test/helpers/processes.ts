@@ -40,3 +40,21 @@ export function processesRunning(args: string): number[] {
     return match && match[3] === args && !match[2]!.startsWith('Z') ? [Number(match[1])] : [];
   });
 }
+
+/**
+ * Kills (SIGKILL) every live process whose command line contains `marker`, again until none
+ * is left, so a failed test cannot leave a loop behind that keeps starting new ones.
+ */
+export function killMatching(marker: string): void {
+  for (let round = 0; round < 20; round++) {
+    const lines = processesMatching(marker);
+    if (lines.length === 0) return;
+    for (const line of lines) {
+      try {
+        process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}

@@ -52,3 +52,26 @@ export const VISIBLE_FILES = [
   'src/legacy/old.js',
   'src/util.ts',
 ];
+
+/** Where every engine finds `TODO` in the fixture, as "file:line", in path order. */
+export const TODO_HITS = [
+  'README.md:2',
+  'app/[id]/page.tsx:1',
+  'src/app.ts:2',
+  'src/components/.hidden.ts:1',
+  'src/components/Button.tsx:1',
+  'src/legacy/keep.log:1',
+  'src/legacy/old.js:1',
+];
+
+/** "file:line" for every match line of a grep_search result. */
+export function grepHits(text: unknown): string[] {
+  const found: string[] = [];
+  let file = '';
+  for (const line of String(text).split('\n').slice(1)) {
+    const match = /^ {2}(\d+): /.exec(line);
+    if (match) found.push(`${file}:${match[1]}`);
+    else if (line && !line.startsWith('[')) file = line;
+  }
+  return found;
+}

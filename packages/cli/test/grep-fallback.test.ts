@@ -1,0 +1,90 @@
+/**
+ * grep_search's fallback chain as it happens on a machine without ripgrep: the command runs
+ * with `@vscode/ripgrep` impossible to load (a preload makes requiring it fail, as on a
+ * platform whose binary package is missing), and `git` on PATH is a wrapper that records
+ * how it was called before running the real one. In a repository the search goes to
+ * `git grep`; elsewhere to JavaScript; with ripgrep present, to neither.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { grepHits, TODO_HITS, writeSearchFixture } from '../../core/test/helpers/search-fixture.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { runCli } from './run-cli.js';
+
+let dirs: TempDirs;
+let gitLog: string;
+let env: NodeJS.ProcessEnv;
+const hideRipgrep = (d: TempDirs) => {
+  const preload = path.join(d.base, 'no-ripgrep.cjs');
+  writeFileSync(
+    preload,
+    `const Module = require('node:module');
+     const resolve = Module._resolveFilename;
+     Module._resolveFilename = function (request, ...rest) {
+       if (request === '@vscode/ripgrep' || request.startsWith('@vscode/ripgrep/'))
+         throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: 'MODULE_NOT_FOUND' });
+       return resolve.call(this, request, ...rest);
+     };`,
+  );
+  return `--require ${preload}`;
+};
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+  const bin = path.join(dirs.base, 'bin');
+  mkdirSync(bin);
+  gitLog = path.join(dirs.base, 'git-calls.log');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`,
+  );
+  chmodSync(path.join(bin, 'git'), 0o755);
+  writeFileSync(gitLog, '');
+  env = { PATH: `${bin}:${process.env.PATH}` };
+});
+afterEach(() => dirs.cleanup());
+
+const gitGrepCalls = () =>
+  readFileSync(gitLog, 'utf8')
+    .split('\n')
+    .filter((line) => /^(-\S+ )*grep\b|\sgrep\s/.test(line));
+
+function search(root: string, extraEnv: NodeJS.ProcessEnv = {}) {
+  const { code, stdout, stderr } = runCli(
+    ['call', 'grep_search', JSON.stringify({ pattern: 'TODO' }), '--json', '--root', root],
+    { cwd: root, home: dirs.home, env: { ...env, ...extraEnv } },
+  );
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return String(JSON.parse(stdout).llmContent);
+}
+
+describe('grep_search without ripgrep', () => {
+  it('uses git grep in a repository', () => {
+    writeSearchFixture(dirs.root);
+    writeFileSync(gitLog, '');
+    const output = search(dirs.root, { NODE_OPTIONS: hideRipgrep(dirs) });
+    expect(grepHits(output)).toEqual(TODO_HITS);
+    expect(gitGrepCalls().length).toBeGreaterThan(0);
+  });
+
+  it('uses JavaScript outside a repository', () => {
+    const plain = path.join(dirs.base, 'plain');
+    mkdirSync(path.join(plain, 'src'), { recursive: true });
+    writeFileSync(path.join(plain, 'src', 'a.ts'), '// TODO: one\nconst x = 1;\n');
+    writeFileSync(path.join(plain, 'notes.md'), 'no match\nTODO two\n');
+    const output = search(plain, { NODE_OPTIONS: hideRipgrep(dirs) });
+    expect(grepHits(output)).toEqual(['notes.md:2', 'src/a.ts:1']);
+    expect(gitGrepCalls()).toEqual([]);
+  });
+
+  it('uses the bundled ripgrep when it is there, not git', () => {
+    writeSearchFixture(dirs.root);
+    writeFileSync(gitLog, '');
+    expect(grepHits(search(dirs.root))).toEqual(TODO_HITS);
+    expect(gitGrepCalls()).toEqual([]);
+  });
+});
