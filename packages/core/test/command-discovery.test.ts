@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
@@ -79,7 +79,9 @@ describe('command discovery', () => {
       type: 'object',
       properties: { fix: { type: 'boolean' } },
     });
-    expect(registry.getTool('discovered__read_file')).toBeDefined();
+    expect(registry.getTool('discovered__read_file')?.description).toContain(
+      'Collides with a built-in.',
+    );
     expect(registry.getTool('read_file')?.constructor.name).toBe('ReadFileTool');
     expect(registry.getTool('deploy')?.description).toMatch(
       /Deploys the app\.[\s\S]*runs as `.* deploy` with the arguments as JSON on standard input/,
@@ -156,9 +158,44 @@ describe('command discovery', () => {
         new RegExp(`^Tool discovery command "${discover}" `),
       );
       expect(registry.getDiscoveryError()).toMatch(message);
-      expect(registry.getTool('read_file')).toBeDefined();
+      expect(registry.getTool('read_file')?.constructor.name).toBe('ReadFileTool');
     });
   }
+
+  it('stops a discovery command that prints more than 10 MB, keeping the built-ins', async () => {
+    const discover = script(
+      'discover.mjs',
+      "const chunk = 'x'.repeat(1 << 16); const more = () => process.stdout.write(chunk, more); more();",
+    );
+    const { registry } = setup(discover);
+    await registry.discoverAllTools();
+    expect(registry.getDiscoveryError()).toBe(
+      `Tool discovery command "${discover}" printed more than 10 MB and was stopped.`,
+    );
+    expect(registry.getTool('read_file')?.constructor.name).toBe('ReadFileTool');
+  });
+
+  it('runs the discovery command without a shell: quoting, ; and > do nothing', async () => {
+    const argvFile = path.join(ws.base, 'argv.json');
+    const canary = path.join(ws.base, 'canary');
+    const redirected = path.join(ws.base, 'redirected');
+    const discover = script(
+      'discover.mjs',
+      `import { writeFileSync } from 'node:fs';
+       writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(process.argv.slice(2)));
+       console.log('[{"name":"deploy"}]');`,
+    );
+    const { registry } = setup(
+      `${discover} 'a b' 'c;d' '$(touch ${canary})' ; touch ${canary} > ${redirected}`,
+    );
+    await registry.discoverAllTools();
+    expect(registry.getDiscoveryError()).toBeUndefined();
+    expect(registry.getTool('deploy')?.name).toBe('deploy');
+    const argv = JSON.parse(readFileSync(argvFile, 'utf8')) as string[];
+    expect(argv.slice(0, 3)).toEqual(['a b', 'c;d', `$(touch ${canary})`]);
+    expect(existsSync(canary)).toBe(false);
+    expect(existsSync(redirected)).toBe(false);
+  });
 
   it('stops a discovery command that takes too long', async () => {
     const discover = script('discover.mjs', 'setInterval(() => {}, 1000)');
