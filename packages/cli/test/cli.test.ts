@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +106,39 @@ describe('toolhost tools', () => {
     expect(cli(['tools']).stdout).not.toContain('MCP servers');
   });
 
+  it('trust <dir> trusts that folder from anywhere, recorded in trustedFolders.json', () => {
+    const other = path.join(base, 'other project');
+    mkdirSync(path.join(other, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(other, '.toolhost', 'settings.json'),
+      JSON.stringify({ mcpServers: { theirs: { command: path.join(base, 'would-run') } } }),
+    );
+    expect(cli(['tools', '--root', other]).stdout).not.toContain('MCP servers');
+    const trusted = cli(['trust', path.relative(root, other)]);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain(`Trusted: ${other}.`);
+    const record = path.join(home, '.toolhost', 'trustedFolders.json');
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ [other]: 'TRUST_FOLDER' });
+    expect(cli(['tools', '--root', other]).stdout).toContain('theirs: failed');
+    // The folder the command ran in is not trusted by that.
+    writeProjectSettings({ mcpServers: { mine: { command: path.join(base, 'would-run') } } });
+    expect(cli(['tools']).stdout).not.toContain('MCP servers');
+
+    const revoked = cli(['trust', other, '--revoke']);
+    expect(revoked.stdout).toContain(`No longer trusted: ${other}.`);
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ [other]: 'DO_NOT_TRUST' });
+    expect(cli(['tools', '--root', other]).stdout).not.toContain('MCP servers');
+  });
+
+  it('trust refuses a folder that does not exist, with exit 2', () => {
+    const { code, stderr } = cli(['trust', path.join(base, 'missing')]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `toolhost: ${path.join(base, 'missing')} is not a folder; pass the project folder to trust.\n`,
+    );
+    expect(existsSync(path.join(home, '.toolhost', 'trustedFolders.json'))).toBe(false);
+  });
+
   it('honours the project settings and warns about bad keys, naming the file', () => {
     writeProjectSettings({ tools: { exclude: ['read_file'], alowed: [] } });
     const { code, stdout, stderr } = cli(['tools', '--json']);
@@ -189,12 +222,13 @@ describe('toolhost call', () => {
   });
 
   it('accepts the file_path alias', () => {
-    const { code } = cli([
+    const { code, stdout } = cli([
       'call',
       'read_file',
       JSON.stringify({ file_path: path.join(root, 'hello.txt') }),
     ]);
     expect(code).toBe(0);
+    expect(stdout).toBe('Read 2 lines of hello.txt\n── sent to the model ──\nhello\nworld\n');
   });
 
   it('exits 1 with the error type when the tool reports an error', () => {
@@ -228,22 +262,27 @@ describe('toolhost call', () => {
       JSON.stringify({ absolute_path: path.join(extra, 'shared.md') }),
       '--json',
     ];
-    expect(cli(args).code).toBe(1);
-    expect(cli([...args, '--include-directories', extra]).code).toBe(0);
+    const outside = cli(args);
+    expect(outside.code).toBe(1);
+    expect(JSON.parse(outside.stdout).error.type).toBe('path_not_in_workspace');
+    const included = cli([...args, '--include-directories', extra]);
+    expect(included.code).toBe(0);
+    expect(JSON.parse(included.stdout).llmContent).toBe('shared');
   });
 
   it('uses --root as the workspace', () => {
     const other = path.join(base, 'other');
     mkdirSync(other);
     writeFileSync(path.join(other, 'x.txt'), 'x');
-    const { code } = cli([
+    const args = [
       'call',
       'read_file',
       JSON.stringify({ absolute_path: path.join(other, 'x.txt') }),
-      '--root',
-      other,
-    ]);
+    ];
+    expect(cli(args).code).toBe(1);
+    const { code, stdout } = cli([...args, '--root', other, '--json']);
     expect(code).toBe(0);
+    expect(JSON.parse(stdout).llmContent).toBe('x');
   });
 });
 
@@ -345,25 +384,36 @@ describe('confirmation without a terminal', () => {
     );
   });
 
+  const created = () => path.join(root, 'new.txt');
+
   it('runs with --yes', () => {
     const { code, stdout } = cli([...args(), '--yes']);
     expect(code).toBe(0);
     expect(stdout).toContain('+x');
+    expect(readFileSync(created(), 'utf8')).toBe('x');
   });
 
   it('runs in a mode that allows it', () => {
     expect(cli([...args(), '--approval-mode', 'auto-edit']).code).toBe(0);
+    expect(readFileSync(created(), 'utf8')).toBe('x');
   });
 
   it('runs when settings allow the tool', () => {
     writeProjectSettings({ tools: { allowed: ['write_file'] } });
     expect(cli(args()).code).toBe(0);
+    expect(readFileSync(created(), 'utf8')).toBe('x');
+  });
+
+  it('writes nothing when it exits 3', () => {
+    expect(cli(args()).code).toBe(3);
+    expect(existsSync(created())).toBe(false);
   });
 
   it('is refused in plan mode even with --yes', () => {
     const { code, stderr } = cli([...args(), '--approval-mode', 'plan', '--yes']);
     expect(code).toBe(1);
     expect(stderr).toContain('execution_denied');
+    expect(existsSync(created())).toBe(false);
   });
 
   it('prints the cancelled call as JSON for scripts', () => {

@@ -80,7 +80,7 @@ describe('toolhost mcp over stdio', () => {
     });
   });
 
-  it('calls a tool and returns text, and images as image content', async () => {
+  it('calls a tool and returns text, images as image content and audio as audio content', async () => {
     const c = await connectStdio();
     const notes = await c.callTool({
       name: 'read_file',
@@ -96,6 +96,17 @@ describe('toolhost mcp over stdio', () => {
       type: 'image',
       mimeType: 'image/png',
       data: readFileSync(PIXEL).toString('base64'),
+    });
+    const wav = path.resolve(path.dirname(PIXEL), 'beep.wav');
+    copyFileSync(wav, path.join(root, 'beep.wav'));
+    const audio = await c.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'beep.wav') },
+    });
+    expect(audio.content).toContainEqual({
+      type: 'audio',
+      mimeType: 'audio/wav',
+      data: readFileSync(wav).toString('base64'),
     });
   });
 
@@ -159,29 +170,62 @@ describe('toolhost mcp over stdio', () => {
 });
 
 describe('toolhost mcp over HTTP', () => {
-  async function startHttp(token?: string): Promise<{ url: string; token: string }> {
+  async function startHttp(
+    token?: string,
+    envToken?: string,
+  ): Promise<{ url: string; token: string; stderr: string }> {
     server = spawn(
       process.execPath,
       [CLI, 'mcp', '--root', root, '--http', '0', ...(token ? ['--token', token] : [])],
       {
-        env: env(),
+        env: { ...env(), ...(envToken ? { TOOLHOST_MCP_TOKEN: envToken } : {}) },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
     let stderr = '';
+    const given = token ?? envToken;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 20_000);
       server!.stderr!.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        if (/serving on/.test(stderr) && (token || /bearer token/.test(stderr))) {
+        if (/serving on/.test(stderr) && (given || /bearer token/.test(stderr))) {
           clearTimeout(timer);
           resolve();
         }
       });
     });
     const url = /serving on (\S+)/.exec(stderr)![1]!;
-    return { url, token: token ?? /bearer token (\S+)/.exec(stderr)![1]! };
+    return { url, token: given ?? /bearer token (\S+)/.exec(stderr)![1]!, stderr };
   }
+
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    },
+  });
+  const post = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: initialize,
+    });
+
+  it('takes the token from $TOOLHOST_MCP_TOKEN, and does not print it', async () => {
+    const { url, stderr } = await startHttp(undefined, 'token-from-env');
+    expect(stderr).not.toContain('token-from-env');
+    expect(stderr).not.toContain('bearer token');
+    expect((await post(url, { authorization: 'Bearer token-from-env' })).status).toBe(200);
+    expect((await post(url, { authorization: 'Bearer other' })).status).toBe(401);
+  });
 
   it('binds 127.0.0.1, prints a generated token, and serves tools to a client that sends it', async () => {
     const { url, token } = await startHttp();
