@@ -173,17 +173,25 @@ describe('MCP servers as tool sources (server-everything, stdio)', () => {
   it('stops a call promptly when the signal aborts', async () => {
     const { config, registry: reg } = await discover({ everything });
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 300);
-    const done = await callTool(
+    // Abort once the call runs; a call that ignored the abort would outlast the test.
+    const scheduler = new CoreToolScheduler({
       config,
-      reg,
-      'trigger-long-running-operation',
-      { duration: 30, steps: 30 },
+      toolRegistry: reg,
+      onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
+      onToolCallsUpdate: (calls) => {
+        if (calls.some((c) => c.status === 'executing')) controller.abort();
+      },
+    });
+    const [done] = await scheduler.schedule(
+      {
+        callId: 'long',
+        name: 'trigger-long-running-operation',
+        args: { duration: 600, steps: 600 },
+      },
       controller.signal,
     );
-    expect(done.status).toBe('cancelled');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(done?.status).toBe('cancelled');
+    expect(done?.response.responseParts[0]?.functionResponse?.response?.error).toMatch(/cancel/i);
   });
 
   it('honours includeTools and excludeTools (exclude wins)', async () => {
@@ -260,8 +268,8 @@ describe('names, collisions and failures', () => {
     expect(byAlias.hangs?.error).toContain('did not start within 1.5 s');
     expect(byAlias.missing?.status).toBe('failed');
     expect(byAlias.everything?.status).toBe('connected');
-    expect(reg.getTool('read_file')).toBeDefined();
-    expect(reg.getTool('echo')).toBeDefined();
+    expect(reg.getTool('read_file')?.constructor.name).toBe('ReadFileTool');
+    expect(reg.getToolsByServer('everything').map((t) => t.name)).toContain('echo');
   });
 
   it("keeps reading a chatty server's stderr, and shows the last of it when a server fails", async () => {
@@ -293,9 +301,8 @@ describe('names, collisions and failures', () => {
       fragile: { command: process.execPath, args: [script], trust: true },
     });
     const first = await callTool(config, reg, 'ping', {});
-    const started = Date.now();
+    // "At once": waiting for the request timeout instead would outlast the test.
     const crashed = await callTool(config, reg, 'crash', {});
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(crashed.response.error?.type).toBe(ToolErrorType.MCP_TOOL_ERROR);
     const again = await callTool(config, reg, 'ping', {});
     expect(again.status).toBe('success');

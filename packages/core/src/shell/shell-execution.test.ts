@@ -69,6 +69,6 @@ describe('runShellCommand', () => {
       timeoutMs: 1_000,
       signal: new AbortController().signal,
     });
-    expect(result.spawnError).toBeDefined();
+    expect(result.spawnError).toMatch(/ENOENT/);
   });
 });

@@ -1,9 +1,10 @@
-import { copyFileSync, readFileSync, symlinkSync, truncateSync } from 'node:fs';
+import { copyFileSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import type { Part } from '../core/content.js';
+import { hashContent } from '../utils/file-read-tracker.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolErrorType } from './tools.js';
 
@@ -96,7 +97,10 @@ describe('read_file: text', () => {
   it('records what the model saw, for edits later', async () => {
     const file = ws.write('seen.txt', 'v1');
     await read({ absolute_path: file });
-    expect(ws.config.fileReads.lastSeen(file)).toBeDefined();
+    expect(ws.config.fileReads.lastSeen(file)).toBe(hashContent('v1'));
+    expect(ws.config.fileReads.changedSinceSeen(file, readFileSync(file))).toBe(false);
+    writeFileSync(file, 'v2 by someone else');
+    expect(ws.config.fileReads.changedSinceSeen(file, readFileSync(file))).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileForChild } from '../../test/helpers/child-module.js';
-import { canMount, mountTmpfs, remountReadOnly } from '../../test/helpers/mounts.js';
+import { canMount, mountTmpfs, needsMount, remountReadOnly } from '../../test/helpers/mounts.js';
 import { waitUntil } from '../../test/helpers/processes.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
@@ -177,7 +177,7 @@ describe('write_file: refusals and failures', () => {
   });
 
   it.skipIf(!canMount)(
-    'reports a full disk as no_space_left and keeps the old content, leaving no temporary file',
+    `reports a full disk as no_space_left and keeps the old content, leaving no temporary file${needsMount}`,
     async () => {
       const dir = ws.p('small');
       const unmount = mountTmpfs(dir, 'size=64k');
@@ -194,19 +194,22 @@ describe('write_file: refusals and failures', () => {
     },
   );
 
-  it.skipIf(!canMount)('reports a read-only file system as permission_denied', async () => {
-    const dir = ws.p('ro');
-    const unmount = mountTmpfs(dir, 'size=1m');
-    try {
-      writeFileSync(path.join(dir, 'f.txt'), 'old');
-      remountReadOnly(dir);
-      const result = await write(path.join(dir, 'f.txt'), 'new');
-      expect(result.error?.type).toBe(ToolErrorType.PERMISSION_DENIED);
-      expect(readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('old');
-    } finally {
-      unmount();
-    }
-  });
+  it.skipIf(!canMount)(
+    `reports a read-only file system as permission_denied${needsMount}`,
+    async () => {
+      const dir = ws.p('ro');
+      const unmount = mountTmpfs(dir, 'size=1m');
+      try {
+        writeFileSync(path.join(dir, 'f.txt'), 'old');
+        remountReadOnly(dir);
+        const result = await write(path.join(dir, 'f.txt'), 'new');
+        expect(result.error?.type).toBe(ToolErrorType.PERMISSION_DENIED);
+        expect(readFileSync(path.join(dir, 'f.txt'), 'utf8')).toBe('old');
+      } finally {
+        unmount();
+      }
+    },
+  );
 
   it('reports a file where a folder should be as file_write_failure', async () => {
     ws.write('file', 'x');
