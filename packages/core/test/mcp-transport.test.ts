@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
 import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
-import { toOpenAIToolMessages } from '../src/core/openai-adapter.js';
+import { toOpenAIToolMessages } from '../src/providers/openai-chat.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
