@@ -56,9 +56,9 @@ describe('toolhost call: interrupted', () => {
       expect(await waitUntil(() => cli.stderr().includes('started'), 60_000)).toBe(true);
       expect(await waitUntil(() => commandProcesses(marker).length === 2)).toBe(true);
       cli.child.kill('SIGINT');
-      const { code, stdout } = await cli.exited;
+      const { code, stderr } = await cli.exited;
       expect(code).toBe(130);
-      expect(stdout).toContain('cancelled');
+      expect(stderr).toContain('toolhost: cancelled; run_shell_command did not finish.');
     } finally {
       cli.child.kill('SIGKILL');
     }
