@@ -22,6 +22,7 @@ import {
 import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import type { McpServerSettings } from '../config/settings.js';
+import { withoutSecrets } from '../shell/shell-environment.js';
 import { schemaProblems } from '../utils/schema-validator.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -43,12 +44,14 @@ const PASSED_THROUGH =
 export function stdioEnvironment(
   configured: Record<string, string> | undefined,
   base: NodeJS.ProcessEnv = process.env,
+  allowEnv: readonly string[] = [],
 ): Record<string, string> {
-  const env: Record<string, string> = { ...getDefaultEnvironment() };
+  const inherited: Record<string, string> = { ...getDefaultEnvironment() };
   for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && PASSED_THROUGH.test(name)) env[name] = value;
+    if (value !== undefined && PASSED_THROUGH.test(name)) inherited[name] = value;
   }
-  return { ...env, ...configured };
+  // The server's own `env` entries are the person's explicit choice; what is inherited is filtered.
+  return { ...withoutSecrets(inherited, allowEnv), ...configured };
 }
 
 export class McpServerConnection {
@@ -232,7 +235,11 @@ export class McpServerConnection {
       return new StdioClientTransport({
         command: settings.command,
         args: settings.args ?? [],
-        env: stdioEnvironment(settings.env),
+        env: stdioEnvironment(
+          settings.env,
+          process.env,
+          this.config.settings.tools?.shell?.allowEnv,
+        ),
         cwd: settings.cwd ?? this.config.workspace.projectRoot,
         stderr: 'pipe',
       });
