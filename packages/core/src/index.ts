@@ -99,8 +99,9 @@ export {
   runningProcessGroups,
   trackProcessGroup,
 } from './shell/process-group.js';
-export { isReadOnlyCommand, READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
-export { shellEnvironment } from './shell/shell-environment.js';
+export { type ReadOnlyContext, readOnlyProblem } from './shell/read-only-check.js';
+export { READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
+export { shellEnvironment, withoutSecrets } from './shell/shell-environment.js';
 export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools

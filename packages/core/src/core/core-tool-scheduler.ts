@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
   isReadOnlyKind,
+  Kind,
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
   ToolErrorType,
@@ -22,6 +23,7 @@ import {
 } from '../tools/tools.js';
 import { closestNames } from '../utils/closest-names.js';
 import { dropNullOptionals } from '../utils/json-schema.js';
+import { GIT_FOLDER_REASON, isInsideGitFolder } from '../workspace/git-internals.js';
 import { type PartListUnion, partsToText, toParts } from './content.js';
 import { editInExternalEditor } from './external-editor.js';
 import { convertToFunctionResponse, createErrorResponse } from './function-response.js';
@@ -188,15 +190,19 @@ export class CoreToolScheduler {
       this.finishCancelled(index, 'The call was cancelled before it started.');
       return false;
     }
-    if (this.isAllowedWithoutAsking(tool)) return true;
+    const intoGit = this.changesGitFolder(tool, this.paramsOf(index));
+    if (!intoGit && this.isAllowedWithoutAsking(tool)) return true;
     for (;;) {
       const params = this.paramsOf(index);
-      const details = await tool.shouldConfirmExecute(params, signal);
+      let details = await tool.shouldConfirmExecute(params, signal);
       if (signal.aborted) {
         this.finishCancelled(index, 'The call was cancelled before it started.');
         return false;
       }
-      if (!details || this.approvalModeSkips(details)) return true;
+      if (!details) return true;
+      if (intoGit && this.config.getApprovalMode() !== 'yolo') {
+        details = { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
+      } else if (this.approvalModeSkips(details)) return true;
 
       const ask = this.options.onConfirmationRequest;
       if (!ask) {
@@ -257,9 +263,21 @@ export class CoreToolScheduler {
     ) as Record<string, unknown>;
     if (tool.validateToolParams(params)) return false;
     if (this.config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind)) return false;
-    if (this.isAllowedWithoutAsking(tool)) return false;
+    const intoGit = this.changesGitFolder(tool, params);
+    if (!intoGit && this.isAllowedWithoutAsking(tool)) return false;
     const details = await tool.shouldConfirmExecute(params, signal);
-    return Boolean(details) && !this.approvalModeSkips(details as ToolCallConfirmationDetails);
+    if (!details) return false;
+    if (intoGit && this.config.getApprovalMode() !== 'yolo') return true;
+    return !this.approvalModeSkips(details);
+  }
+
+  /** File changes inside `.git/` ask in every mode but yolo (see workspace/git-internals.ts). */
+  private changesGitFolder(tool: AnyTool, params: Record<string, unknown>): boolean {
+    if (tool.kind !== Kind.Edit && tool.kind !== Kind.Delete && tool.kind !== Kind.Move)
+      return false;
+    return tool
+      .toolLocations(params)
+      .some((location) => isInsideGitFolder(location.path, this.config.workspace));
   }
 
   private isAllowedWithoutAsking(tool: AnyTool): boolean {

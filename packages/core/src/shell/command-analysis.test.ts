@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand } from './command-analysis.js';
-import { shellRules } from './command-rules.js';
-import { decideShell } from './shell-permissions.js';
+import { ruleMatches, shellRules } from './command-rules.js';
+import { decideShell, type ShellPolicy } from './shell-permissions.js';
 
 const names = async (command: string) =>
   (await analyzeCommand(command)).commands.map((c) => c.name);
+
+const policy = (over: Partial<ShellPolicy> = {}): ShellPolicy => ({
+  allowRules: [],
+  denyRules: [],
+  sessionAllowed: new Set(),
+  readOnly: { cwd: '/ws', canRead: (p) => p === '/ws' || p.startsWith('/ws/'), homeDir: '/home/u' },
+  ...over,
+});
+const decide = async (command: string, over: Partial<ShellPolicy> = {}) =>
+  decideShell(await analyzeCommand(command), policy(over));
 
 describe('analyzeCommand: finds every command', () => {
   const cases: [string, string[]][] = [
@@ -25,33 +35,60 @@ describe('analyzeCommand: finds every command', () => {
     ["r''m x", ['rm']],
     ['"rm" x', ['rm']],
     ['env rm x', ['rm']],
-    ['env -i PATH=/bin FOO=1 rm x', ['rm']],
+    ['env -i PATH2=/bin FOO=1 rm x', ['rm']],
+    ['env -u HOME -C /tmp rm x', ['rm']],
+    ['env -- rm x', ['rm']],
     ['command rm x', ['rm']],
+    ['command -v rm', ['command']],
     ['builtin rm x', ['rm']],
     ['exec rm x', ['rm']],
     ['nohup rm x', ['rm']],
     ['nice -n 5 rm x', ['rm']],
+    ['nice -5 rm x', ['rm']],
     ['timeout 5 rm x', ['rm']],
     ['timeout -s KILL 5 rm x', ['rm']],
+    ['timeout --signal=KILL -k 1 5 rm x', ['rm']],
     ['time rm x', ['rm']],
+    ['time -p rm x', ['rm']],
+    ['stdbuf -oL -e 0 rm x', ['rm']],
+    ['ionice -c 3 rm x', ['rm']],
+    ['taskset 0x1 rm x', ['rm']],
+    ['taskset -c 0 rm x', ['rm']],
+    ['setsid -f rm x', ['rm']],
     ['find . | xargs rm', ['find', 'rm']],
     ['xargs -I{} rm {}', ['rm']],
+    ['xargs -0 -n 1 -P 4 rm', ['rm']],
+    ['xargs --max-chars 200 rm', ['rm']],
+    ['xargs --max-chars=200 rm', ['rm']],
     ['sudo rm x', ['sudo', 'rm']],
     ['sudo -u root rm x', ['sudo', 'rm']],
-    ['bash -c "rm x"', ['rm']],
-    ["sh -c 'echo a; rm x'", ['echo', 'rm']],
-    ['bash -lc "rm x"', ['rm']],
+    ['doas rm x', ['doas', 'rm']],
+    ['bash -c "rm x"', ['bash', 'rm']],
+    ["sh -c 'echo a; rm x'", ['sh', 'echo', 'rm']],
+    ['bash -lc "rm x"', ['bash', 'rm']],
+    ["bash -o errexit -c 'rm f'", ['bash', 'rm']],
+    ["bash -euo pipefail -c 'rm f'", ['bash', 'rm']],
+    ["bash -c -- 'rm f'", ['bash', 'rm']],
+    ["bash -c -e 'rm f'", ['bash', 'rm']],
     ['eval "rm x"', ['rm']],
     ["eval 'echo a' '&& rm x'", ['echo', 'rm']],
+    ["trap 'rm f' EXIT", ['trap', 'rm']],
+    ["trap -- 'rm f' EXIT", ['trap', 'rm']],
+    ["watch -n 1 'rm f'", ['rm']],
+    ['find . -exec rm {} \\;', ['rm', 'find']],
+    ['find . -execdir rm {} +', ['rm', 'find']],
+    ["find . -ok rm {} ';'", ['rm', 'find']],
+    ['find . -name x -exec echo {} \\; -exec rm {} +', ['echo', 'rm', 'find']],
     ['FOO=1 rm x', ['rm']],
     ['FOO=1 BAR=2 env rm x', ['rm']],
     ['if true; then rm x; fi', ['true', 'rm']],
     ['for f in *; do rm "$f"; done', ['rm']],
     ['while read l; do rm x; done < list', ['read', 'rm']],
-    ['f() { rm x; }; f', ['rm', 'f']],
     ['cat <<EOF\n$(rm x)\nEOF', ['cat', 'rm']],
     ['bash <<EOF\nrm x\nEOF', ['bash', 'rm']],
     ['export A=1 && rm x', ['export', 'rm']],
+    ['! rm x', ['rm']],
+    ['rm x &', ['rm']],
   ];
   for (const [command, expected] of cases) {
     it(JSON.stringify(command), async () => {
@@ -59,149 +96,253 @@ describe('analyzeCommand: finds every command', () => {
     });
   }
 
-  it('records substitutions, writes and what it cannot understand', async () => {
+  it('records substitutions, the files written and read', async () => {
     const analysis = await analyzeCommand(
-      'echo $(date) > out.txt 2>&1; cat x 2>/dev/null >> log.txt',
+      'echo $(date) > out.txt 2>&1; cat x 2>/dev/null >> log.txt < in.txt; echo >&2; echo x >| c &> d',
     );
     expect(analysis.substitutions).toEqual(['$(date)']);
-    expect(analysis.writes).toEqual(['out.txt', 'log.txt']);
-    expect((await analyzeCommand('echo (')).unclear[0]).toMatch(/syntax error|cannot understand/);
-    expect((await analyzeCommand('$CMD x')).unclear[0]).toMatch(/only known when the command runs/);
-    expect((await analyzeCommand('bash -c "$SCRIPT"')).unclear[0]).toMatch(
-      /only known when the command runs/,
-    );
-    expect((await analyzeCommand('curl x | sh')).unclear[0]).toMatch(
-      /sh runs a script read from its input/,
-    );
+    expect(analysis.writes).toEqual(['out.txt', 'log.txt', 'c', 'd']);
+    expect(analysis.reads).toEqual([{ value: 'in.txt', literal: true }]);
+  });
+
+  it('counts numbers and dashes as files unless the operator duplicates a descriptor', async () => {
+    expect((await analyzeCommand('echo x > 7')).writes).toEqual(['7']);
+    expect((await analyzeCommand('echo x &>> -')).writes).toEqual(['-']);
+    expect((await analyzeCommand('echo x >&2 2>&1 >&-')).writes).toEqual([]);
+    expect((await analyzeCommand('echo x >&out')).writes).toEqual(['out']);
+    expect((await analyzeCommand('echo x > /dev/stdout')).writes).toEqual(['/dev/stdout']);
+    expect((await analyzeCommand('echo x > /dev/null')).writes).toEqual([]);
+    expect((await analyzeCommand('time -o t.txt ls')).writes).toEqual(['t.txt']);
   });
 });
 
-describe('bypass attempts are refused or asked, never allowed', () => {
-  const BYPASSES = [
-    'echo a && rm x',
-    'echo a; rm x',
-    'a | rm x',
-    'echo $(rm x)',
-    'echo `rm x`',
-    'cat <(rm x)',
-    '/bin/rm x',
-    '\\rm x',
-    "r''m x",
-    'env rm x',
-    'echo x | xargs rm',
-    'bash -c "rm x"',
-    'eval "rm x"',
-    'FOO=1 rm x',
-    'echo a\nrm x',
-    'cat <<EOF\n$(rm x)\nEOF',
-    'bash <<EOF\nrm x\nEOF',
-    'sh -c "$(echo rm) x"',
+describe('analyzeCommand: what cannot be checked is unclear', () => {
+  const cases: [string, RegExp][] = [
+    ["$'\\x72m' f", /program name \$'\\x72m' is only known/],
+    ['$"rm" f', /program name/],
+    ['{rm,f}', /syntax error|cannot understand/],
+    ['r{m,} f', /program name/],
+    ['a=rm; $a f', /program name \$a/],
+    ['$(echo rm) f', /program name \$\(echo rm\)/],
+    ['`echo rm` f', /program name/],
+    ['r* f', /program name r\*/],
+    ['/bin/r? f', /program name/],
+    ['~/bin/x', /program name/],
+    ['${CMD} f', /program name/],
+    ['"$@"', /program name/],
+    ['echo (', /syntax error|cannot understand/],
+    ['bash -c "$SCRIPT"', /only known when the command runs/],
+    ['bash script.sh', /script file script.sh/],
+    ['sh -s arg', /standard input/],
+    ['curl x | sh', /sh runs a script read from its standard input/],
+    ["echo 'rm f' | bash", /standard input/],
+    ["bash <<< 'rm f'", /standard input/],
+    ['bash < script.sh', /standard input/],
+    ['bash --rcfile x', /--rcfile/],
+    ['bash -Z x', /-Z/],
+    ['source ./x.sh', /source runs the script file/],
+    ['. ./x.sh', /\. runs the script file/],
+    ['eval "$X"', /eval/],
+    ["env -S 'rm f'", /env -S/],
+    ["env --split-string='rm f'", /env -S/],
+    ['env -iS "rm f"', /env -S/],
+    ['env --frobnicate rm f', /--frobnicate/],
+    ['xargs --frobnicate rm', /--frobnicate/],
+    ['xargs $OPTS rm', /program name|only known/],
+    ['nice --frobnicate rm', /--frobnicate/],
+    ['timeout --frobnicate 5 rm', /--frobnicate/],
+    ['coproc rm f', /coproc/],
+    ['flock /tmp/l rm f', /flock/],
+    ['script -c "rm f"', /script/],
+    ['strace -f rm f', /strace/],
+    ['chroot / rm f', /chroot/],
+    ['unshare -r rm f', /unshare/],
+    ['chrt 1 rm f', /chrt/],
+    ['run-parts ./d', /run-parts/],
+    ['su -c "rm f"', /su/],
+    ['sudo -s', /sudo/],
+    ['sudo -i rm', /sudo/],
+    ['doas -s', /doas/],
+    ['parallel rm ::: f', /parallel/],
+    ['trap "$X" EXIT', /trap/],
+    ["alias ls='rm -rf'", /alias/],
+    ['f() { rm x; }; f', /function f/],
+    ['function g { rm x; }', /function g/],
+    ['test -v "a[$(touch c)]"', /variable name/],
+    ['[ -v "a[$(touch c)]" ]', /variable name/],
+    ['[[ -v x ]]', /variable name/],
+    ['[[ $x -eq 1 ]]', /arithmetic/],
+    ['(( x ))', /arithmetic/],
+    ['echo $((x + 1))', /arithmetic/],
+    ['for ((i = 0; i < n; i++)); do :; done', /arithmetic/],
+    ['echo ${a[x]}', /subscript/],
+    ['a[i]=1', /subscript/],
+    ['echo $[x]', /\$\[/],
+    ['printf -v "a[$(touch c)]" x', /printf -v/],
+    ['printf "$fmt" x', /printf/],
+    ['read "a[$(touch c)]"', /variable name/],
+    ['read -a "a[$(touch c)]"', /variable name/],
+    ["declare 'a[$(touch c)]=1'", /variable name/],
+    ['declare -n ref=x', /-n/],
+    ['local -i n=x', /-i/],
+    ["unset 'a[$(touch c)]'", /variable name/],
+    ['mapfile -C cb arr', /callback/],
+    ['getopts ab "a[$(x)]"', /variable name/],
+    ['echo "${x@P}"', /@P/],
+    ['echo ${!x}', /named by another variable/],
+    ['echo ${x:y}', /offset/],
+    ['let x=1', /let/],
+    ['hash -p /tmp/evil ls', /hash -p/],
+    ['enable -f ./x.so x', /enable/],
+    ['PATH=./bin:$PATH ls', /PATH/],
+    ['LD_PRELOAD=./x.so ls', /LD_PRELOAD/],
+    ['export PATH=./bin', /PATH/],
+    ['BASH_ENV=./x bash -c ls', /BASH_ENV/],
+    ['GIT_EXTERNAL_DIFF=./x.sh git diff', /GIT_EXTERNAL_DIFF/],
+    ['env GIT_SSH_COMMAND=x git fetch', /GIT_SSH_COMMAND/],
+    ['RIPGREP_CONFIG_PATH=./rgrc rg x', /RIPGREP_CONFIG_PATH/],
+    ['find . -exec rm {}', /terminating/],
   ];
-  // Everything else in these lines is allowed, so only rm can stop them.
-  const allowRules = shellRules(
-    ['echo', 'a', 'cat', 'env', 'xargs', 'bash', 'sh', 'eval'].map(
-      (n) => `run_shell_command(${n})`,
-    ),
-  );
-
-  for (const command of BYPASSES) {
-    it(`${JSON.stringify(command)} is refused by a deny rule for rm`, async () => {
-      const decision = decideShell(await analyzeCommand(command), {
-        allowRules,
-        denyRules: shellRules(['run_shell_command(rm)']),
-        sessionAllowed: new Set(),
-      });
-      if (command.includes('$(echo rm)')) {
-        // The program name is built at run time: it cannot be matched, so it asks.
-        expect(decision.kind).toBe('ask');
-      } else {
-        expect(decision.kind).toBe('deny');
-      }
-    });
-
-    it(`${JSON.stringify(command)} asks when only the other commands are allowed`, async () => {
-      const decision = decideShell(await analyzeCommand(command), {
-        allowRules,
-        denyRules: [],
-        sessionAllowed: new Set(),
-      });
-      expect(decision.kind).toBe('ask');
+  for (const [command, why] of cases) {
+    it(JSON.stringify(command), async () => {
+      const { unclear } = await analyzeCommand(command);
+      expect(unclear.length, `nothing unclear in ${command}`).toBeGreaterThan(0);
+      expect(unclear.join('; ')).toMatch(why);
     });
   }
 
-  it('names the command and the rule when refusing', async () => {
-    const decision = decideShell(await analyzeCommand('ls && /bin/rm -rf build'), {
-      allowRules: [],
-      denyRules: shellRules(['run_shell_command(rm -rf)']),
-      sessionAllowed: new Set(),
-    });
+  it('reports nesting beyond five levels', async () => {
+    let command = 'ls';
+    for (let i = 0; i < 7; i++) command = `eval ${JSON.stringify(command)}`;
+    expect((await analyzeCommand(command)).unclear).toContain('commands nested too deeply');
+    let five = 'ls';
+    for (let i = 0; i < 5; i++) five = `eval ${JSON.stringify(five)}`;
+    expect((await analyzeCommand(five)).unclear).toEqual([]);
+  });
+
+  it('leaves plain commands clear', async () => {
+    for (const command of [
+      'ls -la',
+      'git status && git diff',
+      'FOO=1 npm test',
+      'export NODE_ENV=test',
+      'x=1; echo $x',
+      'echo $((1 + 2))',
+      '[ -f x ] && cat x',
+      '[[ -f x ]]',
+      'echo ${x:-default} ${#x} ${x%.ts} ${x:1:2}',
+      'find . -name "*.ts" -exec grep -l x {} +',
+      'xargs -I{} echo {}',
+      'read -r line',
+      'printf "%s\\n" a',
+    ]) {
+      expect((await analyzeCommand(command)).unclear, command).toEqual([]);
+    }
+  });
+});
+
+describe('deny rules', () => {
+  const deny = (entries: string[]) => ({ denyRules: shellRules(entries) });
+
+  it('match a command whose checked words are only known at run time', async () => {
+    const rmRf = shellRules(['run_shell_command(rm -rf)'])[0]!;
+    const first = async (command: string) => (await analyzeCommand(command)).commands[0]!;
+    expect(ruleMatches(rmRf, await first('rm $flags x'), 'deny')).toBe(true);
+    expect(ruleMatches(rmRf, await first('rm $flags x'), 'allow')).toBe(false);
+    expect(ruleMatches(rmRf, await first('rm -r* x'), 'deny')).toBe(true);
+    expect(ruleMatches(rmRf, await first('rm -i x'), 'deny')).toBe(false);
+    expect(ruleMatches(rmRf, await first('rm'), 'deny')).toBe(false);
+    const viaXargs = (await analyzeCommand('xargs rm')).commands[0]!;
+    expect(ruleMatches(rmRf, viaXargs, 'deny')).toBe(true);
+    expect(ruleMatches(rmRf, viaXargs, 'allow')).toBe(false);
+    expect(ruleMatches(rmRf, await first('rm -rf x'), 'allow')).toBe(true);
+  });
+
+  it('refuse a line with anything unclear, saying why', async () => {
+    const decision = await decide('$(echo rm) f', deny(['run_shell_command(rm)']));
+    expect(decision.kind).toBe('deny');
+    expect(decision.kind === 'deny' && decision.message).toMatch(
+      /cannot be checked against the rules in tools.exclude \(run_shell_command\(rm\)\): the program name \$\(echo rm\) is only known when the command runs/,
+    );
+  });
+
+  it('name the command, the runner and the rule', async () => {
+    const decision = await decide('ls && /bin/rm -rf build', deny(['run_shell_command(rm -rf)']));
     expect(decision).toEqual({
       kind: 'deny',
       message: expect.stringContaining(
         '"/bin/rm -rf build" is blocked by the rule run_shell_command(rm -rf) in tools.exclude',
       ),
     });
+    const viaFind = await decide('find . -execdir rm {} +', deny(['run_shell_command(rm)']));
+    expect(viaFind.kind === 'deny' && viaFind.message).toContain('(run by find -execdir)');
+  });
+
+  it('leave clear lines that no rule matches to the other rules', async () => {
+    expect((await decide('ls -la', deny(['run_shell_command(rm)']))).kind).toBe('allow');
+    expect((await decide('mkdir x', deny(['run_shell_command(rm)']))).kind).toBe('ask');
   });
 });
 
 describe('allow rules', () => {
-  const policy = (entries: string[], sessionAllowed: string[] = []) => ({
+  const allow = (entries: string[], sessionAllowed: string[] = []) => ({
     allowRules: shellRules(entries),
-    denyRules: [],
     sessionAllowed: new Set(sessionAllowed),
   });
 
   it('match whole words as a prefix', async () => {
-    const git = policy(['run_shell_command(git)']);
-    expect(decideShell(await analyzeCommand('git commit -m x'), git).kind).toBe('allow');
-    expect(decideShell(await analyzeCommand('gitk'), git).kind).toBe('ask');
-    const gitStatus = policy(['run_shell_command(git status)']);
-    expect(decideShell(await analyzeCommand('git status --short'), gitStatus).kind).toBe('allow');
-    expect(decideShell(await analyzeCommand('git push'), gitStatus).kind).toBe('ask');
+    const git = allow(['run_shell_command(git)']);
+    expect((await decide('git commit -m x', git)).kind).toBe('allow');
+    expect((await decide('gitk', git)).kind).toBe('ask');
+    const gitStatus = allow(['run_shell_command(git status)']);
+    expect((await decide('git status --short', gitStatus)).kind).toBe('allow');
+    expect((await decide('git push', gitStatus)).kind).toBe('ask');
+    expect((await decide('git $sub', gitStatus)).kind).toBe('ask');
   });
 
   it('allow a line only when every command is allowed', async () => {
-    const decision = decideShell(
-      await analyzeCommand('npm test && npm publish'),
-      policy(['run_shell_command(npm test)']),
+    const decision = await decide(
+      'npm test && npm publish',
+      allow(['run_shell_command(npm test)']),
     );
     expect(decision).toMatchObject({ kind: 'ask', rootCommands: ['npm'] });
   });
 
-  it('never approve a substitution, even of allowed commands', async () => {
-    const decision = decideShell(
-      await analyzeCommand('npm test $(npm bin)'),
-      policy(['run_shell_command(npm)']),
-    );
-    expect(decision).toMatchObject({
+  it('never approve a substitution or an unclear part, even of allowed commands', async () => {
+    expect(await decide('npm test $(npm bin)', allow(['run_shell_command(npm)']))).toMatchObject({
       kind: 'ask',
       reasons: [expect.stringContaining('$(npm bin)')],
     });
+    expect((await decide('bash script.sh', allow(['run_shell_command(bash)']))).kind).toBe('ask');
   });
 
   it('remember session answers by command name', async () => {
-    expect(decideShell(await analyzeCommand('make build'), policy([], ['make'])).kind).toBe(
-      'allow',
-    );
-  });
-
-  it('let read-only commands run, unless something writes', async () => {
-    expect(decideShell(await analyzeCommand('ls -la | grep src | wc -l'), policy([]))).toEqual({
-      kind: 'allow',
-      reason: 'read_only',
-    });
-    expect(decideShell(await analyzeCommand('ls > files.txt'), policy([]))).toMatchObject({
-      kind: 'ask',
-      reasons: ['writes to files.txt'],
-    });
-    expect(decideShell(await analyzeCommand('git status 2>&1 | head'), policy([])).kind).toBe(
-      'allow',
-    );
+    expect((await decide('make build', allow([], ['make']))).kind).toBe('allow');
   });
 
   it('read paths of rules by program name', async () => {
-    expect(
-      decideShell(await analyzeCommand('/usr/bin/make'), policy(['run_shell_command(make)'])).kind,
-    ).toBe('allow');
+    expect((await decide('/usr/bin/make', allow(['run_shell_command(make)']))).kind).toBe('allow');
   });
+});
+
+describe('every ask says why', () => {
+  for (const command of [
+    'mkdir x',
+    'ls > files.txt',
+    'sort -o out in',
+    'cat /etc/passwd',
+    'x=1',
+    '[[ -f x ]]',
+    'FOO=1 ls',
+    'echo $(date)',
+    'bash x.sh',
+  ]) {
+    it(JSON.stringify(command), async () => {
+      const decision = await decide(command);
+      expect(decision.kind).toBe('ask');
+      const reasons = decision.kind === 'ask' ? decision.reasons : [];
+      expect(reasons.length).toBeGreaterThan(0);
+      for (const reason of reasons) expect(reason).toMatch(/^[\w$`"'[(.~/{-].{8,}/);
+    });
+  }
 });

@@ -1,20 +1,37 @@
 /**
  * Finds every command a shell line would run, so allow and deny rules can judge each one:
  * pipelines, lists, subshells, command and process substitutions, here-documents, the
- * scripts given to `bash -c` and `eval` (parsed again), the commands behind wrappers such
- * as `env`, `xargs` or `timeout`, with quoting tricks (`\rm`, `r''m`) undone and paths to
- * programs (`/bin/rm`) reduced to their names.
+ * scripts given to `bash -c`, `eval`, `trap` and `watch` (parsed again), the commands
+ * behind wrappers (`env`, `xargs`, `timeout`, `find -exec`…). It fails closed: whatever it
+ * cannot pin down before the line runs (a program name built at run time, a script read
+ * from a file or from standard input, a construct that makes bash evaluate a string as
+ * code) is reported as *unclear*, which asks the person and is refused while deny rules
+ * exist. Command invocations are read in command-invocation.ts.
  */
-import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { getBashParser } from './bash-parser.js';
+import { type InvocationContext, invoke } from './command-invocation.js';
+import { EXECUTION_VARIABLES, SHELLS } from './command-runners.js';
+import { PLAIN_IDENTIFIER, type ShellWord, wordValue } from './shell-words.js';
+
+export { programName } from './shell-words.js';
 
 export interface ShellCommand {
   /** The program name (`rm`, never `/bin/rm`). */
   name: string;
   args: string[];
+  /** For each argument: true when its value is known exactly before the line runs. */
+  literal: boolean[];
   /** The source text of this command. */
   text: string;
+  /** `NAME=value` set for this command (before it, or given to `env`/`sudo`). */
+  assignments: string[];
+  /** A runner (xargs, `find -exec … +`) adds arguments only known when it runs. */
+  appendsArgs: boolean;
+  /** The runner it was found behind (`xargs`, `find -exec`), for messages. */
+  via?: string;
+  /** A shell given its script with -c, which is parsed and judged command by command. */
+  runsCheckedScript?: boolean;
 }
 
 export interface CommandAnalysis {
@@ -23,24 +40,32 @@ export interface CommandAnalysis {
   substitutions: string[];
   /** Files that output redirections write to. */
   writes: string[];
-  /** Why part of the line could not be understood (parse error, a program name built at run time...). */
+  /** Files that input redirections read. */
+  reads: ShellWord[];
+  /** Why part of the line cannot be checked (a program name built at run time...). */
   unclear: string[];
+  /** Things that are no command but are not read-only either (setting variables, `[[ ]]`). */
+  notReadOnly: string[];
 }
 
 const MAX_DEPTH = 5;
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash']);
 
 export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
-  const analysis: CommandAnalysis = { commands: [], substitutions: [], writes: [], unclear: [] };
+  const analysis: CommandAnalysis = {
+    commands: [],
+    substitutions: [],
+    writes: [],
+    reads: [],
+    unclear: [],
+    notReadOnly: [],
+  };
   await analyzeInto(command, analysis, 0);
+  analysis.unclear = [...new Set(analysis.unclear)];
+  analysis.notReadOnly = [...new Set(analysis.notReadOnly)];
   return analysis;
 }
 
-async function analyzeInto(
-  source: string,
-  analysis: CommandAnalysis,
-  depth: number,
-): Promise<void> {
+async function analyzeInto(source: string, analysis: CommandAnalysis, depth: number) {
   if (depth > MAX_DEPTH) {
     analysis.unclear.push('commands nested too deeply');
     return;
@@ -54,24 +79,67 @@ async function analyzeInto(
   try {
     if (tree.rootNode.hasError) analysis.unclear.push('the command has a syntax error');
     const nested: string[] = [];
-    walk(tree.rootNode, analysis, nested);
+    walk(tree.rootNode, { analysis, nested });
     for (const script of nested) await analyzeInto(script, analysis, depth + 1);
   } finally {
     tree.delete();
   }
 }
 
-function walk(node: Node, analysis: CommandAnalysis, nested: string[]): void {
+function walk(node: Node, context: InvocationContext): void {
+  const { analysis } = context;
+  const unclear = (why: string) => analysis.unclear.push(why);
   switch (node.type) {
     case 'command':
-      addCommand(node, analysis, nested);
+      addCommand(node, context);
       break;
     case 'declaration_command':
     case 'unset_command': {
+      const words = node.namedChildren
+        .filter((child): child is Node => child !== null)
+        .map((child) =>
+          child.type === 'variable_assignment' || child.type === 'variable_name'
+            ? { value: child.text, literal: isPlainAssignment(child) }
+            : wordValue(child),
+        );
       const keyword = node.child(0)?.text ?? node.type;
-      analysis.commands.push({ name: keyword, args: [], text: node.text });
+      invoke([{ value: keyword, literal: true }, ...words], node.text, context, {});
       break;
     }
+    case 'test_command': {
+      const text = node.text;
+      if (/\s-v\s/.test(text)) unclear(`${text} evaluates a variable name, subscripts included`);
+      if (text.startsWith('[[')) {
+        if (/\s-(eq|ne|lt|le|gt|ge)\s/.test(text))
+          unclear(`${text} evaluates its operands as arithmetic, which can run commands`);
+        analysis.notReadOnly.push(`${text} is a bash test that evaluates its operands`);
+      }
+      break;
+    }
+    case 'compound_statement':
+      if (node.child(0)?.text === '((') arithmetic(node, context);
+      break;
+    case 'arithmetic_expansion':
+    case 'c_style_for_statement':
+      arithmetic(node, context);
+      break;
+    case 'expansion':
+      checkExpansion(node, context);
+      break;
+    case 'subscript': {
+      const index = node.childForFieldName('index')?.text ?? '';
+      if (!/^(\d+|@|\*)$/.test(index))
+        unclear(`the array subscript in ${node.text} is evaluated as arithmetic`);
+      break;
+    }
+    case 'variable_assignment':
+      checkAssignment(node, context);
+      break;
+    case 'function_definition':
+      unclear(
+        `it defines the function ${node.childForFieldName('name')?.text ?? ''}, which can stand in for any command`,
+      );
+      break;
     case 'command_substitution':
     case 'process_substitution':
       analysis.substitutions.push(node.text);
@@ -79,243 +147,92 @@ function walk(node: Node, analysis: CommandAnalysis, nested: string[]): void {
     case 'file_redirect':
       noteRedirect(node, analysis);
       break;
-    case 'heredoc_body': {
-      // A here-document fed to a shell is a script: judge its commands too.
-      const statement = node.parent?.parent;
-      const body =
-        statement?.type === 'redirected_statement' ? statement.childForFieldName('body') : null;
-      const program = body?.type === 'command' ? body.childForFieldName('name')?.text : undefined;
-      if (program && SHELLS.has(programName(program.replace(/\\(.)/g, '$1'))))
-        nested.push(node.text);
+    case 'heredoc_body':
+      lookIntoHeredoc(node, context);
       break;
-    }
+    case 'word':
+      if (node.text.includes('$[')) unclear(`${node.text} uses $[ ], which evaluates arithmetic`);
+      break;
     case 'ERROR':
-      analysis.unclear.push(`cannot understand "${node.text.slice(0, 40)}"`);
+      unclear(`cannot understand "${node.text.slice(0, 40)}"`);
       break;
     default:
       break;
   }
-  for (const child of node.namedChildren) if (child) walk(child, analysis, nested);
+  for (const child of node.namedChildren) if (child) walk(child, context);
 }
 
-function addCommand(node: Node, analysis: CommandAnalysis, nested: string[]): void {
+function addCommand(node: Node, context: InvocationContext): void {
   const nameNode = node.childForFieldName('name');
-  if (!nameNode) return; // only assignments: `FOO=1`
-  const words: { value: string; dynamic: boolean }[] = [
-    wordValue(nameNode.firstNamedChild ?? nameNode),
-  ];
+  if (!nameNode) return; // only assignments, `FOO=1`: judged as assignments
+  const words: ShellWord[] = [wordValue(nameNode)];
   for (const argument of node.childrenForFieldName('argument')) {
     if (argument) words.push(wordValue(argument));
   }
-  expandInvocation(words, node.text, analysis, nested);
+  const assignments = node.namedChildren
+    .filter((child) => child?.type === 'variable_assignment')
+    .map((child) => child!.text);
+  invoke(words, node.text, context, { assignments });
 }
 
-/** Records a command, seeing through wrappers and into `bash -c` / `eval` scripts. */
-function expandInvocation(
-  words: { value: string; dynamic: boolean }[],
-  text: string,
-  analysis: CommandAnalysis,
-  nested: string[],
-): void {
-  const first = words[0];
-  if (!first) return;
-  if (first.dynamic) {
-    analysis.unclear.push(`the program name ${first.value} is only known when the command runs`);
-    return;
-  }
-  const name = programName(first.value);
-  const args = words.slice(1);
-  const values = args.map((word) => word.value);
-
-  const unwrap = WRAPPERS[name];
-  if (unwrap) {
-    const rest = unwrap(values);
-    // A privilege change is itself something a rule must allow.
-    if (name === 'sudo' || name === 'doas') analysis.commands.push({ name, args: values, text });
-    if (rest === null || rest >= args.length) {
-      if (name !== 'sudo' && name !== 'doas') analysis.commands.push({ name, args: values, text });
-      return;
-    }
-    expandInvocation(args.slice(rest), text, analysis, nested);
-    return;
-  }
-  if (SHELLS.has(name)) {
-    const script = shellScriptArgument(args);
-    if (script === 'dynamic') {
-      analysis.unclear.push(`the script given to ${name} -c is only known when the command runs`);
-      return;
-    }
-    if (script !== undefined) {
-      nested.push(script);
-      return;
-    }
-    if (!args.some((word) => !word.value.startsWith('-'))) {
-      // No -c and no script file: the shell runs whatever arrives on its input.
-      analysis.unclear.push(`${name} runs a script read from its input`);
-    }
-  }
-  if (name === 'eval') {
-    if (args.some((word) => word.dynamic)) {
-      analysis.unclear.push('the text given to eval is only known when the command runs');
-      return;
-    }
-    nested.push(values.join(' '));
-    return;
-  }
-  analysis.commands.push({ name, args: values, text });
+function isPlainAssignment(node: Node): boolean {
+  const name = node.type === 'variable_name' ? node : node.childForFieldName('name');
+  return name?.type === 'variable_name' && PLAIN_IDENTIFIER.test(name.text);
 }
 
-/** `/usr/bin/rm` → `rm`; `./build.sh` → `build.sh`. */
-export function programName(word: string): string {
-  return word.includes('/') ? path.posix.basename(word) : word;
+function checkAssignment(node: Node, { analysis }: InvocationContext): void {
+  const name = node.childForFieldName('name');
+  if (name?.type === 'variable_name' && EXECUTION_VARIABLES.test(name.text)) {
+    analysis.unclear.push(`it sets ${name.text}, which changes what programs run`);
+  }
+  if (node.parent?.type !== 'command') {
+    analysis.notReadOnly.push(`it sets the variable ${name?.text ?? node.text}`);
+  }
 }
 
-/** The script of `bash -c SCRIPT`, 'dynamic' when it is built at run time, undefined without -c. */
-function shellScriptArgument(
-  args: { value: string; dynamic: boolean }[],
-): string | 'dynamic' | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const option = args[i]!.value;
-    if (!option.startsWith('-') || option.startsWith('--')) {
-      if (option.startsWith('--')) continue;
-      return undefined; // a script file: the shell itself is the command
-    }
-    if (option.slice(1).includes('c')) {
-      const script = args[i + 1];
-      if (!script) return undefined;
-      return script.dynamic ? 'dynamic' : script.value;
-    }
+/** Arithmetic evaluates variables' values as expressions, and those can hold `$(…)`. */
+function arithmetic(node: Node, { analysis }: InvocationContext): void {
+  if (/[A-Za-z_$]/.test(node.text.replace(/^\$?\(\(|\)\)$/g, '').replace(/^for/, ''))) {
+    analysis.unclear.push(`${node.text.slice(0, 60)} evaluates variables as arithmetic`);
   }
-  return undefined;
 }
 
-/**
- * Wrappers run another command given in their arguments. Each returns the index of the
- * wrapped command's name in the arguments, or null when there is none.
- */
-const WRAPPERS: Record<string, (args: string[]) => number | null> = {
-  env: (args) =>
-    skipOptions(args, {
-      withValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],
-      assignments: true,
-    }),
-  command: (args) => skipOptions(args, {}),
-  builtin: (args) => skipOptions(args, {}),
-  exec: (args) => skipOptions(args, { withValue: ['-a'] }),
-  nohup: (args) => skipOptions(args, {}),
-  nice: (args) => skipOptions(args, { withValue: ['-n', '--adjustment'] }),
-  time: (args) => skipOptions(args, { withValue: ['-f', '--format', '-o', '--output'] }),
-  timeout: (args) => {
-    const index = skipOptions(args, { withValue: ['-s', '--signal', '-k', '--kill-after'] });
-    return index === null ? null : index + 1; // the duration comes first
-  },
-  xargs: (args) =>
-    skipOptions(args, {
-      withValue: [
-        '-I',
-        '-L',
-        '-n',
-        '-P',
-        '-s',
-        '-d',
-        '-E',
-        '-a',
-        '--arg-file',
-        '--delimiter',
-        '--max-args',
-        '--max-procs',
-        '--replace',
-      ],
-    }),
-  sudo: (args) =>
-    skipOptions(args, {
-      withValue: ['-u', '-g', '-C', '-D', '-p', '-h', '-U', '-r', '-t', '--user', '--group'],
-      assignments: true,
-    }),
-  doas: (args) => skipOptions(args, { withValue: ['-u', '-C'] }),
-  stdbuf: (args) => skipOptions(args, { withValue: ['-i', '-o', '-e'] }),
-  setsid: (args) => skipOptions(args, {}),
-  ionice: (args) => skipOptions(args, { withValue: ['-c', '-n', '-p'] }),
-  chronic: (args) => skipOptions(args, {}),
-  unbuffer: (args) => skipOptions(args, {}),
-  watch: (args) => skipOptions(args, { withValue: ['-n', '--interval', '-d'] }),
-};
-
-function skipOptions(
-  args: string[],
-  spec: { withValue?: string[]; assignments?: boolean },
-): number | null {
-  const withValue = new Set(spec.withValue ?? []);
-  let i = 0;
-  while (i < args.length) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      i++;
-      break;
-    }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
-      i++;
-      continue;
-    }
-    if (!arg.startsWith('-') || arg === '-') break;
-    i += withValue.has(arg) ? 2 : 1;
+function checkExpansion(node: Node, { analysis }: InvocationContext): void {
+  const text = node.text;
+  const unclear = (why: string) => analysis.unclear.push(`${text} ${why}`);
+  if (text.startsWith('${!')) unclear('expands a variable named by another variable');
+  else if (/@\w\}$/.test(text)) unclear('transforms a value (@P runs the prompt expansion)');
+  else {
+    const offset = /^\$\{#?[\w@*#?$!-]+(\[[^\]]*\])?:(?![-=?+])(.*)\}$/s.exec(text);
+    if (offset && /[A-Za-z_$]/.test(offset[2] ?? ''))
+      unclear('takes a substring at an offset evaluated as arithmetic');
   }
-  return i < args.length ? i : null;
 }
 
-/** The value of a word as the shell would see it, and whether it depends on run-time values. */
-function wordValue(node: Node): { value: string; dynamic: boolean } {
-  switch (node.type) {
-    case 'word':
-    case 'number':
-      return { value: node.text.replace(/\\(.)/gs, '$1'), dynamic: false };
-    case 'raw_string':
-      return { value: node.text.slice(1, -1), dynamic: false };
-    case 'ansi_c_string':
-      return { value: node.text.slice(2, -1).replace(/\\(.)/gs, '$1'), dynamic: false };
-    case 'string': {
-      let value = '';
-      let dynamic = false;
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
-        else {
-          dynamic = true;
-          value += child.text;
-        }
-      }
-      return { value, dynamic };
-    }
-    case 'concatenation': {
-      let value = '';
-      let dynamic = false;
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        const part = wordValue(child);
-        value += part.value;
-        dynamic ||= part.dynamic;
-      }
-      return { value, dynamic };
-    }
-    default:
-      // Expansions, substitutions, arithmetic: known only when the command runs.
-      return { value: node.text, dynamic: true };
-  }
+/** A here-document fed to a shell is a script: its commands are judged too. */
+function lookIntoHeredoc(node: Node, { nested }: InvocationContext): void {
+  const statement = node.parent?.parent;
+  const body =
+    statement?.type === 'redirected_statement' ? statement.childForFieldName('body') : null;
+  const program =
+    body?.type === 'command' ? body.childForFieldName('name')?.text.replace(/\\/g, '') : '';
+  if (program && SHELLS.has(program.split('/').pop() ?? '')) nested.push(node.text);
 }
 
 function noteRedirect(node: Node, analysis: CommandAnalysis): void {
   const operator = node.children.find((child) => child && !child.isNamed)?.text ?? '';
-  if (!/>/.test(operator) || operator === '<>') return;
   const destination = node.childForFieldName('destination');
-  const target = destination ? wordValue(destination) : { value: '', dynamic: true };
-  // `2>&1`, `>&2` and /dev/null write to no file.
-  if (/^&?\d*$/.test(target.value) && operator.includes('&')) return;
-  if (/^&?[0-9-]$/.test(target.value)) return;
-  if (
-    target.value === '/dev/null' ||
-    target.value === '/dev/stdout' ||
-    target.value === '/dev/stderr'
-  )
+  const target = destination ? wordValue(destination) : { value: '', literal: false };
+  if (operator === '<&-' || operator === '>&-') return; // closes a descriptor
+  if (operator === '<&' || operator === '>&') {
+    // Duplicating or closing a descriptor writes no file; `>&name` writes to the file `name`.
+    if (target.literal && /^(\d+|-)$/.test(target.value)) return;
+    if (operator.startsWith('<')) return;
+  }
+  if (!operator.includes('>')) {
+    analysis.reads.push(target);
     return;
+  }
+  if (target.literal && target.value === '/dev/null') return;
   analysis.writes.push(target.value || destination?.text || '?');
 }

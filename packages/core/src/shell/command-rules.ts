@@ -31,13 +31,34 @@ export function shellRules(entries: readonly string[] | undefined): ShellRule[] 
   return rules;
 }
 
-export function ruleMatches(rule: ShellRule, command: ShellCommand): boolean {
+/**
+ * Whether a rule matches a command. An allow rule needs the command's words to be known
+ * and equal; a deny rule also matches when a word it checks is only known at run time
+ * (`rm $x` for `rm -rf`) or when a runner adds arguments (`xargs rm`), since it cannot
+ * prove the command harmless.
+ */
+export function ruleMatches(
+  rule: ShellRule,
+  command: ShellCommand,
+  kind: 'allow' | 'deny' = 'allow',
+): boolean {
   const [name, ...args] = rule.words;
   if (name !== command.name) return false;
-  return args.every((word, index) => command.args[index] === word);
+  for (let index = 0; index < args.length; index++) {
+    const value = command.args[index];
+    if (value === undefined) return kind === 'deny' && command.appendsArgs;
+    // One unknown word may become several, so the rest cannot be compared either.
+    if (command.literal[index] === false) return kind === 'deny';
+    if (value !== args[index]) return false;
+  }
+  return true;
 }
 
 /** The first rule that matches a command, if any. */
-export function findMatchingRule(rules: ShellRule[], command: ShellCommand): ShellRule | undefined {
-  return rules.find((rule) => ruleMatches(rule, command));
+export function findMatchingRule(
+  rules: ShellRule[],
+  command: ShellCommand,
+  kind: 'allow' | 'deny' = 'allow',
+): ShellRule | undefined {
+  return rules.find((rule) => ruleMatches(rule, command, kind));
 }

@@ -1,239 +1,487 @@
 /**
- * Commands that only read, and may run without asking in `default` mode when nothing in the
- * line writes. Each entry says which of its uses are read-only, with examples that must and
- * must not count as read-only (checked by read-only-commands.test.ts).
+ * The allow-list of commands that only read, with the options known to be safe for each:
+ * a command runs without asking in `default` mode only when it is listed here and uses
+ * nothing but these options. Anything else (an unknown option, a leading assignment, a
+ * file outside the workspace) asks; the checks live in read-only-check.ts and the cases
+ * that prove this table in read-only-commands.test.ts.
  */
-import type { ShellCommand } from './command-analysis.js';
+import type { OptionSpec } from './parse-options.js';
 
-export interface ReadOnlyEntry {
-  isReadOnly(args: string[]): boolean;
-  examples: { readOnly: string[]; notReadOnly: string[] };
+export interface ReadOnlySpec {
+  options: OptionSpec;
+  /**
+   * What the operands are: `paths` (files read, each checked against the workspace),
+   * `text` (never opened: echo, basename), or `pattern-then-paths` (grep: the first operand
+   * is a pattern unless -e/-f gave one).
+   */
+  operands: 'paths' | 'text' | 'pattern-then-paths' | 'none';
+  /** Options whose value is a file the command reads (checked like path operands). */
+  pathOptions?: readonly string[];
+  /** Options that give the pattern, so every operand is a path. */
+  patternOptions?: readonly string[];
+  /** At most this many operands (uniq writes to its second). */
+  maxOperands?: number;
+  /** Takes anything as text, with no options to check (echo). */
+  anyText?: boolean;
+  /** Every operand must look like this (`date +FORMAT`; a bare operand sets the clock). */
+  operandPattern?: RegExp;
 }
 
-const always = () => true;
-const withoutOptions = (forbidden: RegExp) => (args: string[]) =>
-  !args.some((arg) => forbidden.test(arg));
-
-const GIT_READ_SUBCOMMANDS = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'branch',
-  'rev-parse',
-  'ls-files',
-  'blame',
-  'remote',
-  'tag',
-  'describe',
-  'shortlog',
-]);
-/** Options that make git run programs or write files. */
-const GIT_UNSAFE =
-  /^(-c|--config-env|--output|--ext-diff|--exec-path|--upload-pack|--receive-pack|-o)(=|$)/;
-
-function gitIsReadOnly(args: string[]): boolean {
-  let i = 0;
-  // Global options before the subcommand: only the harmless ones.
-  while (i < args.length && args[i]!.startsWith('-')) {
-    const option = args[i]!;
-    if (option === '-C') i += 2;
-    else if (option === '--no-pager' || option === '-P' || option === '--no-optional-locks') i += 1;
-    else return false;
-  }
-  const sub = args[i];
-  if (!sub || !GIT_READ_SUBCOMMANDS.has(sub)) return false;
-  const rest = args.slice(i + 1);
-  if (rest.some((arg) => GIT_UNSAFE.test(arg))) return false;
-  // Listing only: no creating, deleting, renaming or retargeting.
-  if (sub === 'branch' || sub === 'tag') {
-    return rest.every((arg) =>
-      /^(-a|-r|-v|-vv|--all|--remotes|--list|-l|--merged|--no-merged|--contains|--sort=.*|--show-current|--format=.*)$/.test(
-        arg,
-      ),
-    );
-  }
-  if (sub === 'remote')
-    return rest.every(
-      (arg) =>
-        arg === '-v' ||
-        arg === '--verbose' ||
-        arg === 'show' ||
-        arg === 'get-url' ||
-        !arg.startsWith('-'),
-    );
-  return true;
-}
-
-export const READ_ONLY_COMMANDS: Record<string, ReadOnlyEntry> = {
-  ls: {
-    isReadOnly: always,
-    examples: { readOnly: ['ls', 'ls -la src'], notReadOnly: ['ls > listing.txt'] },
+const GREP: ReadOnlySpec = {
+  options: {
+    short: 'EFGPiyvwxcLloqsbHhnTZzaIrRU',
+    shortValued: 'efmABCdD',
+    numeric: true,
+    long: [
+      '--extended-regexp',
+      '--fixed-strings',
+      '--basic-regexp',
+      '--perl-regexp',
+      '--ignore-case',
+      '--no-ignore-case',
+      '--invert-match',
+      '--word-regexp',
+      '--line-regexp',
+      '--count',
+      '--files-with-matches',
+      '--files-without-match',
+      '--only-matching',
+      '--quiet',
+      '--silent',
+      '--no-messages',
+      '--byte-offset',
+      '--with-filename',
+      '--no-filename',
+      '--line-number',
+      '--initial-tab',
+      '--null',
+      '--null-data',
+      '--text',
+      '--recursive',
+      '--dereference-recursive',
+      '--line-buffered',
+    ],
+    longValued: [
+      '--regexp',
+      '--file',
+      '--max-count',
+      '--after-context',
+      '--before-context',
+      '--context',
+      '--include',
+      '--exclude',
+      '--exclude-dir',
+      '--label',
+      '--binary-files',
+      '--devices',
+      '--directories',
+      '--exclude-from',
+    ],
+    longOptional: ['--color', '--colour'],
   },
-  cat: {
-    isReadOnly: always,
-    examples: { readOnly: ['cat README.md', 'cat a b | wc -l'], notReadOnly: ['cat a > b'] },
-  },
-  head: {
-    isReadOnly: always,
-    examples: { readOnly: ['head -n 20 file.ts'], notReadOnly: ['head x >> y'] },
-  },
-  tail: {
-    isReadOnly: always,
-    examples: { readOnly: ['tail -n 50 log.txt'], notReadOnly: ['tail x | tee y'] },
-  },
-  wc: {
-    isReadOnly: always,
-    examples: { readOnly: ['wc -l src/*.ts'], notReadOnly: ['wc -l x > count'] },
-  },
-  pwd: { isReadOnly: always, examples: { readOnly: ['pwd'], notReadOnly: ['pwd; rm -rf build'] } },
-  echo: {
-    isReadOnly: always,
-    examples: {
-      readOnly: ['echo hello', 'echo "$HOME"'],
-      notReadOnly: ['echo hi > file', 'echo $(rm x)'],
-    },
-  },
-  printf: {
-    isReadOnly: always,
-    examples: { readOnly: ["printf '%s\\n' a b"], notReadOnly: ['printf x > y'] },
-  },
-  grep: {
-    isReadOnly: always,
-    examples: {
-      readOnly: ['grep -rn TODO src', 'grep -c x file'],
-      notReadOnly: ['grep x file > out'],
-    },
-  },
-  egrep: {
-    isReadOnly: always,
-    examples: { readOnly: ['egrep "a|b" f'], notReadOnly: ['egrep a f > g'] },
-  },
-  rg: {
-    // --pre runs a program on every file.
-    isReadOnly: withoutOptions(/^--pre(=|$)|^--pre-glob/),
-    examples: {
-      readOnly: ['rg -n "fn main" src', 'rg --files'],
-      notReadOnly: ['rg --pre ./run.sh x', 'rg x > out'],
-    },
-  },
-  find: {
-    isReadOnly: withoutOptions(/^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/),
-    examples: {
-      readOnly: ['find . -name "*.ts"', 'find src -type f -newer x'],
-      notReadOnly: ['find . -name x -delete', 'find . -exec rm {} ;', 'find . -fprint out'],
-    },
-  },
-  git: {
-    isReadOnly: gitIsReadOnly,
-    examples: {
-      readOnly: [
-        'git status',
-        'git log --oneline -5',
-        'git diff HEAD~1',
-        'git show HEAD',
-        'git branch -a',
-        'git -C sub status',
-      ],
-      notReadOnly: [
-        'git commit -m x',
-        'git push',
-        'git -c core.pager=sh status',
-        'git log --output=out.txt',
-        'git diff --ext-diff',
-        'git branch -D main',
-        'git branch new-branch',
-        'git checkout .',
-      ],
-    },
-  },
-  which: {
-    isReadOnly: always,
-    examples: { readOnly: ['which node'], notReadOnly: ['which node > x'] },
-  },
-  whoami: { isReadOnly: always, examples: { readOnly: ['whoami'], notReadOnly: ['whoami > me'] } },
-  date: {
-    isReadOnly: withoutOptions(/^(-s|--set)/),
-    examples: { readOnly: ['date', 'date +%s'], notReadOnly: ['date -s "2020-01-01"'] },
-  },
-  uname: { isReadOnly: always, examples: { readOnly: ['uname -a'], notReadOnly: ['uname > x'] } },
-  file: {
-    isReadOnly: always,
-    examples: { readOnly: ['file image.png'], notReadOnly: ['file x > y'] },
-  },
-  stat: {
-    isReadOnly: always,
-    examples: { readOnly: ['stat package.json'], notReadOnly: ['stat x > y'] },
-  },
-  du: {
-    isReadOnly: always,
-    examples: { readOnly: ['du -sh node_modules'], notReadOnly: ['du -sh . > size'] },
-  },
-  df: { isReadOnly: always, examples: { readOnly: ['df -h'], notReadOnly: ['df > x'] } },
-  tree: {
-    isReadOnly: withoutOptions(/^-o$/),
-    examples: { readOnly: ['tree -L 2'], notReadOnly: ['tree -o out.txt'] },
-  },
-  basename: {
-    isReadOnly: always,
-    examples: { readOnly: ['basename /a/b.ts'], notReadOnly: ['basename a > b'] },
-  },
-  dirname: {
-    isReadOnly: always,
-    examples: { readOnly: ['dirname /a/b.ts'], notReadOnly: ['dirname a > b'] },
-  },
-  realpath: {
-    isReadOnly: always,
-    examples: { readOnly: ['realpath .'], notReadOnly: ['realpath . > x'] },
-  },
-  sort: {
-    isReadOnly: withoutOptions(/^(-o|--output)/),
-    examples: {
-      readOnly: ['sort -u names.txt'],
-      notReadOnly: ['sort -o out.txt in.txt', 'sort x > y'],
-    },
-  },
-  uniq: {
-    // A second file name is where uniq writes.
-    isReadOnly: (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1,
-    examples: {
-      readOnly: ['uniq -c sorted.txt', 'sort x | uniq'],
-      notReadOnly: ['uniq in.txt out.txt'],
-    },
-  },
-  cut: {
-    isReadOnly: always,
-    examples: { readOnly: ['cut -d: -f1 /etc/passwd'], notReadOnly: ['cut -f1 x > y'] },
-  },
-  tr: { isReadOnly: always, examples: { readOnly: ['tr a-z A-Z'], notReadOnly: ['tr a b > c'] } },
-  diff: {
-    isReadOnly: always,
-    examples: { readOnly: ['diff -u a.txt b.txt'], notReadOnly: ['diff a b > patch'] },
-  },
-  true: { isReadOnly: always, examples: { readOnly: ['true'], notReadOnly: ['true; rm x'] } },
-  false: { isReadOnly: always, examples: { readOnly: ['false'], notReadOnly: ['false || rm x'] } },
-  test: {
-    isReadOnly: always,
-    examples: { readOnly: ['test -f package.json'], notReadOnly: ['test -f x && rm x'] },
-  },
-  '[': {
-    isReadOnly: always,
-    examples: { readOnly: ['[ -d src ]'], notReadOnly: ['[ -d src ] && rm -r src'] },
-  },
-  env: {
-    // Only reached without a command to run (env as a wrapper is seen through).
-    isReadOnly: always,
-    examples: { readOnly: ['env', 'env | grep PATH'], notReadOnly: ['env rm x'] },
-  },
-  node: {
-    isReadOnly: (args) => args.length === 1 && (args[0] === '--version' || args[0] === '-v'),
-    examples: { readOnly: ['node --version'], notReadOnly: ['node script.js', 'node -e "1"'] },
-  },
+  operands: 'pattern-then-paths',
+  pathOptions: ['-f', '--file', '--exclude-from'],
+  patternOptions: ['-e', '-f', '--regexp', '--file'],
 };
 
-export function isReadOnlyCommand(command: ShellCommand): boolean {
-  const entry = Object.hasOwn(READ_ONLY_COMMANDS, command.name)
-    ? READ_ONLY_COMMANDS[command.name]
-    : undefined;
-  return entry?.isReadOnly(command.args) ?? false;
-}
+const HEAD_TAIL_LONG = ['--quiet', '--silent', '--verbose', '--zero-terminated'];
+
+export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
+  ls: {
+    options: {
+      short: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvwxXZ1',
+      shortValued: 'IwT',
+      long: [
+        '--all',
+        '--almost-all',
+        '--human-readable',
+        '--si',
+        '--recursive',
+        '--reverse',
+        '--size',
+        '--classify',
+        '--directory',
+        '--inode',
+        '--numeric-uid-gid',
+        '--dereference',
+        '--group-directories-first',
+        '--full-time',
+        '--no-group',
+        '--literal',
+        '--author',
+      ],
+      longValued: [
+        '--sort',
+        '--time',
+        '--time-style',
+        '--format',
+        '--indicator-style',
+        '--hide',
+        '--ignore',
+        '--block-size',
+        '--width',
+        '--tabsize',
+        '--quoting-style',
+      ],
+      longOptional: ['--color', '--hyperlink'],
+    },
+    operands: 'paths',
+  },
+  cat: {
+    options: {
+      short: 'AbeEnstTuv',
+      long: [
+        '--number',
+        '--number-nonblank',
+        '--show-all',
+        '--show-ends',
+        '--show-tabs',
+        '--squeeze-blank',
+        '--show-nonprinting',
+      ],
+    },
+    operands: 'paths',
+  },
+  head: {
+    options: {
+      short: 'qvz',
+      shortValued: 'nc',
+      numeric: true,
+      long: HEAD_TAIL_LONG,
+      longValued: ['--lines', '--bytes'],
+    },
+    operands: 'paths',
+  },
+  tail: {
+    options: {
+      short: 'qvzfFr',
+      shortValued: 'ncs',
+      numeric: true,
+      long: [...HEAD_TAIL_LONG, '--retry'],
+      longValued: ['--lines', '--bytes', '--sleep-interval', '--max-unchanged-stats', '--pid'],
+      longOptional: ['--follow'],
+    },
+    operands: 'paths',
+  },
+  wc: {
+    options: {
+      short: 'clmwL',
+      long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length'],
+      longValued: ['--files0-from'],
+    },
+    operands: 'paths',
+    pathOptions: ['--files0-from'],
+  },
+  pwd: { options: { short: 'LP' }, operands: 'none' },
+  echo: { options: {}, operands: 'text', anyText: true },
+  printf: { options: {}, operands: 'text', anyText: true },
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  rg: {
+    options: {
+      short: 'iSsFwxvclLnNoqbHIuUaP0h.',
+      shortValued: 'egtTmABCjMrEf',
+      long: [
+        '--files',
+        '--hidden',
+        '--no-ignore',
+        '--no-ignore-vcs',
+        '--no-ignore-parent',
+        '--no-ignore-dot',
+        '--ignore-case',
+        '--smart-case',
+        '--case-sensitive',
+        '--fixed-strings',
+        '--word-regexp',
+        '--line-regexp',
+        '--invert-match',
+        '--count',
+        '--count-matches',
+        '--files-with-matches',
+        '--files-without-match',
+        '--line-number',
+        '--no-line-number',
+        '--only-matching',
+        '--quiet',
+        '--column',
+        '--no-heading',
+        '--heading',
+        '--with-filename',
+        '--no-filename',
+        '--json',
+        '--vimgrep',
+        '--follow',
+        '--multiline',
+        '--multiline-dotall',
+        '--pcre2',
+        '--stats',
+        '--sort-files',
+        '--trim',
+        '--no-messages',
+        '--null',
+        '--text',
+        '--binary',
+        '--no-config',
+        '--type-list',
+        '--unrestricted',
+        '--byte-offset',
+        '--passthru',
+        '--crlf',
+        '--no-require-git',
+        '--one-file-system',
+        '--glob-case-insensitive',
+        '--max-columns-preview',
+        '--pretty',
+      ],
+      longValued: [
+        '--glob',
+        '--iglob',
+        '--type',
+        '--type-not',
+        '--max-count',
+        '--max-depth',
+        '--maxdepth',
+        '--max-filesize',
+        '--after-context',
+        '--before-context',
+        '--context',
+        '--threads',
+        '--max-columns',
+        '--replace',
+        '--regexp',
+        '--file',
+        '--sort',
+        '--sortr',
+        '--encoding',
+        '--colors',
+        '--type-add',
+        '--context-separator',
+        '--field-match-separator',
+        '--path-separator',
+        '--ignore-file',
+      ],
+      longOptional: ['--color'],
+    },
+    operands: 'pattern-then-paths',
+    pathOptions: ['-f', '--file', '--ignore-file'],
+    patternOptions: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
+  },
+  which: { options: { short: 'as' }, operands: 'text' },
+  type: { options: { short: 'afptP' }, operands: 'text' },
+  whoami: { options: {}, operands: 'none' },
+  id: { options: { short: 'gGnruz' }, operands: 'text' },
+  uname: {
+    options: {
+      short: 'asnrvmpio',
+      long: ['--all', '--kernel-name', '--kernel-release', '--machine', '--operating-system'],
+    },
+    operands: 'none',
+  },
+  printenv: { options: { short: '0', long: ['--null'] }, operands: 'text' },
+  date: {
+    // No -s/--set, and no operand but +FORMAT (a bare operand sets the clock).
+    options: {
+      short: 'uR',
+      shortValued: 'dIr',
+      long: ['--utc', '--universal', '--rfc-email', '--debug'],
+      longValued: ['--date', '--reference', '--rfc-3339'],
+      longOptional: ['--iso-8601'],
+    },
+    operands: 'text',
+    operandPattern: /^\+/,
+    pathOptions: ['-r', '--reference'],
+  },
+  file: {
+    options: {
+      short: 'bhiLkNrsz0E',
+      long: [
+        '--brief',
+        '--mime',
+        '--mime-type',
+        '--mime-encoding',
+        '--dereference',
+        '--no-dereference',
+        '--keep-going',
+      ],
+    },
+    operands: 'paths',
+  },
+  stat: {
+    options: {
+      short: 'fLt',
+      shortValued: 'c',
+      long: ['--dereference', '--file-system', '--terse'],
+      longValued: ['--format', '--printf'],
+    },
+    operands: 'paths',
+  },
+  du: {
+    options: {
+      short: 'abcDhHkLlmPsSx0',
+      shortValued: 'dBt',
+      long: [
+        '--all',
+        '--apparent-size',
+        '--bytes',
+        '--total',
+        '--human-readable',
+        '--si',
+        '--summarize',
+        '--separate-dirs',
+        '--one-file-system',
+        '--count-links',
+        '--dereference',
+        '--null',
+      ],
+      longValued: ['--max-depth', '--block-size', '--threshold', '--exclude', '--time-style'],
+      longOptional: ['--time'],
+    },
+    operands: 'paths',
+  },
+  df: {
+    options: {
+      short: 'ahHiklPTx',
+      shortValued: 'Bt',
+      long: ['--all', '--human-readable', '--si', '--inodes', '--local', '--portability'],
+      longValued: ['--block-size', '--type', '--exclude-type', '--output'],
+    },
+    operands: 'paths',
+  },
+  tree: {
+    options: { short: 'adlfiqNQpugshDFvtrcUACSnJx', shortValued: 'LPI' },
+    operands: 'paths',
+  },
+  basename: {
+    options: {
+      short: 'az',
+      shortValued: 's',
+      long: ['--multiple', '--zero'],
+      longValued: ['--suffix'],
+    },
+    operands: 'text',
+  },
+  dirname: { options: { short: 'z', long: ['--zero'] }, operands: 'text' },
+  realpath: {
+    options: {
+      short: 'eLmPqsz',
+      long: [
+        '--canonicalize-existing',
+        '--canonicalize-missing',
+        '--logical',
+        '--physical',
+        '--quiet',
+        '--strip',
+        '--no-symlinks',
+        '--zero',
+      ],
+      longValued: ['--relative-to', '--relative-base'],
+    },
+    operands: 'text',
+  },
+  readlink: { options: { short: 'efmnqsvz' }, operands: 'text' },
+  sort: {
+    // Not -o/--output (writes), -T (temporary files), --compress-program (runs a program).
+    options: {
+      short: 'bdfgiMhnRrVcCsumz',
+      shortValued: 'kSt',
+      long: [
+        '--ignore-leading-blanks',
+        '--dictionary-order',
+        '--ignore-case',
+        '--general-numeric-sort',
+        '--ignore-nonprinting',
+        '--month-sort',
+        '--human-numeric-sort',
+        '--numeric-sort',
+        '--random-sort',
+        '--reverse',
+        '--version-sort',
+        '--stable',
+        '--unique',
+        '--zero-terminated',
+        '--merge',
+      ],
+      longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--sort'],
+      longOptional: ['--check'],
+    },
+    operands: 'paths',
+  },
+  uniq: {
+    options: {
+      short: 'cdDiuz',
+      shortValued: 'fsw',
+      long: ['--count', '--repeated', '--ignore-case', '--unique', '--zero-terminated'],
+      longValued: ['--skip-fields', '--skip-chars', '--check-chars'],
+      longOptional: ['--all-repeated', '--group'],
+    },
+    operands: 'paths',
+    maxOperands: 1,
+  },
+  cut: {
+    options: {
+      short: 'nsz',
+      shortValued: 'bcdf',
+      long: ['--complement', '--only-delimited', '--zero-terminated'],
+      longValued: ['--bytes', '--characters', '--delimiter', '--fields', '--output-delimiter'],
+    },
+    operands: 'paths',
+  },
+  tr: { options: { short: 'cCdst' }, operands: 'text' },
+  diff: {
+    options: {
+      short: 'qsyitbwBEZaurNpTlc',
+      shortValued: 'UCFDIxW',
+      long: [
+        '--brief',
+        '--report-identical-files',
+        '--side-by-side',
+        '--ignore-case',
+        '--ignore-all-space',
+        '--ignore-space-change',
+        '--ignore-blank-lines',
+        '--text',
+        '--recursive',
+        '--new-file',
+        '--show-c-function',
+        '--expand-tabs',
+        '--strip-trailing-cr',
+        '--minimal',
+        '--normal',
+        '--suppress-common-lines',
+        '--left-column',
+        '--no-dereference',
+      ],
+      longValued: ['--label', '--exclude', '--ignore-matching-lines', '--width', '--tabsize'],
+      longOptional: ['--unified', '--context', '--color'],
+    },
+    operands: 'paths',
+  },
+  comm: { options: { short: '123iz' }, operands: 'paths' },
+  cmp: { options: { short: 'blsz', shortValued: 'in' }, operands: 'paths', maxOperands: 2 },
+  seq: { options: { shortValued: 'fs', short: 'w' }, operands: 'text' },
+  sha256sum: {
+    options: { short: 'bztz', long: ['--binary', '--text', '--tag', '--zero'] },
+    operands: 'paths',
+  },
+  md5sum: {
+    options: { short: 'btz', long: ['--binary', '--text', '--tag', '--zero'] },
+    operands: 'paths',
+  },
+  true: { options: {}, operands: 'text', anyText: true },
+  false: { options: {}, operands: 'text', anyText: true },
+  test: { options: {}, operands: 'text', anyText: true },
+  '[': { options: {}, operands: 'text', anyText: true },
+  env: {
+    // Only reached when env runs no command: it prints the (already filtered) environment.
+    options: {
+      short: 'i0',
+      shortValued: 'u',
+      long: ['--null', '--ignore-environment'],
+      longValued: ['--unset'],
+    },
+    operands: 'text',
+    operandPattern: /^\w+=/,
+  },
+  node: { options: { short: 'v', long: ['--version'] }, operands: 'none' },
+};

@@ -1,12 +1,14 @@
 /**
- * Decides whether a shell line may run: refused when any command matches a deny rule (in
- * every approval mode), run without asking only when every command is allowed (by a rule,
- * by an "always" answer this session, or as a read-only command with nothing written), and
- * otherwise asked. Substitutions and anything the parser cannot understand always ask.
+ * Decides whether a shell line may run. Refused, in every approval mode: a command that a
+ * deny rule matches (or might match, when a word it checks is only known at run time),
+ * and, while any deny rule exists, a line with a part that cannot be checked. Run without
+ * asking: every command allowed by a rule or an "always" answer, or every command proven
+ * read-only (read-only-check.ts) with nothing written. Everything else asks, with reasons
+ * the person can read.
  */
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
-import { isReadOnlyCommand } from './read-only-commands.js';
+import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 
 export type ShellDecision =
   | { kind: 'deny'; message: string }
@@ -18,36 +20,54 @@ export interface ShellPolicy {
   denyRules: ShellRule[];
   /** Command names the person allowed "always" this session. */
   sessionAllowed: ReadonlySet<string>;
+  /** Where the line runs and what it may read, for proving commands read-only. */
+  readOnly: ReadOnlyContext;
 }
 
 export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): ShellDecision {
   for (const command of analysis.commands) {
-    const rule = findMatchingRule(policy.denyRules, command);
+    const rule = findMatchingRule(policy.denyRules, command, 'deny');
     if (rule) {
+      const how = command.via ? ` (run by ${command.via})` : '';
       return {
         kind: 'deny',
-        message: `The command "${command.text}" is blocked by the rule ${rule.entry} in tools.exclude. Do not try to run it another way; ask the person if it is needed.`,
+        message: `The command "${command.text}"${how} is blocked by the rule ${rule.entry} in tools.exclude. Do not try to run it another way; ask the person if it is needed.`,
       };
     }
   }
-  const reasons: string[] = [];
-  if (analysis.unclear.length > 0) reasons.push(...analysis.unclear);
+  if (policy.denyRules.length > 0 && analysis.unclear.length > 0) {
+    return {
+      kind: 'deny',
+      message: `This command cannot be checked against the rules in tools.exclude (${policy.denyRules.map((r) => r.entry).join(', ')}): ${analysis.unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
+    };
+  }
+  const reasons: string[] = [...analysis.unclear];
   if (analysis.substitutions.length > 0) {
-    reasons.push(`runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
+    reasons.push(`it runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
   }
   const allowed = (command: ShellCommand) =>
     policy.sessionAllowed.has(command.name) ||
-    findMatchingRule(policy.allowRules, command) !== undefined;
+    findMatchingRule(policy.allowRules, command, 'allow') !== undefined;
   const notAllowed = analysis.commands.filter((command) => !allowed(command));
-  if (reasons.length === 0 && notAllowed.length === 0) return { kind: 'allow', reason: 'rules' };
-  if (
-    reasons.length === 0 &&
-    analysis.writes.length === 0 &&
-    notAllowed.every((command) => isReadOnlyCommand(command))
-  ) {
+  const byRules = analysis.commands.length > 0 && notAllowed.length === 0;
+  if (reasons.length === 0 && analysis.notReadOnly.length === 0 && byRules)
+    return { kind: 'allow', reason: 'rules' };
+
+  const readOnlyReasons: string[] = [...analysis.notReadOnly];
+  if (analysis.writes.length > 0)
+    readOnlyReasons.push(`it writes to ${analysis.writes.join(', ')}`);
+  for (const read of analysis.reads) {
+    const problem = pathProblem(read, policy.readOnly);
+    if (problem) readOnlyReasons.push(`it reads ${problem}`);
+  }
+  for (const command of notAllowed) {
+    const problem = readOnlyProblem(command, policy.readOnly);
+    if (problem) readOnlyReasons.push(problem);
+  }
+  if (reasons.length === 0 && readOnlyReasons.length === 0) {
     return { kind: 'allow', reason: 'read_only' };
   }
-  if (analysis.writes.length > 0) reasons.push(`writes to ${analysis.writes.join(', ')}`);
+  reasons.push(...readOnlyReasons);
   const rootCommands = [...new Set(notAllowed.map((command) => command.name))];
-  return { kind: 'ask', rootCommands, reasons };
+  return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
 }

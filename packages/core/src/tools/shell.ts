@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
+import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, type ShellRunResult } from '../shell/shell-execution.js';
 import { decideShell, type ShellDecision } from '../shell/shell-permissions.js';
@@ -106,13 +107,14 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   override async shouldConfirmExecute(
     params: ShellToolParams,
   ): Promise<ToolExecConfirmationDetails | false> {
-    const { decision } = await this.decide(params.command);
+    const { decision } = await this.decide(params.command, this.workingDirectory(params));
     // A refusal is reported by execute, which runs even in yolo mode.
     if (decision.kind !== 'ask') return false;
     const roots = decision.rootCommands;
     return {
       type: 'exec',
-      title: `Run this command?${decision.reasons.length ? ` (${decision.reasons.join('; ')})` : ''}`,
+      title: `Run this command? (${decision.reasons.join('; ')})`,
+      reasons: decision.reasons,
       command: params.command,
       rootCommands: roots,
       // "Always" allows these command names for the session, not the whole tool.
@@ -130,14 +132,11 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     signal: AbortSignal,
     updateOutput?: UpdateOutput,
   ): Promise<ToolResult> {
-    const { decision } = await this.decide(params.command);
+    const cwd = this.workingDirectory(params);
+    const { decision } = await this.decide(params.command, cwd);
     if (decision.kind === 'deny')
       return errorResult(ToolErrorType.EXECUTION_DENIED, decision.message);
 
-    const directory = params.directory
-      ? this.config.workspace.check(params.directory, 'read')
-      : null;
-    const cwd = directory?.ok ? directory.realPath : this.config.workspace.projectRoot;
     try {
       if (!(await stat(cwd)).isDirectory()) throw new Error('not a folder');
     } catch {
@@ -147,6 +146,9 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       );
     }
     const env = shellEnvironment(process.env, this.config.settings.tools?.shell?.allowEnv);
+    // A line run as read-only gets git config that stops the repository's from running programs.
+    if (decision.kind === 'allow' && decision.reason === 'read_only')
+      Object.assign(env, readOnlyGitEnvironment(env));
 
     if (params.is_background) {
       try {
@@ -192,15 +194,29 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     return this.report(params.command, cwd, timeoutMs, result);
   }
 
+  private workingDirectory(params: ShellToolParams): string {
+    const directory = params.directory
+      ? this.config.workspace.check(params.directory, 'read')
+      : null;
+    return directory?.ok ? directory.realPath : this.config.workspace.projectRoot;
+  }
+
   private async decide(
     command: string,
+    cwd: string,
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
     const analysis = await analyzeCommand(command);
     const tools = this.config.settings.tools ?? {};
+    const workspace = this.config.workspace;
     const decision = decideShell(analysis, {
       allowRules: shellRules([...(tools.allowed ?? []), ...(tools.core ?? [])]),
       denyRules: shellRules(tools.exclude),
       sessionAllowed: this.config.sessionAllowedShellCommands,
+      readOnly: {
+        cwd,
+        canRead: (file) => workspace.check(file, 'read').ok,
+        homeDir: this.config.homeDir,
+      },
     });
     return { analysis, decision };
   }

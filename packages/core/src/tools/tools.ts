@@ -136,6 +136,8 @@ export interface ToolExecConfirmationDetails extends ConfirmationBase {
   command: string;
   /** Root commands of the call that are not yet allowed. */
   rootCommands: string[];
+  /** Why it asks, one sentence each (also in the title). */
+  reasons?: string[];
 }
 
 export interface ToolMcpConfirmationDetails extends ConfirmationBase {

@@ -1,0 +1,189 @@
+/**
+ * Proves a command read-only against the allow-list (read-only-commands.ts, plus find and
+ * git here): the command is listed, uses only its safe options, sets no variables, and
+ * every file it reads lies inside the workspace roots and outside /proc, /sys and /dev
+ * (except /dev/null). Each refusal is a sentence the person can read.
+ */
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ShellCommand } from './command-analysis.js';
+import { gitConfigProblem, gitProblem } from './git-read-only.js';
+import { parseOptions } from './parse-options.js';
+import { READ_ONLY_COMMANDS } from './read-only-commands.js';
+import type { ShellWord } from './shell-words.js';
+
+export interface ReadOnlyContext {
+  /** The folder the line runs in (a real path). */
+  cwd: string;
+  /** True when an absolute path may be read (inside the workspace roots, links resolved). */
+  canRead(absolutePath: string): boolean;
+  homeDir: string;
+  /** Why the repository's git config is unsafe for read-only git; defaults to reading it. */
+  gitConfigProblem?(dir: string): string | null;
+}
+
+const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
+const GLOB = /[*?[]/;
+
+/** Why `command` is not proven read-only, or null when it is. */
+export function readOnlyProblem(command: ShellCommand, context: ReadOnlyContext): string | null {
+  const { name } = command;
+  if (command.assignments.length > 0)
+    return `it sets ${command.assignments.map((a) => a.split('=')[0]).join(', ')} for ${name}`;
+  // `bash -c SCRIPT`: the script's own commands are judged one by one.
+  if (command.runsCheckedScript) return null;
+  if (command.appendsArgs)
+    return `${command.via ?? 'a runner'} gives ${name} arguments only known when it runs`;
+  const words: ShellWord[] = command.args.map((value, i) => ({
+    value,
+    literal: command.literal[i] ?? false,
+  }));
+  if (name === 'git') {
+    return gitProblem(
+      words,
+      context.cwd,
+      (word, cwd) => pathProblem(word, { ...context, cwd }),
+      context.gitConfigProblem ?? gitConfigProblem,
+    );
+  }
+  if (name === 'find') return findProblem(words, context);
+  if (!Object.hasOwn(READ_ONLY_COMMANDS, name))
+    return `${name} is not on the list of read-only commands`;
+  const spec = READ_ONLY_COMMANDS[name]!;
+  if (spec.anyText) return textCommandProblem(name, words);
+
+  const parsed = parseOptions(words, spec.options);
+  if (!parsed.ok) return `${name}: ${parsed.problem}`;
+  for (const option of parsed.options) {
+    if (!spec.pathOptions?.includes(option.name)) continue;
+    const problem = pathProblem(
+      { value: option.value ?? '', literal: !!option.valueLiteral },
+      context,
+    );
+    if (problem) return problem;
+  }
+  const operands = parsed.operands.map((index) => words[index]!);
+  if (spec.operands === 'none' && operands.length > 0) return `${name} takes no arguments here`;
+  if (spec.maxOperands !== undefined && operands.length > spec.maxOperands)
+    return `${name} with ${operands.length} file names writes to the last one`;
+  if (spec.operandPattern && operands.some((word) => !spec.operandPattern!.test(word.value)))
+    return `${name} ${operands.map((w) => w.value).join(' ')} is not read-only`;
+  if (spec.operands === 'text' || spec.operands === 'none') return null;
+  const patternGiven = parsed.options.some((o) => spec.patternOptions?.includes(o.name));
+  const files =
+    spec.operands === 'pattern-then-paths' && !patternGiven ? operands.slice(1) : operands;
+  for (const file of files) {
+    const problem = pathProblem(file, context);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function textCommandProblem(name: string, words: ShellWord[]): string | null {
+  if (name === 'printf' && (words[0]?.value === '-v' || (words[0] && !words[0].literal)))
+    return 'printf -v sets a variable';
+  if ((name === 'test' || name === '[') && words.some((w) => w.value === '-v'))
+    return `${name} -v evaluates a variable name`;
+  return null;
+}
+
+/** Why reading `word` (a file argument) is not proven harmless, or null. */
+export function pathProblem(word: ShellWord, context: ReadOnlyContext): string | null {
+  let value = word.value;
+  if (value === '-' && word.literal) return null; // standard input
+  if (!word.literal) {
+    if (/[$`]/.test(value)) return `the file ${value} is only known when the command runs`;
+    if (value.startsWith('~')) value = context.homeDir + value.slice(1);
+    if (/[{}]/.test(value)) return `the file ${value} uses brace expansion`;
+  }
+  const absolute = path.resolve(context.cwd, value);
+  if (!word.literal && GLOB.test(value)) return globProblem(value, absolute, context);
+  return fileProblem(value, absolute, context);
+}
+
+function fileProblem(shown: string, absolute: string, context: ReadOnlyContext): string | null {
+  if (absolute === '/dev/null') return null;
+  if (SYSTEM_TREES.some((tree) => absolute === tree || absolute.startsWith(`${tree}/`)))
+    return `${shown} is in ${absolute.split('/')[1] ? `/${absolute.split('/')[1]}` : '/'}, outside the workspace`;
+  if (!context.canRead(absolute)) return `${shown} is outside the workspace`;
+  return null;
+}
+
+/** A pattern in the last component only, in a folder inside the workspace, matching no link out. */
+function globProblem(shown: string, absolute: string, context: ReadOnlyContext): string | null {
+  const folder = path.dirname(absolute);
+  if (GLOB.test(folder) || absolute.split('/').includes('..'))
+    return `the pattern ${shown} spans folders, which toolhost does not check`;
+  const problem = fileProblem(shown, folder, context);
+  if (problem) return problem;
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return null; // no folder, no matches: the command reads nothing
+  }
+  for (const entry of entries) {
+    const full = path.join(folder, entry);
+    try {
+      if (lstatSync(full).isSymbolicLink() && fileProblem(full, full, context))
+        return `${full} (matched by ${shown}) leads outside the workspace`;
+    } catch {
+      // vanished meanwhile: nothing to read
+    }
+  }
+  return null;
+}
+
+const FIND_TESTS_WITHOUT_VALUE = new Set(
+  '-print -print0 -prune -quit -true -false -empty -readable -writable -executable -depth -xdev -mount -noleaf -daystart -follow -nouser -nogroup -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ! ( ) , -ls -d'.split(
+    ' ',
+  ),
+);
+const FIND_TESTS_WITH_VALUE = new Set(
+  '-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth -mindepth -size -mtime -mmin -atime -amin -ctime -cmin -used -perm -user -group -uid -gid -links -inum -lname -ilname -regextype -fstype -printf -context'.split(
+    ' ',
+  ),
+);
+const FIND_TESTS_WITH_PATH = /^-(newer|anewer|cnewer|samefile|newer[amcBt][amcBt])$/;
+const FIND_ACTIONS: Record<string, string> = {
+  '-exec': 'runs a command',
+  '-execdir': 'runs a command',
+  '-ok': 'runs a command',
+  '-okdir': 'runs a command',
+  '-delete': 'deletes files',
+  '-fprint': 'writes a file',
+  '-fprint0': 'writes a file',
+  '-fprintf': 'writes a file',
+  '-fls': 'writes a file',
+};
+
+function findProblem(words: ShellWord[], context: ReadOnlyContext): string | null {
+  let i = 0;
+  while (i < words.length && /^-[HLP]$/.test(words[i]!.value)) i++;
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.literal && /^[-(!),]/.test(word.value)) break;
+    const problem = pathProblem(word, context);
+    if (problem) return problem;
+  }
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    if (!word.literal) return `find: ${word.value} is only known when the command runs`;
+    const test = word.value;
+    const action = FIND_ACTIONS[test];
+    if (action) return `find ${test} ${action}`;
+    if (FIND_TESTS_WITHOUT_VALUE.has(test)) continue;
+    if (FIND_TESTS_WITH_VALUE.has(test)) {
+      i++;
+      continue;
+    }
+    if (FIND_TESTS_WITH_PATH.test(test)) {
+      const file = words[++i];
+      const problem = file ? pathProblem(file, context) : null;
+      if (problem) return problem;
+      continue;
+    }
+    return `find: ${test} is not known to be read-only`;
+  }
+  return null;
+}
