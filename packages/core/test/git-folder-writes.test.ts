@@ -92,6 +92,28 @@ describe('changes inside .git/ always ask', () => {
     }
   }
 
+  it('are reported by needsApproval the same way', async () => {
+    const config = new Config({
+      roots: [ws.root],
+      homeDir: ws.home,
+      settings: { tools: { allowed: ['write_file'] } },
+      approvalMode: 'auto-edit',
+    });
+    const scheduler = new CoreToolScheduler({
+      config,
+      toolRegistry: createToolRegistry(config, { env: {} }),
+    });
+    const ask = (file: string) =>
+      scheduler.needsApproval(
+        { callId: 'n', name: 'write_file', args: { file_path: ws.p(file), content: 'x' } },
+        new AbortController().signal,
+      );
+    expect(await ask('.git/config')).toBe(true);
+    expect(await ask('notes.txt')).toBe(false);
+    config.setApprovalMode('yolo');
+    expect(await ask('.git/config')).toBe(false);
+  });
+
   it('run in yolo mode, as the person chose', async () => {
     const { status, asked } = await call('yolo', 'write_file', {
       file_path: ws.p('.git/config'),
