@@ -3,7 +3,8 @@
  * with `@vscode/ripgrep` impossible to load (a preload makes requiring it fail, as on a
  * platform whose binary package is missing), and `git` on PATH is a wrapper that records
  * how it was called before running the real one. In a repository the search goes to
- * `git grep`; elsewhere to JavaScript; with ripgrep present, to neither.
+ * `git grep`; elsewhere to JavaScript. With ripgrep present, a repository is still searched
+ * with `git grep` when git has PCRE (ripgrep's syntax), and with ripgrep when it lacks it.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,8 @@ beforeEach(() => {
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   writeFileSync(
     path.join(bin, 'git'),
-    `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`,
+    // With TOOLHOST_TEST_GIT_NO_PCRE set it plays a git built without PCRE.
+    `#!/bin/sh\necho "$*" >> '${gitLog}'\ncase " $* " in *" grep "*"-P "*) if [ -n "$TOOLHOST_TEST_GIT_NO_PCRE" ]; then echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; fi;; esac\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path.join(bin, 'git'), 0o755);
   writeFileSync(gitLog, '');
@@ -50,7 +52,7 @@ afterEach(() => dirs.cleanup());
 const gitGrepCalls = () =>
   readFileSync(gitLog, 'utf8')
     .split('\n')
-    .filter((line) => /^(-\S+ )*grep\b|\sgrep\s/.test(line));
+    .filter((line) => /(^|\s)grep\s/.test(line) && !line.endsWith('no-such-file'));
 
 function search(root: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const { code, stdout, stderr } = runCli(
@@ -58,12 +60,12 @@ function search(root: string, extraEnv: NodeJS.ProcessEnv = {}) {
     { cwd: root, home: dirs.home, env: { ...env, ...extraEnv } },
   );
   expect(stderr).toBe('');
-  expect(code).toBe(0);
+  expect(code, stdout).toBe(0);
   return String(JSON.parse(stdout).llmContent);
 }
 
-describe('grep_search without ripgrep', () => {
-  it('uses git grep in a repository', () => {
+describe('grep_search: which engine searches', () => {
+  it('uses git grep in a repository without ripgrep', () => {
     writeSearchFixture(dirs.root);
     writeFileSync(gitLog, '');
     const output = search(dirs.root, { NODE_OPTIONS: hideRipgrep(dirs) });
@@ -71,7 +73,7 @@ describe('grep_search without ripgrep', () => {
     expect(gitGrepCalls().length).toBeGreaterThan(0);
   });
 
-  it('uses JavaScript outside a repository', () => {
+  it('uses JavaScript outside a repository without ripgrep', () => {
     const plain = path.join(dirs.base, 'plain');
     mkdirSync(path.join(plain, 'src'), { recursive: true });
     writeFileSync(path.join(plain, 'src', 'a.ts'), '// TODO: one\nconst x = 1;\n');
@@ -81,10 +83,17 @@ describe('grep_search without ripgrep', () => {
     expect(gitGrepCalls()).toEqual([]);
   });
 
-  it('uses the bundled ripgrep when it is there, not git', () => {
+  it('uses git grep in a repository when git has PCRE, even with ripgrep there', () => {
     writeSearchFixture(dirs.root);
     writeFileSync(gitLog, '');
     expect(grepHits(search(dirs.root))).toEqual(TODO_HITS);
+    expect(gitGrepCalls().length).toBeGreaterThan(0);
+  });
+
+  it('uses the bundled ripgrep in a repository whose git lacks PCRE', () => {
+    writeSearchFixture(dirs.root);
+    writeFileSync(gitLog, '');
+    expect(grepHits(search(dirs.root, { TOOLHOST_TEST_GIT_NO_PCRE: '1' }))).toEqual(TODO_HITS);
     expect(gitGrepCalls()).toEqual([]);
   });
 });
