@@ -190,7 +190,7 @@ const grepRow = async (label, pattern) => {
   });
   const native = Math.min(row.result['git grep'], row.result.rg);
   checks.check(
-    `grep_search ${label} ≤ 1.1x the fastest native engine: ${times(row.ours, native)}`,
+    `${label} ≤ 1.1x the fastest native engine: ${times(row.ours, native)}`,
     row.ours <= 1.1 * native,
   );
 };
