@@ -2,6 +2,7 @@
  * Everything a tool or the scheduler needs to know about the session: the workspace, the
  * merged settings, the approval mode, and session-wide state (file locks, approvals).
  */
+
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
+import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import {
   type ApprovalMode,
@@ -70,6 +72,7 @@ export class Config {
   /** Commands running in the background, ended by dispose(). */
   readonly backgroundProcesses = new BackgroundProcesses();
   private approvalMode: ApprovalMode;
+  private encodingPreference: string[] | undefined;
   private readonly approvalModeListeners = new Set<ApprovalModeListener>();
 
   constructor(params: ConfigParameters = {}) {
@@ -82,6 +85,15 @@ export class Config {
     this.backgroundProcesses.keepAfterExit = Boolean(
       this.settings.tools?.shell?.keepBackgroundProcesses,
     );
+  }
+
+  /**
+   * Legacy encodings to prefer when a file that is not UTF-8 reads equally well in several:
+   * `files.legacyEncoding`, then the system locale's.
+   */
+  get legacyEncodings(): string[] {
+    this.encodingPreference ??= legacyEncodingPreference(this.settings.files?.legacyEncoding);
+    return this.encodingPreference;
   }
 
   /** Reads the settings files and builds a Config; warnings are returned, never thrown. */

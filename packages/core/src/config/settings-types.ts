@@ -31,7 +31,7 @@ export interface Settings {
     shell?: { allowEnv?: string[]; defaultTimeout?: number; keepBackgroundProcesses?: boolean };
     webFetch?: { allowedHosts?: string[] };
   };
-  files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom' };
+  files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom'; legacyEncoding?: string };
   mcp?: { serverCommand?: string; allowed?: string[]; excluded?: string[] };
   mcpServers?: Record<string, McpServerSettings>;
   context?: { fileName?: string | string[] };

@@ -189,7 +189,7 @@ export class EditTool extends BaseTool<EditToolParams> {
     const realPath = resolved.realPath;
     let existing: ExistingTextFile;
     try {
-      existing = await readTextForChange(realPath, params.file_path);
+      existing = await readTextForChange(realPath, params.file_path, this.config.legacyEncodings);
     } catch (error) {
       if (error instanceof TextFileError) return fail(error.type, error.message);
       throw error;

@@ -101,7 +101,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
     const check = this.config.workspace.check(file, 'write');
     if (!check.ok) return fail(check.message);
     try {
-      const existing = await readTextForChange(check.realPath, file);
+      const existing = await readTextForChange(check.realPath, file, this.config.legacyEncodings);
       const before = existing.exists ? existing.text : '';
       const fact = normalizeFact(params.fact);
       return {

@@ -73,7 +73,12 @@ export class ReadFileTool extends BaseTool<ReadFileToolParams> {
     const resolved = resolveToolPath(this.config, params.absolute_path, 'read');
     if (resolved.error) return resolved.error;
     const shownPath = params.absolute_path;
-    const loaded = await loadFileForModel(resolved.realPath, shownPath, params);
+    const loaded = await loadFileForModel(
+      resolved.realPath,
+      shownPath,
+      params,
+      this.config.legacyEncodings,
+    );
     if (loaded.kind === 'error') return errorResult(loaded.type, loaded.message);
     if (loaded.kind === 'media') {
       const what = `${loaded.fileKind === 'pdf' ? 'PDF' : loaded.fileKind} file ${shownPath} (${loaded.mimeType}, ${formatBytes(loaded.size)})`;

@@ -205,7 +205,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
             });
             return;
           }
-          loaded[i + j] = await loadFileForModel(file, file);
+          loaded[i + j] = await loadFileForModel(file, file, {}, this.config.legacyEncodings);
         }),
       );
       // The loader reads synchronously; let other work run between batches.

@@ -144,7 +144,11 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
     if (resolved.error) return { error: resolved.error };
     let existing: ExistingTextFile;
     try {
-      existing = await readTextForChange(resolved.realPath, params.file_path);
+      existing = await readTextForChange(
+        resolved.realPath,
+        params.file_path,
+        this.config.legacyEncodings,
+      );
     } catch (error) {
       if (error instanceof TextFileError) {
         // A binary file may be replaced by text: the model asked for the whole content.

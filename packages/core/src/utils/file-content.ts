@@ -5,24 +5,9 @@
  * the way it was.
  */
 import { isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type chardetModule from 'chardet';
-import type iconvModule from 'iconv-lite';
-
-// Loaded the first time a file is not plain UTF-8: iconv-lite's tables are most of the
-// code a session would otherwise load at start, and almost every file is UTF-8.
-const requireOnce = createRequire(import.meta.url);
-let iconvLoaded: typeof iconvModule | undefined;
-let chardetLoaded: typeof chardetModule | undefined;
-function iconv(): typeof iconvModule {
-  iconvLoaded ??= requireOnce('iconv-lite') as typeof iconvModule;
-  return iconvLoaded;
-}
-function chardet(): typeof chardetModule {
-  chardetLoaded ??= requireOnce('chardet') as typeof chardetModule;
-  return chardetLoaded;
-}
+import { iconv } from './encoding-libraries.js';
+import { detectLegacyEncoding, legacyEncodingPreference } from './legacy-encoding.js';
 
 export const MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
 
@@ -113,7 +98,10 @@ export interface DecodedText {
 }
 
 /** Decodes file bytes into text, detecting the encoding; the BOM is removed. */
-export function decodeText(bytes: Buffer): DecodedText {
+export function decodeText(
+  bytes: Buffer,
+  preferredEncodings: readonly string[] = systemEncodingPreference(),
+): DecodedText {
   const bom = detectBom(bytes);
   let text: string;
   let encoding: string;
@@ -124,7 +112,7 @@ export function decodeText(bytes: Buffer): DecodedText {
     encoding = 'utf-8';
     text = bytes.toString('utf8');
   } else {
-    encoding = detectLegacyEncoding(bytes);
+    encoding = detectLegacyEncoding(bytes, preferredEncodings);
     text = iconv().decode(bytes, encoding);
   }
   return { text, encoding, bom: bom !== null, lineEnding: detectLineEnding(text) };
@@ -151,13 +139,11 @@ export function detectLineEnding(text: string): '\n' | '\r\n' {
   return crlf > lf ? '\r\n' : '\n';
 }
 
-function detectLegacyEncoding(bytes: Buffer): string {
-  const detected = chardet().detect(bytes);
-  const name = typeof detected === 'string' ? detected.toLowerCase() : '';
-  // GB18030 is a superset of GBK and GB2312: decoding with it never loses characters.
-  if (name === 'gb2312' || name === 'gbk' || name === 'gb18030') return 'gb18030';
-  if (name && iconv().encodingExists(name)) return name;
-  return 'latin1';
+let systemPreference: string[] | undefined;
+/** The locale's legacy encodings, for callers without settings (command output). */
+function systemEncodingPreference(): string[] {
+  systemPreference ??= legacyEncodingPreference(undefined);
+  return systemPreference;
 }
 
 /** A size for people: `12.3 KB`. */

@@ -42,6 +42,7 @@ export async function loadFileForModel(
   realPath: string,
   shownPath: string,
   window: { offset?: number; limit?: number } = {},
+  preferredEncodings?: readonly string[],
 ): Promise<LoadedFile> {
   const fail = (type: ToolErrorType, message: string): LoadedFile => ({
     kind: 'error',
@@ -114,7 +115,7 @@ export async function loadFileForModel(
     };
   }
 
-  const { text, encoding } = decodeText(bytes);
+  const { text, encoding } = decodeText(bytes, preferredEncodings);
   const start = Math.floor(window.offset ?? 0);
   const limit = Math.floor(window.limit ?? DEFAULT_LINE_LIMIT);
   const whole = start === 0 ? wholeText(text, limit) : undefined;

@@ -36,6 +36,7 @@ export class TextFileError extends Error {
 export async function readTextForChange(
   realPath: string,
   shownPath: string,
+  preferredEncodings?: readonly string[],
 ): Promise<ExistingTextFile> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
@@ -83,7 +84,7 @@ export async function readTextForChange(
       `${shownPath} is a binary file; it cannot be changed as text.`,
     );
   }
-  const decoded: DecodedText = decodeText(bytes);
+  const decoded: DecodedText = decodeText(bytes, preferredEncodings);
   return {
     exists: true,
     bytes,
