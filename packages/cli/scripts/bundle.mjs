@@ -130,7 +130,9 @@ function options(external) {
     banner: {
       js: "import { createRequire as __toolhostCreateRequire } from 'node:module'; const require = __toolhostCreateRequire(import.meta.url);",
     },
-    chunkNames: 'chunks/[name]-[hash]',
+    // Chunks sit beside index.js: the rewritten import.meta.url above is relative to OUT,
+    // so a chunk one folder deeper would resolve every own-file path one level wrong.
+    chunkNames: '[name]-[hash]',
   };
 }
 
