@@ -4,6 +4,7 @@
  * that settings turn off, and file-change summaries.
  */
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,6 +16,7 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -156,5 +158,20 @@ describe('file changes as shown after they are written', () => {
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/^~\/\.toolhost\/AGENTS\.md {2}\+3 -0$/);
     expect(stdout).toContain('+++ ~/.toolhost/AGENTS.md\twritten');
+  });
+});
+
+describe('attachments in the output for a person', () => {
+  it('names the attached image with its type, size and dimensions', () => {
+    const fixture = path.resolve(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '../../core/test/fixtures/pixel.png',
+    );
+    const file = path.join(root, 'pixel.png');
+    copyFileSync(fixture, file);
+    const size = readFileSync(file).length;
+    const { code, stdout } = cli(['call', 'read_file', JSON.stringify({ absolute_path: file })]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`[attached: image/png, ${size} B, 1×1 pixels]`);
   });
 });

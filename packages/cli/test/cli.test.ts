@@ -163,7 +163,7 @@ describe('toolhost call', () => {
     expect(JSON.parse(stdout)).toEqual({
       tool: 'read_file',
       status: 'success',
-      llmContent: 'hello\nworld',
+      llmContent: 'hello\nworld\n',
       returnDisplay: 'Read 2 lines of hello.txt',
       error: null,
       functionResponse: [
@@ -171,7 +171,7 @@ describe('toolhost call', () => {
           functionResponse: {
             id: 'cli-call',
             name: 'read_file',
-            response: { output: 'hello\nworld' },
+            response: { output: 'hello\nworld\n' },
           },
         },
       ],

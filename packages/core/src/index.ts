@@ -168,6 +168,7 @@ export { type LoadedFile, loadFileForModel, splitLines } from './utils/file-load
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
 export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
+export { describeMedia, type ImageSize, imageSize } from './utils/image-size.js';
 export { dropNullOptionals } from './utils/json-schema.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
 export { plural } from './utils/plural.js';

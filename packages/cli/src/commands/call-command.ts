@@ -5,9 +5,11 @@ import {
   type ConfirmationDecision,
   CoreToolScheduler,
   closestNames,
+  describeMedia,
   partsToText,
   plural,
   ToolConfirmationOutcome,
+  toParts,
   type WaitingToolCall,
 } from '@toolhost/core';
 import { askInTerminal } from '../confirm-prompt.js';
@@ -181,14 +183,27 @@ function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
       : renderDisplay(result, io.style);
   const rest = unseenRest(display, seen.liveOutput ?? '');
   if (rest) io.stdout.write(rest.endsWith('\n') ? rest : `${rest}\n`);
-  const modelText = partsToText(call.response.llmContent);
+  const modelText = [partsToText(call.response.llmContent), ...describeAttachments(call)]
+    .filter(Boolean)
+    .join('\n');
   if (call.status === 'success' && modelText && modelText !== display) {
     const alreadyShown = [seen.liveOutput ?? '', display].join('\n');
     const unseen = elideSeenLines(modelText, alreadyShown, (count) =>
       io.style.dim(`[${plural(count, 'line')} shown above]`),
     );
-    io.stdout.write(`${io.style.dim('── sent to the model ──')}\n${unseen}\n`);
+    const ending = unseen.endsWith('\n') ? '' : '\n';
+    io.stdout.write(`${io.style.dim('── sent to the model ──')}\n${unseen}${ending}`);
   }
+}
+
+/** One line per image, audio or PDF part the model receives, which text cannot show. */
+function describeAttachments(call: CompletedToolCall): string[] {
+  return toParts(call.response.llmContent).flatMap((part) => {
+    const media = part.inlineData;
+    if (!media?.data || !media.mimeType) return [];
+    const size = Buffer.byteLength(media.data, 'base64');
+    return [`[attached: ${describeMedia(media.mimeType, size, media.data)}]`];
+  });
 }
 
 function parseArguments(raw: string | undefined, toolName: string): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import type { Part } from '../core/content.js';
 import { hashContent } from '../utils/file-read-tracker.js';
+import { EditTool } from './edit.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolErrorType } from './tools.js';
 
@@ -24,8 +25,21 @@ describe('read_file: text', () => {
     const file = ws.write('a.ts', 'const a = 1;\nconst b = 2;\n');
     const result = await read({ absolute_path: file });
     expect(result.error).toBeUndefined();
-    expect(result.llmContent).toBe('const a = 1;\nconst b = 2;');
+    expect(result.llmContent).toBe('const a = 1;\nconst b = 2;\n');
     expect(result.returnDisplay).toBe('Read 2 lines of a.ts');
+  });
+
+  it('keeps the final newline only where the file has one, so edit can match the end', async () => {
+    const without = ws.write('no-newline.txt', 'first\nlast');
+    expect((await read({ absolute_path: without })).llmContent).toBe('first\nlast');
+    const file = ws.write('end.txt', 'first\nlast\n');
+    const text = (await read({ absolute_path: file })).llmContent as string;
+    const edited = await new EditTool(ws.config).execute(
+      { file_path: file, old_string: text.slice(text.indexOf('last')), new_string: 'final' },
+      new AbortController().signal,
+    );
+    expect(edited.error).toBeUndefined();
+    expect(readFileSync(file, 'utf8')).toBe('first\nfinal');
   });
 
   it('returns a window with a header giving the lines and the total', async () => {
@@ -121,6 +135,18 @@ describe('read_file: media and binary', () => {
       expect(Buffer.from(data?.data ?? '', 'base64').equals(readFileSync(file))).toBe(true);
     });
   }
+
+  it('says what image is attached: type, size and dimensions', async () => {
+    const file = ws.p('colors.bmp');
+    copyFileSync(path.join(FIXTURES, 'colors-3x2.bmp'), file);
+    const size = readFileSync(file).length;
+    const result = await read({ absolute_path: file });
+    const facts = `image/bmp, ${size} B, 3×2 pixels`;
+    expect((result.llmContent as Part[])[0]?.text).toBe(
+      `Contents of the image file ${file} (${facts}):`,
+    );
+    expect(result.returnDisplay).toBe(`Read image file ${file} (${facts}); attached for the model`);
+  });
 
   it('recognises an image with no extension by its signature', async () => {
     const file = ws.p('logo');

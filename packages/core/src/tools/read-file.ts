@@ -3,13 +3,13 @@
  * the model can see.
  */
 import type { Config } from '../config/config.js';
-import { formatBytes } from '../utils/file-content.js';
 import {
   DEFAULT_LINE_LIMIT,
   loadFileForModel,
   MAX_LINE_LENGTH,
   windowNotes,
 } from '../utils/file-loader.js';
+import { describeMedia } from '../utils/image-size.js';
 import { plural } from '../utils/plural.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import { BaseTool, errorResult, Kind, type ToolLocation, type ToolResult } from './tools.js';
@@ -81,10 +81,11 @@ export class ReadFileTool extends BaseTool<ReadFileToolParams> {
     );
     if (loaded.kind === 'error') return errorResult(loaded.type, loaded.message);
     if (loaded.kind === 'media') {
-      const what = `${loaded.fileKind === 'pdf' ? 'PDF' : loaded.fileKind} file ${shownPath} (${loaded.mimeType}, ${formatBytes(loaded.size)})`;
+      const facts = describeMedia(loaded.mimeType, loaded.size, loaded.part.inlineData?.data);
+      const what = `${loaded.fileKind === 'pdf' ? 'PDF' : loaded.fileKind} file ${shownPath} (${facts})`;
       return {
         llmContent: [{ text: `Contents of the ${what}:` }, loaded.part],
-        returnDisplay: `Read ${what}`,
+        returnDisplay: `Read ${what}; attached for the model`,
       };
     }
 

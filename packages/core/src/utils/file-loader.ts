@@ -137,7 +137,18 @@ export async function loadFileForModel(
       return `${line.slice(0, MAX_LINE_LENGTH)}… [line cut: ${line.length} characters in all]`;
     })
     .join('\n');
-  return { kind: 'text', bytes, body, totalLines: lines.length, start, end, cutLines, encoding };
+  // The file's final line ending stays: edit's old_string built from this text must match.
+  const finalNewline = end === lines.length && text.endsWith('\n') ? '\n' : '';
+  return {
+    kind: 'text',
+    bytes,
+    body: body + finalNewline,
+    totalLines: lines.length,
+    start,
+    end,
+    cutLines,
+    encoding,
+  };
 }
 
 /**
@@ -157,8 +168,8 @@ function wholeText(
     if (end - from > MAX_LINE_LENGTH || ++lines > limit) return undefined;
     from = end + 1;
   }
-  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return { body, totalLines: lines, cutLines: 0 };
+  // The final newline stays, as in the window below.
+  return { body: text, totalLines: lines, cutLines: 0 };
 }
 
 /** Notes for the model about what part of a text file it is seeing. */

@@ -1,4 +1,5 @@
-/** The pixel size of an image from its header: PNG, GIF, JPEG, WebP and BMP. */
+/** The pixel size of an image from its header (PNG, GIF, JPEG, WebP, BMP), and a one-line description of attached media. */
+import { formatBytes } from './file-content.js';
 
 export interface ImageSize {
   width: number;
@@ -67,4 +68,15 @@ function jpegSize(bytes: Buffer): ImageSize | undefined {
     offset += 2 + length;
   }
   return undefined;
+}
+
+/** `image/png, 73 B, 1×1 pixels`: what is attached, for the person and the model. */
+export function describeMedia(mimeType: string, size: number, base64?: string): string {
+  const facts = [mimeType, formatBytes(size)];
+  if (mimeType.startsWith('image/') && base64) {
+    // The header is within the first few kilobytes, except for JPEGs with large metadata.
+    const dimensions = imageSize(Buffer.from(base64.slice(0, 96 * 1024), 'base64'));
+    if (dimensions) facts.push(`${dimensions.width}×${dimensions.height} pixels`);
+  }
+  return facts.join(', ');
 }
