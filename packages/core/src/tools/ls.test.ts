@@ -60,7 +60,7 @@ describe('list_directory', () => {
     expect(text).not.toContain('a.log');
     expect(text).not.toContain('secret.txt');
     expect(text).not.toContain('[DIR] .git');
-    expect(text).toContain('2 hidden by .gitignore');
+    expect(text).toContain(".git (git's own data) hidden, 1 hidden by .gitignore");
     expect(text).toContain('1 hidden by .toolhostignore/.qwenignore');
   });
 

@@ -78,7 +78,7 @@ export class LsTool extends BaseTool<LsToolParams> {
       this.config.workspace.roots,
       ignoreFlags(params.file_filtering_options),
     );
-    const hidden = { git: 0, toolhost: 0, pattern: 0 };
+    const hidden = { git: 0, repository: 0, toolhost: 0, pattern: 0 };
     const folders: string[] = [];
     const files: string[] = [];
     for (const entry of entries) {
@@ -157,8 +157,14 @@ function isDirectoryTarget(file: string): boolean {
   }
 }
 
-function describeHidden(hidden: { git: number; toolhost: number; pattern: number }): string {
+function describeHidden(hidden: {
+  git: number;
+  repository: number;
+  toolhost: number;
+  pattern: number;
+}): string {
   const parts: string[] = [];
+  if (hidden.repository) parts.push(".git (git's own data) hidden");
   if (hidden.git) parts.push(`${hidden.git} hidden by .gitignore`);
   if (hidden.toolhost) parts.push(`${hidden.toolhost} hidden by .toolhostignore/.qwenignore`);
   if (hidden.pattern) parts.push(`${hidden.pattern} hidden by the ignore patterns`);

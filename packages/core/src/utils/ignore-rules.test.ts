@@ -35,8 +35,8 @@ describe('IgnoreRules', () => {
     expect(rules.reason(p('build'), true)).toBe('git');
     expect(rules.reason(p('build'), false)).toBeNull();
     expect(rules.reason(p('build', 'out.js'), false)).toBe('git');
-    expect(rules.reason(p('.git'), true)).toBe('git');
-    expect(rules.reason(p('.git', 'config'), false)).toBe('git');
+    expect(rules.reason(p('.git'), true)).toBe('repository');
+    expect(rules.reason(p('.git', 'config'), false)).toBe('repository');
   });
 
   it('cannot re-include a file inside an ignored folder', () => {

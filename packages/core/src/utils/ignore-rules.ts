@@ -17,8 +17,12 @@ export interface IgnoreOptions {
   respectToolhostIgnore?: boolean;
 }
 
-/** Why a path is left out, or null when it is not. */
-export type IgnoreReason = 'git' | 'toolhost' | null;
+/**
+ * Why a path is left out, or null when it is not: `git` a .gitignore rule (or the
+ * repository's exclude file), `repository` git's own `.git` folder, `toolhost` a
+ * .toolhostignore/.qwenignore rule.
+ */
+export type IgnoreReason = 'git' | 'repository' | 'toolhost' | null;
 
 /** A rule file that applies in a folder, with the folder's path relative to the file's own. */
 interface Layer {
@@ -57,7 +61,7 @@ export class IgnoreRules {
     const facts = this.folder(parent);
     if (facts.ignored) return facts.ignored;
     const name = path.basename(absolutePath);
-    if (name === '.git' && this.respectGit && this.repositoryRoot(parent)) return 'git';
+    if (name === '.git' && this.respectGit && this.repositoryRoot(parent)) return 'repository';
     return decide(facts.layers, name, isDirectory);
   }
 
@@ -105,8 +109,10 @@ export class IgnoreRules {
             : toolhostRoot !== undefined && dir !== toolhostRoot,
         )
         .map((layer) => ({ ...layer, prefix: `${layer.prefix}${name}/` }));
-      let ignored: IgnoreReason = above.ignored;
-      if (!ignored && repo && dir !== repo && name === '.git') ignored = 'git';
+      // A repository's rules start at its own root, as git's do: an outer repository that
+      // ignores the folder holding it does not hide the inner repository's files.
+      let ignored: IgnoreReason = above.ignored === 'git' && dir === repo ? null : above.ignored;
+      if (!ignored && repo && dir !== repo && name === '.git') ignored = 'repository';
       if (!ignored) ignored = decide(inherited, name, true);
       facts = { layers: [...inherited, ...this.ownLayers(dir, repo, toolhostRoot)], ignored };
     }
