@@ -111,7 +111,11 @@ describe('grep_search: every engine gives the same answers', () => {
       it('rejects an invalid regular expression with a clear error', async () => {
         const result = await grep(engine, { pattern: 'foo(' });
         expect(result.error?.type).toBe(ToolErrorType.INVALID_PATTERN);
-        expect(result.error?.message).toContain('is not a valid regular expression');
+        // One line naming the problem: no copy of the pattern with a caret under it.
+        expect(result.error?.message).toMatch(
+          /^The pattern "foo\(" is not a valid regular expression \((unclosed group|unterminated group|missing closing parenthesis|unmatched \( or \\\(|missing \))[^)]*\)\. Escape special characters/i,
+        );
+        expect(result.error?.message).not.toMatch(/\n|\^|\(\?:/);
       });
     });
   }

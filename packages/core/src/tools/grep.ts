@@ -138,7 +138,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
       if (error instanceof GrepPatternError) {
         return errorResult(
           ToolErrorType.INVALID_PATTERN,
-          `The pattern ${JSON.stringify(params.pattern)} is not a valid regular expression: ${error.message.split('\n').slice(-3).join(' ').trim()}. Escape special characters (\\( \\[ \\. \\*) to search for them literally.`,
+          `The pattern ${JSON.stringify(params.pattern)} is not a valid regular expression (${patternProblem(error.message)}). Escape special characters (\\( \\[ \\. \\*) to search for them literally.`,
         );
       }
       throw error;
@@ -209,4 +209,22 @@ export class GrepTool extends BaseTool<GrepToolParams> {
 function compareMatches(a: GrepMatch, b: GrepMatch): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line;
+}
+
+/**
+ * The one thing wrong with a pattern, from whichever engine reported it: ripgrep's
+ * `error: unclosed group` (after a copy of the pattern and a caret line), git's
+ * `fatal: command line, 'a(b': Unmatched ( or \(`, JavaScript's `Invalid regular
+ * expression: /a(b/: Unterminated group`.
+ */
+export function patternProblem(engineMessage: string): string {
+  const lines = engineMessage.split('\n').map((line) => line.trim());
+  const stated =
+    lines.find((line) => line.startsWith('error:'))?.slice('error:'.length) ??
+    lines
+      .find((line) => line.startsWith('fatal:'))
+      ?.replace(/^fatal:\s*((command line|-e option), '.*?':)?/, '') ??
+    engineMessage.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+  const problem = stated.replace(/\s+/g, ' ').trim();
+  return problem.charAt(0).toLowerCase() + problem.slice(1) || 'the engine gave no reason';
 }
