@@ -87,7 +87,7 @@ describe('toolhost mcp over stdio', () => {
       arguments: { absolute_path: path.join(root, 'notes.txt') },
     });
     expect(notes.isError).toBeFalsy();
-    expect(text(notes)).toBe('remember the milk');
+    expect(text(notes)).toBe('remember the milk\n');
     const image = await c.callTool({
       name: 'read_file',
       arguments: { absolute_path: path.join(root, 'pixel.png') },
@@ -242,7 +242,7 @@ describe('toolhost mcp over HTTP', () => {
       name: 'read_file',
       arguments: { absolute_path: path.join(root, 'notes.txt') },
     });
-    expect(text(notes)).toBe('remember the milk');
+    expect(text(notes)).toBe('remember the milk\n');
   });
 
   it('refuses a bad token and other origins', async () => {
