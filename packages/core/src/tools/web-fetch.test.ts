@@ -6,6 +6,7 @@ import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/
 import { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import type { Resolver } from '../web/address-guard.js';
 import { ToolRegistry } from './tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
 import { rawUrl, type WebFetchOptions, WebFetchTool } from './web-fetch.js';
@@ -13,6 +14,9 @@ import { rawUrl, type WebFetchOptions, WebFetchTool } from './web-fetch.js';
 let ws: TempWorkspace;
 let server: TestServer;
 const signal = new AbortController().signal;
+// Every process warning of this file's run, for the check that none is about undici.
+const warnings: string[] = [];
+process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const html = readFileSync(path.join(FIXTURES, 'web', 'article.html'), 'utf8');
 const png = readFileSync(path.join(FIXTURES, 'pixel.png'));
 
@@ -288,5 +292,84 @@ describe('web_fetch: parameters and confirmation', () => {
     config.setApprovalMode('auto-edit');
     await call(`http://example.invalid/`);
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('web_fetch behind a proxy, without DNS of its own', () => {
+  const noDns: Resolver = async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
+  /** A proxy that reaches every name it is asked for at the test server, as a corporate proxy reaches public names. */
+  const proxyToServer = () => startProxy({ tunnelTo: server.port });
+
+  it('lets the proxy resolve a public name this machine cannot', async () => {
+    const proxy = await proxyToServer();
+    try {
+      const { tool } = fetcher([], { env: { HTTP_PROXY: proxy.url }, resolver: noDns });
+      const result = await fetchWith(tool, `http://docs.example.com:${server.port}/notes.txt`);
+      expect(result.error).toBeUndefined();
+      expect(String(result.llmContent)).toContain('plain notes');
+      expect(proxy.requests.join('\n')).toContain(`docs.example.com:${server.port}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('still refuses private IP literals and names that are local by definition', async () => {
+    const proxy = await proxyToServer();
+    try {
+      const { tool } = fetcher([], { env: { HTTP_PROXY: proxy.url }, resolver: noDns });
+      for (const url of [
+        'http://10.0.0.5/',
+        'http://[fd00::1]/',
+        'http://printer.local/',
+        'http://intranet/',
+        'http://metadata.google.internal/computeMetadata/v1/',
+        'http://router.home.arpa/',
+        `http://localhost:${server.port}/notes.txt`,
+      ]) {
+        const result = await fetchWith(tool, url);
+        expect(result.error?.type, url).toBe(ToolErrorType.WEB_FETCH_FAILED);
+        expect(result.error?.message, url).toContain('does not reach private networks');
+      }
+      expect(proxy.requests).toEqual([]);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('refuses a name that resolves here to a private address, before asking the proxy', async () => {
+    const proxy = await proxyToServer();
+    try {
+      const { tool } = fetcher([], {
+        env: { HTTPS_PROXY: proxy.url },
+        resolver: async () => [{ address: '192.168.1.20', family: 4 }],
+      });
+      const result = await fetchWith(tool, 'https://wiki.example.com/');
+      expect(result.error?.message).toContain('does not reach private networks');
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('connects directly to hosts in NO_PROXY', async () => {
+    const proxy = await proxyToServer();
+    try {
+      const { tool } = fetcher(['127.0.0.1'], {
+        env: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org,127.0.0.1' },
+      });
+      const result = await fetchWith(tool, `${server.url}/notes.txt`);
+      expect(result.error).toBeUndefined();
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("prints no warning about undici's experimental proxy agent", () => {
+    // Collected over every fetch of this file, proxied ones included.
+    expect(warnings.filter((w) => /experimental/i.test(w))).toEqual([]);
   });
 });

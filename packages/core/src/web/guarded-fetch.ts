@@ -1,8 +1,11 @@
 /**
  * GET over http(s) with the address guard on every hop: redirects are followed by hand
  * (at most 10) and each new URL is checked again; connect and total time and the body
- * size are capped. Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
+ * size are capped. Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY; through a proxy
+ * the name is checked here first, and when it does not resolve here (no direct DNS, as
+ * behind many corporate proxies) the proxy resolves it, unless it is local by definition.
  */
+import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import {
   BlockedAddressError,
@@ -13,6 +16,7 @@ import {
   type Resolver,
   systemResolver,
 } from './address-guard.js';
+import { isLocalName, proxyFor } from './proxy-route.js';
 
 export const MAX_REDIRECTS = 10;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -74,29 +78,35 @@ export async function guardedFetch(
     lookup: guardedLookup(resolver, allowedHosts),
     timeout: options.connectTimeoutMs ?? 10_000,
   };
-  const usesProxy = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
   // Loaded on the first fetch: a session that never fetches never pays for the HTTP client.
-  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
-  const dispatcher: Dispatcher = usesProxy
-    ? new EnvHttpProxyAgent({
-        connect,
-        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-        noProxy: env.NO_PROXY ?? env.no_proxy,
-      })
-    : new Agent({ connect });
+  const { Agent, ProxyAgent, request } = await import('undici');
+  const direct = new Agent({ connect });
+  const proxies = new Map<string, Dispatcher>();
+  // The proxy is the person's own choice and is reached as configured; the guard applies
+  // to the host the proxy is asked for.
+  const routeFor = (url: URL): { dispatcher: Dispatcher; proxied: boolean } => {
+    const proxy = proxyFor(url, env);
+    if (!proxy) return { dispatcher: direct, proxied: false };
+    let agent = proxies.get(proxy);
+    if (!agent) {
+      agent = new ProxyAgent({ uri: proxy, proxyTls: { timeout: connect.timeout } });
+      proxies.set(proxy, agent);
+    }
+    return { dispatcher: agent, proxied: true };
+  };
   const { signal, dispose } = withTimeout(options.signal, options.totalTimeoutMs ?? 30_000);
   const redirects: string[] = [];
   try {
     let url = checkUrl(rawUrl);
     for (let hop = 0; ; hop++) {
       checkLiteralAddress(url.hostname, allowedHosts);
-      // Through a proxy the proxy resolves the name, so check it here as well.
-      if (usesProxy && !isAllowedHost(url.hostname, allowedHosts))
-        await precheck(url.hostname, resolver);
+      const route = routeFor(url);
+      // Through a proxy the proxy connects, so the name is checked here first.
+      if (route.proxied && !isAllowedHost(url.hostname, allowedHosts))
+        await precheckForProxy(url.hostname, resolver);
       const response = await request(url, {
         method: 'GET',
-        dispatcher,
+        dispatcher: route.dispatcher,
         signal,
         headers: {
           'user-agent': 'toolhost-web-fetch/0.1 (+https://github.com/toolhost)',
@@ -130,12 +140,32 @@ export async function guardedFetch(
     throw explain(error, rawUrl, options.signal);
   } finally {
     dispose();
-    await dispatcher.close().catch(() => undefined);
+    await Promise.all(
+      [direct, ...proxies.values()].map((agent) => agent.close().catch(() => undefined)),
+    );
   }
 }
 
-async function precheck(host: string, resolver: Resolver): Promise<void> {
-  for (const { address } of await resolver(host)) {
+/**
+ * A name a proxy will be asked for: refused when it is local by definition or resolves
+ * here to a refused address. When it does not resolve here, the proxy resolves it: what
+ * address that is, this side cannot see.
+ */
+async function precheckForProxy(host: string, resolver: Resolver): Promise<void> {
+  const name = host.replace(/^\[|\]$/g, '');
+  if (isIP(name)) return; // literals were checked by checkLiteralAddress
+  if (isLocalName(name)) {
+    throw new WebFetchError(
+      `${host} is a local network name, and web_fetch does not reach private networks. If the person wants this host fetched, they can list it in tools.webFetch.allowedHosts.`,
+    );
+  }
+  let addresses: Awaited<ReturnType<Resolver>>;
+  try {
+    addresses = await resolver(name);
+  } catch {
+    return; // no answer here (no direct DNS): the proxy resolves the name
+  }
+  for (const { address } of addresses) {
     const range = blockedRange(address);
     if (range) throw new BlockedAddressError(host, address, range);
   }
