@@ -2,8 +2,14 @@
 export const ExitCode = {
   Success: 0,
   ToolError: 1,
+  /** The agent's run failed (the endpoint unusable after retries, a loop, ...). */
+  Failed: 1,
   Usage: 2,
   NeedsConfirmation: 3,
+  /** The agent reached --max-session-turns (as Qwen Code). */
+  TurnLimit: 53,
+  /** The agent spent --max-tool-calls or --max-wall-time (as Qwen Code). */
+  Budget: 55,
   Interrupted: 130,
 } as const;
 

@@ -17,6 +17,7 @@ runProgram(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
+  exitNow: (code) => process.exit(code),
 }).then(
   (code) => {
     // `toolhost mcp` keeps serving: it resolves only when its transport closes.

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
+import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type SessionOptions } from './session-options.js';
@@ -14,6 +15,9 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 
 const EXAMPLES = `
 Examples:
+  $ toolhost -p "explain what src/main.ts does"        run the agent on one task and exit
+  $ git diff | toolhost -p "review this change" -o json
+  $ toolhost "add a --verbose flag" --approval-mode auto-edit --max-session-turns 30
   $ toolhost tools                          list the tools a model gets here
   $ toolhost tools --json                   the same, as function declarations
   $ toolhost call read_file '{"absolute_path": "/work/app/src/main.ts"}'
@@ -25,8 +29,11 @@ Examples:
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
 
+Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model configured),
+53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted.
 Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 3 the call needed confirmation that was not given, 130 interrupted.
+Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL (or settings model.*, or the flags).
 Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
 
 function addSessionOptions(command: Command): Command {
@@ -51,6 +58,8 @@ export interface ProgramIo {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
+  /** Ends the process at once (a second Ctrl+C); defaults to process.exit. */
+  exitNow?: (code: number) => void;
 }
 
 /** Runs the command line and resolves with the exit code. */
@@ -68,7 +77,23 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       writeErr: (text) => io.stderr.write(text),
     })
     .addHelpText('after', EXAMPLES)
-    .exitOverride();
+    .exitOverride()
+    // The agent's options go before a subcommand's name; a subcommand keeps its own.
+    .enablePositionalOptions()
+    .argument('[prompt...]', 'the task for the agent (headless: runs it and exits)');
+  addAgentOptions(program).action(async (positional: string[], flags: AgentFlags) => {
+    const { readPipedInput, runHeadless } = await import('./agent/headless.js');
+    const piped = await readPipedInput(io.stdin);
+    if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {
+      // Nothing to do: `toolhost` alone (the interactive terminal is not built yet).
+      program.outputHelp();
+      return;
+    }
+    exitCode = await runHeadless(flags, positional, piped, {
+      ...io,
+      exitNow: io.exitNow ?? ((code) => process.exit(code)),
+    });
+  });
 
   addSessionOptions(
     program
@@ -172,7 +197,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     });
 
   try {
-    if (argv.length === 0) {
+    if (argv.length === 0 && io.stdin.isTTY) {
       program.outputHelp();
       return ExitCode.Success;
     }

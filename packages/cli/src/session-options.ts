@@ -2,10 +2,14 @@
  * The command-line options every session-opening command shares, parsed before any command
  * runs; kept apart from session.ts so that parsing them loads nothing of the core.
  */
+import type { Settings } from '@toolhost/core';
+
 export interface SessionOptions {
   root?: string;
   includeDirectories?: string[];
   approvalMode?: string;
+  /** Settings from command-line flags: the highest layer. */
+  overrides?: Settings;
 }
 
 /** Splits `--include-directories a,b --include-directories c` into folders. */

@@ -41,6 +41,7 @@ export async function openSession(
       root: options.root,
       includeDirectories: options.includeDirectories,
       approvalMode,
+      ...(options.overrides ? { overrides: options.overrides } : {}),
     });
     for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
     session = { config, registry: createToolRegistry(config) };

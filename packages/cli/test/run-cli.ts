@@ -69,3 +69,54 @@ export function startCli(args: string[], options: CliOptions): RunningCli {
   );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
+
+/** The command as npm installed it (node_modules/.bin/toolhost), as a person runs it. */
+export const INSTALLED = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../node_modules/.bin/toolhost',
+);
+
+export interface RunningInstalledCli {
+  child: ChildProcess;
+  /** Resolves when the command exits. */
+  done: Promise<CliResult>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts the installed command without blocking (a model server in this process must answer it). */
+export function startInstalledCli(
+  args: string[],
+  options: { cwd: string; home: string; input?: string; env?: NodeJS.ProcessEnv },
+): RunningInstalledCli {
+  const child = spawn(INSTALLED, args, {
+    cwd: options.cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: options.home,
+      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(options.home, 'no-system-settings.json'),
+      ...options.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (data: Buffer) => {
+    stdout += data.toString('utf8');
+  });
+  child.stderr?.on('data', (data: Buffer) => {
+    stderr += data.toString('utf8');
+  });
+  child.stdin?.end(options.input ?? '');
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+export function runCliAsync(
+  args: string[],
+  options: { cwd: string; home: string; input?: string; env?: NodeJS.ProcessEnv },
+): Promise<CliResult> {
+  return startInstalledCli(args, options).done;
+}

@@ -8,6 +8,11 @@ export {
   type AgentLoopOptions,
   type HistoryCompressor,
 } from './agent/agent-loop.js';
+export {
+  type AgentSession,
+  type AgentSessionOptions,
+  createAgentSession,
+} from './agent/agent-session.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
 export {
   describeEnvironment,
@@ -15,6 +20,7 @@ export {
   environmentFacts,
 } from './agent/environment.js';
 export { type LoopDetectionOptions, LoopDetector } from './agent/loop-detection.js';
+export { pageExtractor } from './agent/side-requests.js';
 export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
 // Configuration and settings
 export {

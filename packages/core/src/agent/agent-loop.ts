@@ -187,8 +187,9 @@ export class AgentLoop {
         }
         return run.finish('success', answer, this.usage.usage);
       }
+      // The text beside calls is not the answer, but it is what the person gets if the run stops here.
       answer.length = 0;
-      if (response.text) answer.push(response.text);
+      run.lastText = response.text;
       const callLoop = detector.checkCalls(calls);
       const outcome = callLoop
         ? undefined
@@ -340,6 +341,8 @@ class RunState {
   turns = 0;
   toolCalls = 0;
   wallTimeExceeded = false;
+  /** The latest text the model wrote beside tool calls. */
+  lastText = '';
   private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -374,7 +377,7 @@ class RunState {
   ): AgentRunResult {
     return {
       status,
-      text: answer.join(''),
+      text: answer.length > 0 ? answer.join('') : this.lastText,
       turns: this.turns,
       toolCalls: this.toolCalls,
       usage: subtractUsage(usage, this.usageAtStart),

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
+import type { ContentProcessor } from '../tools/web-fetch.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
@@ -69,6 +70,11 @@ export class Config {
   readonly sessionAllowedMcp = new Set<string>();
   /** The session's todo list, as todo_write last set it. */
   todos: TodoItem[] = [];
+  /**
+   * Set by an agent with a model: web_fetch hands a page and its prompt to it (a side
+   * request without tools), so only the extracted answer enters the conversation.
+   */
+  pageExtractor: ContentProcessor | undefined;
   /** Commands running in the background, ended by dispose(). */
   readonly backgroundProcesses = new BackgroundProcesses();
   private approvalMode: ApprovalMode;

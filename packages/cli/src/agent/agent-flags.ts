@@ -1,0 +1,145 @@
+/** The flags of the agent (`toolhost -p`, `toolhost "<prompt>"`), checked and turned into settings and limits. */
+import type { AgentLimits, Settings } from '@toolhost/core';
+import { type Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface AgentFlags {
+  prompt?: string;
+  model?: string;
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  outputFormat?: string;
+  approvalMode?: string;
+  yolo?: boolean;
+  allowedTools?: string[];
+  excludeTools?: string[];
+  maxSessionTurns?: string;
+  maxToolCalls?: string;
+  maxWallTime?: string;
+  maxSubagentDepth?: string;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  continue?: boolean;
+  resume?: string;
+  root?: string;
+  includeDirectories?: string[];
+}
+
+const collectList = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+];
+
+export function addAgentOptions(command: Command): Command {
+  return command
+    .option('-p, --prompt <text>', 'run this prompt headless and exit (piped input is added to it)')
+    .option('-m, --model <name>', 'model name (default: $OPENAI_MODEL or model.name)')
+    .option('--openai-base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
+    .option('--openai-api-key <key>', 'API key (default: $OPENAI_API_KEY)')
+    .addOption(
+      new Option('-o, --output-format <format>', 'how the run is printed')
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option('--approval-mode <mode>', 'when calls need approval').choices([
+        'plan',
+        'default',
+        'auto-edit',
+        'yolo',
+      ]),
+    )
+    .option('-y, --yolo', 'approve every call (same as --approval-mode yolo)')
+    .option(
+      '--allowed-tools <tools>',
+      'tools that run without asking, comma-separated; e.g. "run_shell_command(git)" (repeatable)',
+      collectList,
+    )
+    .option(
+      '--exclude-tools <tools>',
+      'tools to leave out, comma-separated (repeatable)',
+      collectList,
+    )
+    .option('--max-session-turns <n>', 'stop after this many model requests (exit 53)')
+    .option('--max-tool-calls <n>', 'stop after this many tool calls (exit 55)')
+    .option('--max-wall-time <duration>', 'stop after this long, e.g. 90s, 10m, 1h (exit 55)')
+    .option('--max-subagent-depth <n>', 'how deep subagents may start subagents (default 2)')
+    .option('--system-prompt <text>', "replace toolhost's guidance in the system prompt")
+    .option('--append-system-prompt <text>', 'add this to the system prompt')
+    .option('-c, --continue', "continue this project's latest session")
+    .option(
+      '-r, --resume <session-id>',
+      'continue the session with this id (see toolhost sessions)',
+    )
+    .option('--root <dir>', 'project root folder (default: the current folder)')
+    .option(
+      '--include-directories <dirs>',
+      'more workspace folders, comma-separated (repeatable)',
+      collectList,
+    );
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw new UsageError(`${flag} takes a whole number of 1 or more; got "${value}".`);
+  }
+  return Number(value);
+}
+
+/** `90`, `90s`, `10m`, `1.5h`, `500ms` → milliseconds. */
+export function parseDuration(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const amount = match ? Number(match[1]) : Number.NaN;
+  if (!match || !(amount > 0)) {
+    throw new UsageError(`${flag} takes a duration such as 90s, 10m or 1h; got "${value}".`);
+  }
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's'] ?? 1000;
+  return Math.round(amount * unit);
+}
+
+export function limitsFrom(flags: AgentFlags): AgentLimits {
+  const maxTurns = positiveInteger('--max-session-turns', flags.maxSessionTurns);
+  const maxToolCalls = positiveInteger('--max-tool-calls', flags.maxToolCalls);
+  const maxWallTimeMs = parseDuration('--max-wall-time', flags.maxWallTime);
+  return {
+    ...(maxTurns ? { maxTurns } : {}),
+    ...(maxToolCalls ? { maxToolCalls } : {}),
+    ...(maxWallTimeMs ? { maxWallTimeMs } : {}),
+  };
+}
+
+export function subagentDepthFrom(flags: AgentFlags): number {
+  if (flags.maxSubagentDepth === '0') return 0;
+  return positiveInteger('--max-subagent-depth', flags.maxSubagentDepth) ?? 2;
+}
+
+/** The settings the flags give: the highest layer, above files and environment. */
+export function settingsFrom(flags: AgentFlags): Settings {
+  const model: NonNullable<Settings['model']> = {};
+  if (flags.model) model.name = flags.model;
+  if (flags.openaiBaseUrl) model.baseUrl = flags.openaiBaseUrl;
+  if (flags.openaiApiKey) model.apiKey = flags.openaiApiKey;
+  const tools: NonNullable<Settings['tools']> = {};
+  if (flags.allowedTools?.length) tools.allowed = flags.allowedTools;
+  if (flags.excludeTools?.length) tools.exclude = flags.excludeTools;
+  return {
+    ...(Object.keys(model).length > 0 ? { model } : {}),
+    ...(Object.keys(tools).length > 0 ? { tools } : {}),
+  };
+}
+
+export function approvalModeFrom(flags: AgentFlags): string | undefined {
+  if (flags.yolo && flags.approvalMode && flags.approvalMode !== 'yolo') {
+    throw new UsageError(
+      `--yolo and --approval-mode ${flags.approvalMode} contradict each other; pass one.`,
+    );
+  }
+  return flags.yolo ? 'yolo' : flags.approvalMode;
+}

@@ -1,0 +1,273 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ModelServer,
+  type Script,
+  startModelServer,
+} from '../../core/test/helpers/model-server.js';
+import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { runCliAsync, startInstalledCli } from './run-cli.js';
+
+let base: string;
+let root: string;
+let home: string;
+let server: ModelServer | undefined;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-headless-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(base, { recursive: true, force: true });
+});
+
+async function withModel(script: Script) {
+  server = await startModelServer(script);
+  return {
+    OPENAI_BASE_URL: server.baseUrl,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_MODEL: 'scripted-model',
+  };
+}
+
+const agent = (args: string[], env: NodeJS.ProcessEnv, input?: string) =>
+  runCliAsync(args, { cwd: root, home, env, ...(input !== undefined ? { input } : {}) });
+
+type JsonEvent = Record<string, unknown> & { type: string };
+
+describe('toolhost -p (headless)', () => {
+  it('text: the answer on stdout, a line per tool call on stderr, piped input added', async () => {
+    writeFileSync(path.join(root, 'notes.txt'), 'the secret word is plover\n');
+    const env = await withModel((_request, index) =>
+      index === 0
+        ? {
+            toolCalls: [
+              { name: 'read_file', args: { absolute_path: path.join(root, 'notes.txt') } },
+            ],
+          }
+        : { text: 'The word is plover.' },
+    );
+    const result = await agent(['-p', 'What is the word?'], env, 'Context from a pipe.\n');
+    expect(result.stderr).toMatch(/✓ read_file .*notes\.txt/);
+    expect(result.stdout).toBe('The word is plover.\n');
+    expect(result.code).toBe(0);
+    const firstUser = server!.requests[0]!.body.messages[1]!;
+    expect(firstUser.content).toBe('Context from a pipe.\n\nWhat is the word?');
+    expect(String(server!.requests[0]!.body.messages[0]!.content)).toContain(root);
+  });
+
+  it('json: one array of Qwen Code / Claude Code message events, with the denial of an unapproved call', async () => {
+    const target = path.join(root, 'canary.txt');
+    const env = await withModel((_r, index) =>
+      index === 0
+        ? {
+            text: 'Writing the file.',
+            toolCalls: [
+              { id: 'call_w', name: 'write_file', args: { file_path: target, content: 'x' } },
+            ],
+            usage: { prompt_tokens: 100, completion_tokens: 10 },
+          }
+        : {
+            text: 'I was not allowed to write it.',
+            usage: { prompt_tokens: 150, completion_tokens: 12 },
+          },
+    );
+    const result = await agent(['write a file', '-o', 'json'], env);
+    expect(result.code).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    const events = JSON.parse(result.stdout) as JsonEvent[];
+    expect(events.map((e) => e.type)).toEqual([
+      'system',
+      'assistant',
+      'user',
+      'assistant',
+      'result',
+    ]);
+    const init = events[0]!;
+    expect(init).toMatchObject({
+      subtype: 'init',
+      cwd: root,
+      model: 'scripted-model',
+      permission_mode: 'default',
+      mcp_servers: [],
+    });
+    expect(init.tools).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'run_shell_command']),
+    );
+    const sessionId = init.session_id;
+    expect(typeof sessionId).toBe('string');
+    expect(events[1]).toEqual({
+      type: 'assistant',
+      session_id: sessionId,
+      parent_tool_use_id: null,
+      message: {
+        role: 'assistant',
+        model: 'scripted-model',
+        content: [
+          { type: 'text', text: 'Writing the file.' },
+          {
+            type: 'tool_use',
+            id: 'call_w',
+            name: 'write_file',
+            input: { file_path: target, content: 'x' },
+          },
+        ],
+        usage: { input_tokens: 100, output_tokens: 10 },
+      },
+    });
+    const toolResult = (events[2]!.message as { content: Record<string, unknown>[] }).content[0]!;
+    expect(toolResult).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'call_w',
+      is_error: true,
+    });
+    expect(String(toolResult.content)).toMatch(/approval/);
+    expect(events[4]).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'I was not allowed to write it.',
+      session_id: sessionId,
+      num_turns: 2,
+      usage: { input_tokens: 250, output_tokens: 22 },
+      permission_denials: [
+        {
+          tool_name: 'write_file',
+          tool_use_id: 'call_w',
+          tool_input: { file_path: target, content: 'x' },
+        },
+      ],
+    });
+    expect(typeof events[4]!.duration_ms).toBe('number');
+  });
+
+  it('stream-json: one event per line; --yolo runs the call; --allowed-tools allows one tool', async () => {
+    const target = path.join(root, 'made.txt');
+    const script: Script = (_r, index) =>
+      index % 2 === 0
+        ? { toolCalls: [{ name: 'write_file', args: { file_path: target, content: 'made\n' } }] }
+        : { text: 'Written.' };
+    let env = await withModel(script);
+    let result = await agent(['-p', 'make it', '-o', 'stream-json', '--yolo'], env);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as JsonEvent);
+    expect(lines.map((e) => e.type)).toEqual([
+      'system',
+      'assistant',
+      'user',
+      'assistant',
+      'result',
+    ]);
+    expect(lines[0]!.permission_mode).toBe('yolo');
+    expect(readFileSync(target, 'utf8')).toBe('made\n');
+
+    rmSync(target);
+    await server!.close();
+    env = await withModel(script);
+    result = await agent(['-p', 'make it', '--allowed-tools', 'write_file'], env);
+    expect(result.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('made\n');
+  });
+
+  it('exit 2 with one line when no model is configured, or a flag is wrong', async () => {
+    let result = await agent(['-p', 'hello'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/OPENAI_MODEL.*OPENAI_BASE_URL.*--model/);
+    const env = await withModel([{ text: 'unused' }]);
+    result = await agent(['-p', 'x', '--max-session-turns', 'lots'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--max-session-turns takes a whole number/);
+    result = await agent(['-p', 'x', '-o', 'yaml'], env);
+    expect(result.code).toBe(2);
+    expect(server!.requests).toHaveLength(0);
+  });
+
+  it('exit 53 at the turn limit and 55 when the tool-call or time budget is spent', async () => {
+    const looping: Script = (_r, index) => ({
+      toolCalls: [{ name: 'glob', args: { pattern: `*.${index}` } }],
+    });
+    let env = await withModel(looping);
+    let result = await agent(['-p', 'go', '--max-session-turns', '2', '-o', 'json'], env);
+    expect(result.code).toBe(53);
+    const last = (JSON.parse(result.stdout) as JsonEvent[]).at(-1)!;
+    expect(last).toMatchObject({
+      type: 'result',
+      subtype: 'error_max_turns',
+      is_error: true,
+      num_turns: 2,
+    });
+
+    result = await agent(['-p', 'go', '--max-tool-calls', '3'], env);
+    expect(result.code).toBe(55);
+    expect(result.stderr).toMatch(/tool-call budget/);
+
+    await server!.close();
+    env = await withModel([{ hang: true }]);
+    result = await agent(['-p', 'go', '--max-wall-time', '1s'], env);
+    expect(result.code).toBe(55);
+    expect(result.stderr).toMatch(/wall-time limit/);
+  });
+
+  it('exit 1 with one clear error when the endpoint stays unusable', async () => {
+    const env = await withModel(() => ({ status: 502, message: 'bad gateway', retryAfter: '0' }));
+    const result = await agent(['-p', 'go', '-o', 'json'], env);
+    expect(result.code).toBe(1);
+    const last = (JSON.parse(result.stdout) as JsonEvent[]).at(-1)!;
+    expect(last).toMatchObject({
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+    });
+    expect(String(last.error)).toContain('502');
+    expect(String(last.error)).toContain(server!.baseUrl);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`exit 130 on ${signal}: the running command's process group ends first`, async () => {
+      const seconds = uniqueSleep();
+      const env = await withModel([
+        {
+          toolCalls: [
+            {
+              name: 'run_shell_command',
+              args: { command: `sleep ${seconds}`, is_background: false },
+            },
+          ],
+        },
+      ]);
+      const running = startInstalledCli(['-p', 'wait', '--yolo', '-o', 'stream-json'], {
+        cwd: root,
+        home,
+        env,
+      });
+      expect(await waitUntil(() => processesMatching(`sleep ${seconds}`).length > 0, 15_000)).toBe(
+        true,
+      );
+      running.child.kill(signal);
+      const result = await running.done;
+      expect(result.code).toBe(130);
+      expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
+      const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as JsonEvent;
+      expect(last).toMatchObject({ type: 'result', is_error: true });
+    }, 150_000);
+  }
+});

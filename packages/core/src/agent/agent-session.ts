@@ -1,0 +1,70 @@
+/**
+ * Puts an agent together for a front end (headless, terminal, or a library user): the
+ * model client for the endpoint, the system prompt with memory, web_fetch's side
+ * requests, and the loop. The caller owns the Config, the registry and what is shown.
+ */
+import type { Config } from '../config/config.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import { loadMemory } from '../memory/load-memory.js';
+import type { ModelEndpoint } from '../models/endpoint.js';
+import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
+import type { ChatMessage } from '../models/model-types.js';
+import { UsageTracker } from '../models/token-usage.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { AgentEventListener } from './agent-events.js';
+import { type AgentLimits, AgentLoop } from './agent-loop.js';
+import type { ConversationRecorder } from './conversation-recorder.js';
+import { environmentFacts } from './environment.js';
+import { pageExtractor } from './side-requests.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+export interface AgentSessionOptions {
+  config: Config;
+  registry: ToolRegistry;
+  endpoint: ModelEndpoint;
+  /** Replaces the built-in guidance of the system prompt. */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  limits?: AgentLimits;
+  onEvent?: AgentEventListener;
+  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  history?: ChatMessage[];
+  recorder?: ConversationRecorder;
+  client?: ModelClientOptions;
+}
+
+export interface AgentSession {
+  loop: AgentLoop;
+  model: ModelClient;
+  usage: UsageTracker;
+  systemPrompt: string;
+}
+
+export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  const { config, registry } = options;
+  const model = new ModelClient(options.endpoint, options.client);
+  const usage = new UsageTracker();
+  config.pageExtractor = pageExtractor(model, usage);
+  const systemPrompt = buildSystemPrompt({
+    environment: environmentFacts(config),
+    approvalMode: config.getApprovalMode(),
+    memory: loadMemory(config, { cwd: config.targetDir }).text,
+    ...(options.systemPrompt !== undefined ? { replacement: options.systemPrompt } : {}),
+    ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
+  });
+  const loop = new AgentLoop({
+    config,
+    registry,
+    model,
+    systemPrompt,
+    usage,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onConfirmationRequest
+      ? { onConfirmationRequest: options.onConfirmationRequest }
+      : {}),
+    ...(options.history ? { history: options.history } : {}),
+    ...(options.recorder ? { recorder: options.recorder } : {}),
+  });
+  return { loop, model, usage, systemPrompt };
+}
