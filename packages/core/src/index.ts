@@ -21,6 +21,17 @@ export {
 } from './agent/environment.js';
 export { type LoopDetectionOptions, LoopDetector } from './agent/loop-detection.js';
 export { pageExtractor } from './agent/side-requests.js';
+export { GENERAL_PURPOSE } from './agent/subagents/builtin-subagents.js';
+export {
+  type LoadedSubagents,
+  loadSubagents,
+  parseSubagentFile,
+  subagentFolders,
+} from './agent/subagents/subagent-files.js';
+export {
+  LoopSubagentRunner,
+  type SubagentRunnerOptions,
+} from './agent/subagents/subagent-runner.js';
 export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
 // Configuration and settings
 export {
@@ -147,6 +158,14 @@ export {
   ShellTool,
   type ShellToolParams,
 } from './tools/shell.js';
+export {
+  type SubagentDefinition,
+  type SubagentOutcome,
+  type SubagentRequest,
+  type SubagentRunner,
+  TaskTool,
+  type TaskToolParams,
+} from './tools/task.js';
 export { type TodoWriteParams, TodoWriteTool } from './tools/todoWrite.js';
 export {
   DuplicateToolError,

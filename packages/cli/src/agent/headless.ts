@@ -18,6 +18,7 @@ import {
   type AgentFlags,
   approvalModeFrom,
   limitsFrom,
+  subagentDepthFrom,
   type OutputFormat,
   settingsFrom,
 } from './agent-flags.js';
@@ -47,6 +48,7 @@ export async function runHeadless(
   io: HeadlessIo,
 ): Promise<number> {
   const limits = limitsFrom(flags);
+  const maxSubagentDepth = subagentDepthFrom(flags);
   const approvalMode = approvalModeFrom(flags);
   const format = (flags.outputFormat ?? 'text') as OutputFormat;
   const prompt = [piped.trim(), flags.prompt?.trim(), positional.join(' ').trim()]
@@ -82,6 +84,8 @@ export async function runHeadless(
         registry: session.registry,
         endpoint,
         limits,
+        maxSubagentDepth,
+        onWarning: (message) => warn(`warning: ${message}`),
         onEvent: (event: AgentEvent) => printer.event(event),
         ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
         ...(flags.appendSystemPrompt !== undefined

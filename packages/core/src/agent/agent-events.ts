@@ -76,8 +76,11 @@ export type AgentEvent =
   | { type: 'tool_results'; results: AgentToolResult[] }
   | { type: 'compressed'; tokensBefore: number; tokensAfter: number; automatic: boolean }
   | { type: 'notice'; level: 'info' | 'warning'; message: string }
-  /** Something a subagent (started by the `task` call `callId`) did. */
-  | { type: 'subagent'; callId: string; subagent: string; event: AgentEvent }
+  /**
+   * Something a subagent did. `taskId` tells apart subagents running side by side; the
+   * task call's own live output (tool_output) carries a summary of the same progress.
+   */
+  | { type: 'subagent'; taskId: string; subagent: string; description: string; event: AgentEvent }
   | { type: 'finished'; result: AgentRunResult };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -16,6 +16,8 @@ import { type AgentLimits, AgentLoop } from './agent-loop.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
 import { environmentFacts } from './environment.js';
 import { pageExtractor } from './side-requests.js';
+import { loadSubagents } from './subagents/subagent-files.js';
+import { LoopSubagentRunner } from './subagents/subagent-runner.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export interface AgentSessionOptions {
@@ -31,6 +33,10 @@ export interface AgentSessionOptions {
   history?: ChatMessage[];
   recorder?: ConversationRecorder;
   client?: ModelClientOptions;
+  /** Levels of subagents below the main agent (default 2; 0 turns `task` off). */
+  maxSubagentDepth?: number;
+  /** Problems worth telling the person (a subagent file that cannot be used, ...). */
+  onWarning?: (message: string) => void;
 }
 
 export interface AgentSession {
@@ -45,6 +51,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const model = new ModelClient(options.endpoint, options.client);
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
+  registerTaskTool(options, model, usage);
   const systemPrompt = buildSystemPrompt({
     environment: environmentFacts(config),
     approvalMode: config.getApprovalMode(),
@@ -67,4 +74,27 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.recorder ? { recorder: options.recorder } : {}),
   });
   return { loop, model, usage, systemPrompt };
+}
+
+/** Offers `task` with the subagents found for this project (unless depth 0). */
+function registerTaskTool(options: AgentSessionOptions, model: ModelClient, usage: UsageTracker) {
+  const { config, registry } = options;
+  const maxDepth = options.maxSubagentDepth ?? 2;
+  if (maxDepth < 1 || registry.getRegisteredTool('task')) return;
+  const { definitions, warnings } = loadSubagents(config);
+  for (const warning of warnings) options.onWarning?.(warning);
+  const task = LoopSubagentRunner.taskTool({
+    config,
+    registry,
+    model,
+    usage,
+    definitions,
+    maxDepth,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onConfirmationRequest
+      ? { onConfirmationRequest: options.onConfirmationRequest }
+      : {}),
+    ...(options.onWarning ? { warn: options.onWarning } : {}),
+  });
+  if (task) registry.registerTool(task);
 }

@@ -2,9 +2,10 @@
  * CoreToolScheduler: takes a model's function calls through lookup, validation, the
  * person's approval and execution, and returns exactly one response per call.
  *
- * Ordering: calls are taken in the model's order. Read-only kinds start as soon as they
- * are approved and overlap each other; a changing call waits for everything before it,
- * then runs alone, so it sees the effects of earlier calls and its diff is accurate.
+ * Ordering: calls are taken in the model's order. Read-only kinds (and tools that say they
+ * run in parallel, like `task`) start as soon as they are approved and overlap each other;
+ * a changing call waits for everything before it, then runs alone, so it sees the effects
+ * of earlier calls and its diff is accurate.
  * A `schedule` while another batch is running waits for it.
  */
 import { randomUUID } from 'node:crypto';
@@ -122,9 +123,9 @@ export class CoreToolScheduler {
       const call = this.calls[index]!;
       const tool = this.prepare(index, call);
       if (!tool) continue;
-      if (!isReadOnlyKind(tool.kind)) await Promise.all(running);
+      if (!tool.runsInParallel) await Promise.all(running);
       const work = this.approveAndExecute(index, tool, signal);
-      if (isReadOnlyKind(tool.kind)) running.push(work);
+      if (tool.runsInParallel) running.push(work);
       else await work;
     }
     await Promise.all(running);

@@ -192,6 +192,11 @@ export interface BaseToolOptions {
   isOutputMarkdown?: boolean;
   /** True when `execute` streams through `updateOutput`. */
   canUpdateOutput?: boolean;
+  /**
+   * True when calls of this tool may overlap other calls of the batch although its kind
+   * changes things (`task`: each subagent's own calls still go through its scheduler).
+   */
+  runsInParallel?: boolean;
 }
 
 /**
@@ -206,6 +211,7 @@ export abstract class BaseTool<
   readonly parameterAliases: Readonly<Record<string, string>>;
   readonly isOutputMarkdown: boolean;
   readonly canUpdateOutput: boolean;
+  readonly runsInParallel: boolean;
 
   constructor(
     readonly name: string,
@@ -218,6 +224,7 @@ export abstract class BaseTool<
     this.parameterAliases = options.parameterAliases ?? {};
     this.isOutputMarkdown = options.isOutputMarkdown ?? true;
     this.canUpdateOutput = options.canUpdateOutput ?? false;
+    this.runsInParallel = options.runsInParallel ?? isReadOnlyKind(kind);
   }
 
   /** The declaration handed to the model. */

@@ -43,7 +43,10 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
 }
 
-export type Script = ScriptStep[] | ((request: RecordedRequest, index: number) => ScriptStep);
+/** A function may answer later (a promise), e.g. to hold a request until another arrives. */
+export type Script =
+  | ScriptStep[]
+  | ((request: RecordedRequest, index: number) => ScriptStep | Promise<ScriptStep>);
 
 export interface ModelServer {
   baseUrl: string;
@@ -67,10 +70,9 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
       headers: req.headers,
     };
     const index = requests.push(recorded) - 1;
-    const step =
-      typeof script === 'function'
-        ? script(recorded, index)
-        : (script[index] ?? { status: 500, message: `script has no step ${index + 1}` });
+    const step = await (typeof script === 'function'
+      ? script(recorded, index)
+      : (script[index] ?? { status: 500, message: `script has no step ${index + 1}` }));
     openResponses.add(res);
     res.on('close', () => openResponses.delete(res));
     await answer(step, recorded, res);

@@ -1,0 +1,111 @@
+/**
+ * Finds the subagents a session offers: Markdown files with YAML front matter (`name`,
+ * `description`, `tools`, `model`; the body is the system prompt) in the project's and
+ * the user's `.toolhost/agents`, and in `.qwen/agents` and `.claude/agents` (the same
+ * shape), plus the built-in general-purpose one. A file that cannot be used is a warning
+ * naming it, never a failure.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Config } from '../../config/config.js';
+import type { SubagentDefinition } from '../../tools/task.js';
+import { GENERAL_PURPOSE } from './builtin-subagents.js';
+
+export interface LoadedSubagents {
+  definitions: SubagentDefinition[];
+  warnings: string[];
+}
+
+const FOLDERS = ['.toolhost/agents', '.qwen/agents', '.claude/agents'];
+const NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+/** Claude Code's model aliases mean nothing to an OpenAI-compatible endpoint: the parent's model is used. */
+const INHERITED_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku', '']);
+
+/** Project folders first, then the user's: the first definition of a name wins. */
+export function subagentFolders(config: Config): string[] {
+  const home = path.dirname(config.userDir);
+  return [
+    ...FOLDERS.map((folder) => path.join(config.targetDir, folder)),
+    ...FOLDERS.map((folder) => path.join(home, folder)),
+  ];
+}
+
+export function loadSubagents(config: Config): LoadedSubagents {
+  const warnings: string[] = [];
+  const byName = new Map<string, SubagentDefinition>();
+  for (const folder of subagentFolders(config)) {
+    let files: string[];
+    try {
+      files = readdirSync(folder)
+        .filter((name) => name.endsWith('.md'))
+        .sort();
+    } catch {
+      continue; // no such folder
+    }
+    for (const file of files) {
+      const filePath = path.join(folder, file);
+      const parsed = parseSubagentFile(filePath);
+      if (typeof parsed === 'string') {
+        warnings.push(`${filePath}: ${parsed} The subagent file was skipped.`);
+        continue;
+      }
+      if (!byName.has(parsed.name)) byName.set(parsed.name, parsed);
+    }
+  }
+  if (!byName.has(GENERAL_PURPOSE.name)) byName.set(GENERAL_PURPOSE.name, GENERAL_PURPOSE);
+  return { definitions: [...byName.values()], warnings };
+}
+
+/** The definition in one file, or what is wrong with it. */
+export function parseSubagentFile(filePath: string): SubagentDefinition | string {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    return `cannot be read (${(error as Error).message}).`;
+  }
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
+  if (!match) return 'has no YAML front matter (a first line "---", the fields, then "---").';
+  let data: unknown;
+  try {
+    data = parseYaml(match[1] ?? '');
+  } catch (error) {
+    return `its front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`;
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return 'its front matter must be a set of fields (name, description, tools, model).';
+  }
+  const fields = data as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    return 'needs a "name": letters, digits, "-" or "_", starting with a letter.';
+  }
+  const description = fields.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    return 'needs a "description" saying when to use this subagent.';
+  }
+  const tools = parseTools(fields.tools);
+  if (typeof tools === 'string') return tools;
+  const systemPrompt = (match[2] ?? '').trim();
+  if (!systemPrompt) return 'has no instructions after the front matter.';
+  const model = typeof fields.model === 'string' ? fields.model.trim() : undefined;
+  return {
+    name,
+    description: description.trim(),
+    systemPrompt,
+    ...(tools ? { tools } : {}),
+    ...(model && !INHERITED_MODELS.has(model) ? { model } : {}),
+    source: filePath,
+  };
+}
+
+function parseTools(value: unknown): string[] | undefined | string {
+  if (value === undefined || value === null) return undefined;
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
+    return '"tools" must be a list of tool names or one comma-separated string.';
+  }
+  const names = list.map((item: string) => item.trim()).filter(Boolean);
+  return names.includes('*') ? undefined : names;
+}

@@ -1,0 +1,133 @@
+/**
+ * Runs a subagent: the same agent loop with a fresh conversation, the subagent's own
+ * instructions plus the environment, only its tools, the same approval flow (each
+ * confirmation names the subagent), and the parent's usage tracker. Its events reach the
+ * parent as `subagent` events and its progress as the task call's live output. Nesting
+ * stops at `maxDepth`: deeper subagents get no `task` tool.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config/config.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../../core/tool-call-types.js';
+import type { ModelClient } from '../../models/model-client.js';
+import type { UsageTracker } from '../../models/token-usage.js';
+import {
+  type SubagentDefinition,
+  type SubagentOutcome,
+  type SubagentRequest,
+  type SubagentRunner,
+  TaskTool,
+} from '../../tools/task.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { AgentEvent, AgentEventListener } from '../agent-events.js';
+import { AgentLoop } from '../agent-loop.js';
+import { describeEnvironment, environmentFacts } from '../environment.js';
+import { ToolSubset } from './tool-subset.js';
+
+export interface SubagentRunnerOptions {
+  config: Config;
+  /** The main agent's registry (the subagent's tools are a subset of it). */
+  registry: ToolRegistry;
+  model: ModelClient;
+  usage: UsageTracker;
+  definitions: SubagentDefinition[];
+  /** How many levels of subagents may exist below the main agent (1: no nesting). */
+  maxDepth: number;
+  /** The depth of the subagents this runner starts (1 for the main agent's). */
+  depth?: number;
+  onEvent?: AgentEventListener;
+  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /** Model requests one subagent run may make (default 50). */
+  maxTurns?: number;
+  warn?: (message: string) => void;
+}
+
+const SUBAGENT_NOTE =
+  'You are running as a subagent. Your final answer (a message without tool calls) ends your work and is handed to the agent that started you: make it complete on its own.';
+
+export class LoopSubagentRunner implements SubagentRunner {
+  private readonly depth: number;
+
+  constructor(private readonly options: SubagentRunnerOptions) {
+    this.depth = options.depth ?? 1;
+  }
+
+  /** The task tool the agent at `depth - 1` offers, or undefined past the depth limit. */
+  static taskTool(options: SubagentRunnerOptions): TaskTool | undefined {
+    const depth = options.depth ?? 1;
+    if (depth > options.maxDepth) return undefined;
+    return new TaskTool(options.definitions, new LoopSubagentRunner(options));
+  }
+
+  async run(
+    request: SubagentRequest,
+    signal: AbortSignal,
+    progress: (line: string) => void,
+  ): Promise<SubagentOutcome> {
+    const { definition } = request;
+    const { config } = this.options;
+    const deeper = LoopSubagentRunner.taskTool({ ...this.options, depth: this.depth + 1 });
+    const tools = new ToolSubset(config, this.options.registry, definition.tools, deeper);
+    const unknown = tools.unknownNames();
+    if (unknown.length > 0) {
+      this.options.warn?.(
+        `subagent ${definition.name} (${definition.source}) lists tools that do not exist here: ${unknown.join(', ')}`,
+      );
+    }
+    const taskId = randomUUID();
+    const forward = (event: AgentEvent) => {
+      this.options.onEvent?.({
+        type: 'subagent',
+        taskId,
+        subagent: definition.name,
+        description: request.description,
+        event,
+      });
+      const line = progressLine(event);
+      if (line) progress(line);
+    };
+    const ask = this.options.onConfirmationRequest;
+    const loop = new AgentLoop({
+      config,
+      registry: tools,
+      model: this.options.model,
+      systemPrompt: `${definition.systemPrompt}\n\n${SUBAGENT_NOTE}\n\nEnvironment:\n${describeEnvironment(environmentFacts(config))}`,
+      usage: this.options.usage,
+      limits: { maxTurns: this.options.maxTurns ?? 50 },
+      onEvent: forward,
+      ...(ask
+        ? {
+            onConfirmationRequest: (call: WaitingToolCall) =>
+              ask({
+                ...call,
+                confirmationDetails: {
+                  ...call.confirmationDetails,
+                  title: `[subagent ${definition.name}] ${call.confirmationDetails.title}`,
+                },
+              }),
+          }
+        : {}),
+      ...(definition.model ? { modelName: definition.model } : {}),
+    });
+    progress(`${definition.name} started: ${request.description}`);
+    const result = await loop.run(request.prompt, signal);
+    return {
+      text: result.text,
+      status: result.status,
+      turns: result.turns,
+      toolCalls: result.toolCalls,
+      ...(result.message ? { message: result.message } : {}),
+    };
+  }
+}
+
+function progressLine(event: AgentEvent): string | undefined {
+  if (event.type === 'tool_results') {
+    return event.results
+      .map(
+        (r) => `${r.status === 'success' ? '✓' : r.status === 'cancelled' ? '-' : '✗'} ${r.name}`,
+      )
+      .join('\n');
+  }
+  if (event.type === 'retry') return `retrying the model request: ${event.reason}`;
+  return undefined;
+}
