@@ -82,6 +82,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .enablePositionalOptions()
     .argument('[prompt...]', 'the task for the agent (headless: runs it and exits)');
   addAgentOptions(program).action(async (positional: string[], flags: AgentFlags) => {
+    rejectMistypedCommand(program, positional, flags);
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);
     if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {
@@ -214,4 +215,33 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     }
     throw error;
   }
+}
+
+/** `toolhost tool` is a typo of `toolhost tools`, not a one-word prompt for the agent. */
+function rejectMistypedCommand(program: Command, positional: string[], flags: AgentFlags): void {
+  const [word] = positional;
+  if (positional.length !== 1 || flags.prompt !== undefined || !word || /\s/.test(word)) return;
+  const names = program.commands.map((command) => command.name());
+  const near = names.filter(
+    (name) => name.startsWith(word) || word.startsWith(name) || typo(word, name),
+  );
+  if (near.length > 0) {
+    throw new UsageError(
+      `unknown command '${word}' (did you mean ${near.join(' or ')}?). To give the agent a one-word prompt, pass it with -p.`,
+    );
+  }
+}
+
+/** One letter added, missing, changed or two swapped. */
+function typo(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const swapped = a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  return (
+    swapped ||
+    a.slice(i + 1) === b.slice(i + 1) ||
+    a.slice(i) === b.slice(i + 1) ||
+    a.slice(i + 1) === b.slice(i)
+  );
 }

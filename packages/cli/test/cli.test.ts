@@ -314,7 +314,8 @@ describe('usage errors: one line, exit 2, no stack trace', () => {
       ['tools', '--root', '/nonexistent/x'],
       /^toolhost: Workspace folder \/nonexistent\/x does not exist/,
     ],
-    ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+    // One word that is not a command is a prompt for the agent, unless it looks like a typo.
+    ['a mistyped command', ['tool'], /unknown command 'tool' \(did you mean tools\?\)/],
   ];
   for (const [what, args, message] of cases) {
     it(`for ${what}`, () => {

@@ -50,7 +50,8 @@ const agent = (args: string[], env: NodeJS.ProcessEnv, input?: string) =>
 
 type JsonEvent = Record<string, unknown> & { type: string };
 
-describe('toolhost -p (headless)', () => {
+// Each test starts the command several times; a loaded machine needs time.
+describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
   it('text: the answer on stdout, a line per tool call on stderr, piped input added', async () => {
     writeFileSync(path.join(root, 'notes.txt'), 'the secret word is plover\n');
     const env = await withModel((_request, index) =>
@@ -188,7 +189,10 @@ describe('toolhost -p (headless)', () => {
   });
 
   it('exit 2 with one line when no model is configured, or a flag is wrong', async () => {
-    let result = await agent(['-p', 'hello'], {});
+    let result = await agent(['frobnicate'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/No model is configured/);
+    result = await agent(['-p', 'hello'], {});
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/OPENAI_MODEL.*OPENAI_BASE_URL.*--model/);

@@ -18,9 +18,9 @@ import {
   type AgentFlags,
   approvalModeFrom,
   limitsFrom,
-  subagentDepthFrom,
   type OutputFormat,
   settingsFrom,
+  subagentDepthFrom,
 } from './agent-flags.js';
 import { createPrinter } from './printers.js';
 import { cancelOnStopSignals } from './stop-signals.js';
