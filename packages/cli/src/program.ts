@@ -170,6 +170,16 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
   });
 
   program
+    .command('sessions')
+    .description("List this project's agent sessions, newest first (resume one with -r <id>).")
+    .option('--root <dir>', 'project root folder (default: the current folder)')
+    .option('--json', 'print them as a JSON array')
+    .action(async (options: { root?: string; json?: boolean }) => {
+      const { runSessionsCommand } = await import('./commands/sessions-command.js');
+      runSessionsCommand(options, io.stdout);
+    });
+
+  program
     .command('trust')
     .description(
       'Trust a project folder, so its own settings may start a discovery command and MCP servers.',

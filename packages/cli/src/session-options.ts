@@ -10,6 +10,8 @@ export interface SessionOptions {
   approvalMode?: string;
   /** Settings from command-line flags: the highest layer. */
   overrides?: Settings;
+  /** An earlier session's id, when resuming it. */
+  sessionId?: string;
 }
 
 /** Splits `--include-directories a,b --include-directories c` into folders. */

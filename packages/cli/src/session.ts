@@ -42,6 +42,7 @@ export async function openSession(
       includeDirectories: options.includeDirectories,
       approvalMode,
       ...(options.overrides ? { overrides: options.overrides } : {}),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
     for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
     session = { config, registry: createToolRegistry(config) };

@@ -13,6 +13,7 @@ export {
   type AgentSessionOptions,
   createAgentSession,
 } from './agent/agent-session.js';
+export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
 export {
   describeEnvironment,
@@ -20,6 +21,20 @@ export {
   environmentFacts,
 } from './agent/environment.js';
 export { type LoopDetectionOptions, LoopDetector } from './agent/loop-detection.js';
+export {
+  type SessionRecord,
+  SessionRecorder,
+  sessionFile,
+  sessionsDir,
+} from './agent/sessions/session-file.js';
+export {
+  completeLength,
+  findSession,
+  type LoadedSession,
+  listSessions,
+  loadSession,
+  type SessionSummary,
+} from './agent/sessions/session-loader.js';
 export { pageExtractor } from './agent/side-requests.js';
 export { GENERAL_PURPOSE } from './agent/subagents/builtin-subagents.js';
 export {

@@ -11,6 +11,8 @@ import {
   createAgentSession,
   HOW_TO_CONFIGURE_MODEL,
   resolveEndpoint,
+  SessionRecorder,
+  sessionFile,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
 import { closeSession, openSession } from '../session.js';
@@ -23,6 +25,7 @@ import {
   subagentDepthFrom,
 } from './agent-flags.js';
 import { createPrinter } from './printers.js';
+import { sessionToResume } from './resume.js';
 import { cancelOnStopSignals } from './stop-signals.js';
 
 export interface HeadlessIo {
@@ -60,12 +63,14 @@ export async function runHeadless(
     );
   }
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  const resumed = sessionToResume(flags);
   const session = await openSession(
     {
       root: flags.root,
       includeDirectories: flags.includeDirectories,
       approvalMode,
       overrides: settingsFrom(flags),
+      ...(resumed ? { sessionId: resumed.id } : {}),
     },
     warn,
   );
@@ -74,6 +79,20 @@ export async function runHeadless(
     if (!endpoint) {
       warn(HOW_TO_CONFIGURE_MODEL);
       return ExitCode.Usage;
+    }
+    const { config } = session;
+    const recorder = new SessionRecorder(
+      sessionFile(config.userDir, config.targetDir, config.sessionId),
+      { sessionId: config.sessionId, cwd: config.targetDir, model: endpoint.model },
+      Boolean(resumed),
+    );
+    if (resumed && resumed.droppedMessages > 0) {
+      // The file ends in an exchange that never finished (the process was killed): start
+      // again from the last complete one, in the file too.
+      recorder.recordHistoryReplaced(resumed.history);
+      warn(
+        `the session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`,
+      );
     }
     const printer = createPrinter(format, io, session);
     const controller = new AbortController();
@@ -85,6 +104,8 @@ export async function runHeadless(
         endpoint,
         limits,
         maxSubagentDepth,
+        recorder,
+        ...(resumed ? { history: resumed.history } : {}),
         onWarning: (message) => warn(`warning: ${message}`),
         onEvent: (event: AgentEvent) => printer.event(event),
         ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
@@ -94,6 +115,7 @@ export async function runHeadless(
       });
       printer.start(endpoint.model);
       const result: AgentRunResult = await agent.loop.run(prompt, controller.signal);
+      recorder.recordEnd(result.status);
       printer.finish(result, agent.usage.usage);
       return EXIT_CODES[result.status];
     } finally {

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { runCliAsync, startCli } from './run-cli.js';
+
+let base: string;
+let root: string;
+let home: string;
+let server: ModelServer | undefined;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-sessions-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(base, { recursive: true, force: true });
+});
+
+type Message = { role: string; content?: unknown; tool_calls?: unknown[] };
+
+describe('sessions', { timeout: 240_000 }, () => {
+  it('a session killed with -9 mid-call resumes from its last complete exchange (-c, -r, toolhost sessions)', async () => {
+    writeFileSync(path.join(root, 'notes.txt'), 'remember: the build uses make\n');
+    const seconds = uniqueSleep();
+    server = await startModelServer((request) => {
+      const messages = request.body.messages as Message[];
+      const last = messages.at(-1)!;
+      const text = JSON.stringify(last.content);
+      if (last.role === 'user' && text.includes('first task')) {
+        return {
+          toolCalls: [
+            { id: 'r1', name: 'read_file', args: { absolute_path: path.join(root, 'notes.txt') } },
+          ],
+        };
+      }
+      if (last.role === 'tool' && text.includes('the build uses make')) {
+        return {
+          toolCalls: [
+            {
+              id: 's1',
+              name: 'run_shell_command',
+              args: { command: `sleep ${seconds}`, is_background: false },
+            },
+          ],
+        };
+      }
+      return { text: `Answer to ${messages.length} messages.` };
+    });
+    const env = {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'k',
+      OPENAI_MODEL: 'scripted-model',
+    };
+
+    const first = startCli(['-p', 'first task', '--yolo', '-o', 'stream-json'], {
+      cwd: root,
+      home,
+      env,
+    });
+    expect(await waitUntil(() => processesMatching(`sleep ${seconds}`).length > 0, 90_000)).toBe(
+      true,
+    );
+    first.child.kill('SIGKILL');
+    await first.done;
+    // kill -9 leaves the command running: end it here (the point is the session file).
+    for (const line of processesMatching(`sleep ${seconds}`)) {
+      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    }
+    const sessionId = (JSON.parse(first.stdout().split('\n')[0]!) as { session_id: string })
+      .session_id;
+    const dir = path.join(home, '.toolhost', 'sessions', root.replace(/[^a-zA-Z0-9]/g, '-'));
+    expect(readdirSync(dir)).toEqual([`${sessionId}.jsonl`]);
+
+    const listed = await runCliAsync(['sessions'], { cwd: root, home });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(sessionId);
+    expect(listed.stdout).toContain('first task');
+
+    const resumed = await runCliAsync(['-c', '-p', 'continue please', '-o', 'json'], {
+      cwd: root,
+      home,
+      env,
+    });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/cut off during its last exchange/);
+    const events = JSON.parse(resumed.stdout) as { type: string; session_id: string }[];
+    expect(events[0]!.session_id).toBe(sessionId);
+    const sent = server.requests.at(-1)!.body.messages as Message[];
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+    expect(sent[1]!.content).toBe('first task');
+    expect(sent[4]!.content).toBe('continue please');
+
+    const again = await runCliAsync(['-r', sessionId.slice(0, 8), '-p', 'third'], {
+      cwd: root,
+      home,
+      env,
+    });
+    expect(again.code).toBe(0);
+    const third = server.requests.at(-1)!.body.messages as Message[];
+    expect(third.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+      'user',
+    ]);
+
+    const missing = await runCliAsync(['-r', 'no-such-id', '-p', 'x'], { cwd: root, home, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No session "no-such-id"/);
+    const json = JSON.parse(
+      (await runCliAsync(['sessions', '--json'], { cwd: root, home })).stdout,
+    ) as {
+      session_id: string;
+      messages: number;
+    }[];
+    expect(json).toEqual([expect.objectContaining({ session_id: sessionId, messages: 7 })]);
+  });
+});

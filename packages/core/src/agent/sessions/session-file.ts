@@ -1,0 +1,74 @@
+/**
+ * Sessions as JSON Lines: `~/.toolhost/sessions/<project>/<session-id>.jsonl`, one record
+ * a line, appended synchronously as the conversation grows, so a process killed at any
+ * moment leaves every earlier record intact (at most the line being written is cut).
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ChatMessage } from '../../models/model-types.js';
+import type { TokenUsage } from '../../models/token-usage.js';
+import type { ConversationRecorder } from '../conversation-recorder.js';
+
+export type SessionRecord =
+  | { type: 'session'; version: 1; sessionId: string; cwd: string; model: string; at: string }
+  | { type: 'message'; at: string; message: ChatMessage }
+  | { type: 'usage'; at: string; model: string; usage: TokenUsage }
+  /** The history replaced as a whole (compression, or a resume that dropped a cut-off tail). */
+  | { type: 'history'; at: string; messages: ChatMessage[] }
+  | { type: 'end'; at: string; status: string };
+
+/** The folder of one project's sessions: its path with every other character made a dash. */
+export function sessionsDir(userDir: string, projectRoot: string): string {
+  return path.join(userDir, 'sessions', projectRoot.replace(/[^a-zA-Z0-9]/g, '-'));
+}
+
+export function sessionFile(userDir: string, projectRoot: string, sessionId: string): string {
+  return path.join(sessionsDir(userDir, projectRoot), `${sessionId}.jsonl`);
+}
+
+export class SessionRecorder implements ConversationRecorder {
+  private started = false;
+
+  constructor(
+    readonly file: string,
+    private readonly header: { sessionId: string; cwd: string; model: string },
+    /** True when the file already holds this session (a resume). */
+    resumed = false,
+  ) {
+    this.started = resumed;
+  }
+
+  recordMessage(message: ChatMessage): void {
+    this.write({ type: 'message', at: now(), message });
+  }
+
+  recordUsage(usage: TokenUsage, model: string): void {
+    this.write({ type: 'usage', at: now(), model, usage });
+  }
+
+  recordHistoryReplaced(history: ChatMessage[]): void {
+    this.write({ type: 'history', at: now(), messages: history });
+  }
+
+  recordEnd(status: string): void {
+    if (this.started) this.write({ type: 'end', at: now(), status });
+  }
+
+  private write(record: SessionRecord): void {
+    // Created with the first record, so a run that fails before talking leaves no file.
+    if (!this.started) {
+      this.started = true;
+      mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      this.append({ type: 'session', version: 1, ...this.header, at: now() });
+    }
+    this.append(record);
+  }
+
+  private append(record: SessionRecord): void {
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
