@@ -159,10 +159,13 @@ describe('ModelClient', () => {
   it('stops at once when cancelled', async () => {
     const client = await clientFor([{ hang: true }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const waitForRequest = setInterval(() => {
+      if (server!.requests.length === 1) controller.abort();
+    }, 10);
     const error = (await client
       .generate({ messages: user }, { signal: controller.signal })
       .catch((e: unknown) => e)) as ModelError;
+    clearInterval(waitForRequest);
     expect(error.kind).toBe('cancelled');
     expect(server!.requests).toHaveLength(1);
   });

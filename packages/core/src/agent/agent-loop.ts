@@ -133,7 +133,15 @@ export class AgentLoop {
           `Stopped after ${run.turns} model requests (the turn limit).`,
         );
       }
-      await this.compress(run.signal, false).catch(() => false);
+      await this.compress(run.signal, false).catch((error: unknown) => {
+        if (run.signal.aborted) return;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.emit({
+          type: 'notice',
+          level: 'warning',
+          message: `The conversation is near the context limit and could not be compressed: ${reason}`,
+        });
+      });
       run.turns++;
       this.emit({ type: 'turn_started', turn: run.turns });
       let response: ModelResponse;

@@ -13,6 +13,7 @@ import { UsageTracker } from '../models/token-usage.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentEventListener } from './agent-events.js';
 import { type AgentLimits, AgentLoop } from './agent-loop.js';
+import { ContextCompressor } from './compression.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
 import { environmentFacts } from './environment.js';
 import { pageExtractor } from './side-requests.js';
@@ -65,6 +66,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     model,
     systemPrompt,
     usage,
+    compressor: new ContextCompressor(model, options.endpoint.contextWindow, usage),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
