@@ -13,7 +13,7 @@ import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
 import type { ModelClient } from '../models/model-client.js';
 import { ModelError } from '../models/model-errors.js';
-import type { ChatMessage, ModelResponse } from '../models/model-types.js';
+import type { ChatMessage, ModelResponse, ModelToolCall } from '../models/model-types.js';
 import { type TokenUsage, UsageTracker } from '../models/token-usage.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type {
@@ -145,8 +145,9 @@ export class AgentLoop {
       run.turns++;
       this.emit({ type: 'turn_started', turn: run.turns });
       let response: ModelResponse;
+      let toToolName: (calledName: string) => string;
       try {
-        response = await this.request(run, detector);
+        ({ response, toToolName } = await this.request(run, detector));
       } catch (error) {
         if (error instanceof LoopStop)
           return run.finish('loop_detected', answer, this.usage.usage, error.message);
@@ -155,7 +156,7 @@ export class AgentLoop {
         const message = error instanceof Error ? error.message : String(error);
         return run.finish('error', answer, this.usage.usage, message);
       }
-      const calls = parseToolCalls(response.toolCalls);
+      const calls = parseToolCalls(response.toolCalls, toToolName);
       this.emit({
         type: 'assistant',
         text: response.text,
@@ -178,7 +179,7 @@ export class AgentLoop {
         continue;
       }
       emptyAnswers = 0;
-      this.append(assistantMessage(response.text, calls));
+      this.append(assistantMessage(response.text, response.toolCalls));
       const textLoop = detector.checkText(response.text);
       if (textLoop) return run.finish('loop_detected', answer, this.usage.usage, textLoop);
       if (calls.length === 0) {
@@ -206,7 +207,15 @@ export class AgentLoop {
         this.answerUnrun(calls, `Not run: ${callLoop}`);
         return run.finish('loop_detected', answer, this.usage.usage, callLoop);
       }
-      for (const message of toChatToolMessages(outcome.responseParts)) this.append(message);
+      const resultOptions = {
+        model: this.options.modelName ?? this.options.model.model,
+        ...(this.options.config.settings.model?.modalities
+          ? { modalities: this.options.config.settings.model.modalities }
+          : {}),
+      };
+      for (const message of toChatToolMessages(outcome.responseParts, resultOptions)) {
+        this.append(message);
+      }
       this.emit({ type: 'tool_results', results: outcome.results });
       run.toolCalls += outcome.executed;
       run.denials.push(...outcome.denials);
@@ -223,13 +232,18 @@ export class AgentLoop {
   }
 
   /** One model request; text is watched for loops as it streams. */
-  private async request(run: RunState, detector: LoopDetector): Promise<ModelResponse> {
+  private async request(
+    run: RunState,
+    detector: LoopDetector,
+  ): Promise<{ response: ModelResponse; toToolName: (calledName: string) => string }> {
     const controller = new AbortController();
     const abort = () => controller.abort(run.signal.reason);
     run.signal.addEventListener('abort', abort, { once: true });
     let streamed = '';
     let loopReason: string | undefined;
     try {
+      // Read at every turn: tools that arrived since (an MCP server connecting) are offered.
+      const chatTools = toChatTools(this.options.registry.getFunctionDeclarations());
       const messages: ChatMessage[] = [
         { role: 'system', content: this.options.systemPrompt },
         ...this.history,
@@ -237,7 +251,7 @@ export class AgentLoop {
       const response = await this.options.model.generate(
         {
           messages,
-          tools: toChatTools(this.options.registry.getFunctionDeclarations()),
+          tools: chatTools.tools,
           ...(this.options.modelName ? { model: this.options.modelName } : {}),
         },
         {
@@ -262,7 +276,7 @@ export class AgentLoop {
       this.usage.add(response.usage);
       this.options.recorder?.recordUsage(response.usage, response.model);
       this.options.compressor?.observePromptTokens(this.history, response.usage.inputTokens);
-      return response;
+      return { response, toToolName: chatTools.toToolName };
     } catch (error) {
       if (loopReason) throw new LoopStop(loopReason);
       throw error;
@@ -321,7 +335,8 @@ export class AgentLoop {
   }
 }
 
-function assistantMessage(text: string, calls: AgentToolCall[]): ChatMessage {
+/** The model's answer as it sent it (tool names and arguments untouched). */
+function assistantMessage(text: string, calls: ModelToolCall[]): ChatMessage {
   return {
     role: 'assistant',
     content: text || null,
@@ -330,10 +345,7 @@ function assistantMessage(text: string, calls: AgentToolCall[]): ChatMessage {
           tool_calls: calls.map((call) => ({
             id: call.id,
             type: 'function' as const,
-            function: {
-              name: call.name,
-              arguments: call.malformedArguments ?? JSON.stringify(call.args),
-            },
+            function: { name: call.name, arguments: call.arguments },
           })),
         }
       : {}),

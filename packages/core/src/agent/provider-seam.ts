@@ -1,18 +1,33 @@
 /**
  * The one place the loop converts between toolhost's content and OpenAI Chat Completions
- * messages: declarations out, a whole batch of function responses back. It delegates to
- * the provider adapter, so switching adapters touches only this file.
+ * messages: declarations out (with the names the endpoint sees mapped back to the
+ * registry's), a whole batch of function responses back. It delegates to the provider
+ * adapter (../providers), so switching adapters touches only this file.
  */
-
 import type { FunctionDeclaration, Part } from '../core/content.js';
 import type { ChatMessage, ChatTool } from '../models/model-types.js';
+import { toolNameMap } from '../providers/declarations.js';
 import { toOpenAIToolMessages, toOpenAITools } from '../providers/openai-chat.js';
+import type { ResultOptions } from '../providers/tool-results.js';
 
-export function toChatTools(declarations: FunctionDeclaration[]): ChatTool[] {
-  return toOpenAITools(declarations) as ChatTool[];
+export interface ChatTools {
+  tools: ChatTool[];
+  /** The registry's name for a name the model called (they differ where OpenAI's rules forced a change). */
+  toToolName(calledName: string): string;
+}
+
+export function toChatTools(declarations: FunctionDeclaration[]): ChatTools {
+  const names = toolNameMap(declarations, 'openai-chat');
+  return {
+    tools: toOpenAITools(declarations) as ChatTool[],
+    toToolName: (calledName) => names.toTool(calledName),
+  };
 }
 
 /** The messages for all responses of one model turn: every `tool` message, then any media. */
-export function toChatToolMessages(responseParts: Part[]): ChatMessage[] {
-  return toOpenAIToolMessages(responseParts) as ChatMessage[];
+export function toChatToolMessages(
+  responseParts: Part[],
+  options: ResultOptions = {},
+): ChatMessage[] {
+  return toOpenAIToolMessages(responseParts, options) as ChatMessage[];
 }

@@ -24,9 +24,16 @@ export interface BatchOutcome {
 
 const MAX_ECHOED_ARGUMENTS = 2000;
 
-/** Parses the raw arguments of each call; the unparseable keep their text for the error. */
-export function parseToolCalls(calls: ModelToolCall[]): AgentToolCall[] {
-  return calls.map((call) => {
+/**
+ * Parses the raw arguments of each call (the unparseable keep their text for the error)
+ * and names each call as the registry does.
+ */
+export function parseToolCalls(
+  calls: ModelToolCall[],
+  toToolName: (calledName: string) => string = (name) => name,
+): AgentToolCall[] {
+  return calls.map((sent) => {
+    const call = { ...sent, name: toToolName(sent.name) };
     const raw = call.arguments.trim();
     if (raw === '') return { id: call.id, name: call.name, args: {} };
     try {
