@@ -30,7 +30,7 @@ Examples:
   $ toolhost mcp --http 8808 --approval-mode auto-edit
 
 Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model configured),
-53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted.
+53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C; 143 and 129 after SIGTERM and SIGHUP).
 Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 3 the call needed confirmation that was not given, 130 interrupted.
 Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL (or settings model.*, or the flags).

@@ -245,8 +245,13 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(String(last.error)).toContain(server!.baseUrl);
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`exit 130 on ${signal}: the running command's process group ends first`, async () => {
+  const signalExits = [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const;
+  for (const [signal, exitCode] of signalExits) {
+    it(`exit ${exitCode} on ${signal}: the running command's process group ends first`, async () => {
       const seconds = uniqueSleep();
       const env = await withModel([
         {
@@ -271,7 +276,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
       expect(started, running.stderr()).toBe(true);
       running.child.kill(signal);
       const result = await running.done;
-      expect(result.code).toBe(130);
+      expect(result.code).toBe(exitCode);
       expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
       const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as JsonEvent;
       expect(last).toMatchObject({ type: 'result', is_error: true });

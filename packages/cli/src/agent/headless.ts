@@ -8,6 +8,7 @@ import {
   type AgentEvent,
   type AgentRunResult,
   type AgentStopReason,
+  addTerminationCleanup,
   createAgentSession,
   HOW_TO_CONFIGURE_MODEL,
   resolveEndpoint,
@@ -97,6 +98,12 @@ export async function runHeadless(
     const printer = createPrinter(format, io, session);
     const controller = new AbortController();
     const stopListening = cancelOnStopSignals(controller, io.exitNow);
+    let running: Promise<unknown> = Promise.resolve();
+    // TERM or HUP: cancel the run and let it finish (result printed, session ended) before exiting.
+    const forgetCleanup = addTerminationCleanup(async () => {
+      controller.abort(new Error('stopped by a signal'));
+      await running.catch(() => undefined);
+    });
     try {
       const agent = createAgentSession({
         config: session.config,
@@ -114,12 +121,15 @@ export async function runHeadless(
           : {}),
       });
       printer.start(endpoint.model);
-      const result: AgentRunResult = await agent.loop.run(prompt, controller.signal);
+      const run = agent.loop.run(prompt, controller.signal);
+      running = run;
+      const result: AgentRunResult = await run;
       recorder.recordEnd(result.status);
       printer.finish(result, agent.usage.usage);
       return EXIT_CODES[result.status];
     } finally {
       stopListening();
+      forgetCleanup();
     }
   } finally {
     await closeSession(session);

@@ -1,9 +1,11 @@
 /**
- * Ctrl+C, SIGTERM and SIGHUP during a headless run: the first one cancels the run (the
- * scheduler ends running commands, whole process groups, and the session file already
- * holds every completed exchange), the second one exits at once.
+ * Ctrl+C during a headless run: the first one cancels the run (the scheduler ends running
+ * commands, whole process groups; the session file already holds every completed
+ * exchange) and the run ends with 130; the second one exits at once. SIGTERM and SIGHUP
+ * go through core's termination handlers (utils/termination.ts), whose cleanup cancels
+ * the run the same way (see headless.ts) before the process exits with 128 + the signal.
  */
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const SIGNALS: NodeJS.Signals[] = ['SIGINT'];
 
 export function cancelOnStopSignals(
   controller: AbortController,
