@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
-import { runCliAsync, startCli } from './run-cli.js';
+import { runCliAsync, startInstalledCli } from './run-cli.js';
 
 let base: string;
 let root: string;
@@ -59,7 +59,7 @@ describe('sessions', { timeout: 240_000 }, () => {
       OPENAI_MODEL: 'scripted-model',
     };
 
-    const first = startCli(['-p', 'first task', '--yolo', '-o', 'stream-json'], {
+    const first = startInstalledCli(['-p', 'first task', '--yolo', '-o', 'stream-json'], {
       cwd: root,
       home,
       env,
