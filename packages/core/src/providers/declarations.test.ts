@@ -76,6 +76,19 @@ describe('prepareDeclarations', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('emits the default warning once per process, however often the tools are prepared', async () => {
+    const emitted: string[] = [];
+    const listener = (warning: Error) => emitted.push(warning.message);
+    process.on('warning', listener);
+    const many = Array.from({ length: 129 }, (_, index) => ({ name: `w_${index}` }));
+    prepareDeclarations(many, 'openai-responses');
+    prepareDeclarations(many, 'openai-responses');
+    // process.emitWarning delivers on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', listener);
+    expect(emitted.filter((message) => message.includes('129 tools'))).toHaveLength(1);
+  });
+
   it('gives a declaration without parameters an empty object schema', () => {
     const [prepared] = prepareDeclarations([{ name: 'ping', description: 'Pings.' }], 'anthropic');
     expect(prepared?.parameters).toEqual({ type: 'object', properties: {} });

@@ -13,8 +13,8 @@ import { toStrictSchema } from './strict-schema.js';
 
 export interface DeclarationOptions {
   /**
-   * Receives each warning (too many tools, a tool sent non-strict). Defaults to
-   * `process.emitWarning`, which prints it once on standard error.
+   * Receives each warning (a request with more tools than the API takes). Defaults to
+   * `process.emitWarning`, once per distinct warning, which prints it on standard error.
    */
   onWarning?: (message: string) => void;
 }
@@ -174,6 +174,11 @@ function cutPoint(text: string, budget: number): number {
   return space > budget * 0.6 ? space : budget;
 }
 
+const warned = new Set<string>();
+
+/** Each distinct warning once per process: an agent prepares its tools on every turn. */
 function defaultWarning(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
   process.emitWarning(message, { code: 'TOOLHOST_PROVIDER_LIMIT' });
 }
