@@ -109,6 +109,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     const { runToolsCommand } = await import('./commands/tools-command.js');
     const session = await openSession(options, warn);
     try {
+      // A listing is complete only once every source has answered or failed.
+      await session.registry.whenDiscoveryComplete();
       io.stdout.write(
         `${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)), warn)}\n`,
       );
@@ -136,13 +138,19 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       rawArgs: string | undefined,
       options: SessionOptions & { json?: boolean; yes?: boolean },
     ) => {
-      const { openSession } = await import('./session.js');
+      const { openSession, closeSession } = await import('./session.js');
       const { runCallCommand } = await import('./commands/call-command.js');
       const session = await openSession(options, warn);
-      exitCode = await runCallCommand(session, toolName, rawArgs, options, {
-        ...io,
-        style: createStyle(wantsColor(io.stdout)),
-      });
+      try {
+        exitCode = await runCallCommand(session, toolName, rawArgs, options, {
+          ...io,
+          style: createStyle(wantsColor(io.stdout)),
+        });
+      } finally {
+        // The session ends with this one call: MCP servers (even those still starting) and
+        // background commands end too, unless settings keep the latter.
+        await closeSession(session);
+      }
     },
   );
 

@@ -29,7 +29,10 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
   );
 }
 
-/** Loads settings, builds the registry and discovers tools (command and MCP servers). */
+/**
+ * Loads settings, builds the registry and starts discovering tools (command and MCP
+ * servers) in the background: built-in tools are usable at once.
+ */
 export async function openSession(
   options: SessionOptions,
   warn: (line: string) => void,
@@ -53,7 +56,7 @@ export async function openSession(
     if (error instanceof WorkspaceError) throw new UsageError(error.message);
     throw error;
   }
-  await session.registry.discoverAllTools();
+  session.registry.startDiscovery();
   return session;
 }
 

@@ -1,5 +1,6 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
 import {
+  type AnyTool,
   approvalModesThatSkip,
   type CompletedToolCall,
   type ConfirmationDecision,
@@ -9,6 +10,7 @@ import {
   partsToText,
   plural,
   ToolConfirmationOutcome,
+  ToolErrorType,
   toParts,
   type WaitingToolCall,
 } from '@toolhost/core';
@@ -16,7 +18,7 @@ import { askInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';
-import { closeSession, type Session } from '../session.js';
+import type { Session } from '../session.js';
 
 export interface CallOptions {
   json?: boolean;
@@ -37,8 +39,28 @@ export async function runCallCommand(
   options: CallOptions,
   io: CallIo,
 ): Promise<number> {
-  const tool = session.registry.getTool(toolName);
-  if (!tool) throw new UsageError(unknownToolMessage(session, toolName));
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  let tool: AnyTool | undefined;
+  try {
+    // Waits only when the name may belong to an MCP server that is still starting.
+    tool = await session.registry.waitForTool(toolName, controller.signal);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+  if (controller.signal.aborted) return ExitCode.Interrupted;
+  if (!tool) {
+    const unavailable = session.registry.explainMissingTool(toolName);
+    if (!unavailable?.server) throw new UsageError(unknownToolMessage(session, toolName));
+    io.stderr.write(
+      `${io.style.red(`error [${ToolErrorType.MCP_TOOL_ERROR}]`)}: ${unavailable.message}\n`,
+    );
+    return ExitCode.ToolError;
+  }
   const readsStdin = rawArgs === '-';
   const args = parseArguments(readsStdin ? await readAll(io.stdin) : rawArgs, tool.name);
 
@@ -60,11 +82,6 @@ export async function runCallCommand(
     return { outcome: ToolConfirmationOutcome.Cancel };
   };
 
-  const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
-    controller.abort();
-  };
   process.on('SIGINT', onInterrupt);
   const live = options.json ? undefined : liveOutputPrinter(io.stderr);
   let completed: CompletedToolCall | undefined;
@@ -81,8 +98,6 @@ export async function runCallCommand(
     );
   } finally {
     process.off('SIGINT', onInterrupt);
-    // The session ends with this one call: background commands end too, unless settings keep them.
-    await closeSession(session);
   }
   if (!completed) throw new Error('the scheduler returned no result');
 
@@ -233,7 +248,8 @@ function unknownToolMessage(session: Session, name: string): string {
   const hint = suggestions.length
     ? `Did you mean ${suggestions.join(' or ')}?`
     : `Run "toolhost tools" to see the tools.`;
-  return `unknown tool "${name}". ${hint}`;
+  const failedServers = session.registry.explainMissingTool(name)?.message;
+  return `unknown tool "${name}". ${hint}${failedServers ? ` ${failedServers}` : ''}`;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

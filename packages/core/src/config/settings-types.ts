@@ -12,6 +12,7 @@ export interface McpServerSettings {
   httpUrl?: string;
   headers?: Record<string, string>;
   timeout?: number;
+  maxTotalTimeout?: number;
   trust?: boolean;
   includeTools?: string[];
   excludeTools?: string[];

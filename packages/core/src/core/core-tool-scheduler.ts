@@ -121,7 +121,7 @@ export class CoreToolScheduler {
     const running: Promise<void>[] = [];
     for (let index = 0; index < this.calls.length; index++) {
       const call = this.calls[index]!;
-      const tool = this.prepare(index, call);
+      const tool = await this.prepare(index, call, signal);
       if (!tool) continue;
       if (!tool.runsInParallel) await Promise.all(running);
       const work = this.approveAndExecute(index, tool, signal);
@@ -135,11 +135,25 @@ export class CoreToolScheduler {
   }
 
   /** Looks up and validates one call; returns its tool, or ends the call with an error. */
-  private prepare(index: number, call: ToolCall): AnyTool | undefined {
+  private async prepare(
+    index: number,
+    call: ToolCall,
+    signal: AbortSignal,
+  ): Promise<AnyTool | undefined> {
     const { name, args } = call.request;
-    const tool = this.registry.getTool(name);
+    // A tool of an MCP server that is still starting is worth waiting for.
+    const tool = this.registry.getTool(name) ?? (await this.registry.waitForTool(name, signal));
     if (!tool) {
-      this.finishWithError(index, ToolErrorType.TOOL_NOT_REGISTERED, this.unknownToolMessage(name));
+      if (signal.aborted) {
+        this.finishCancelled(index, 'The call was cancelled before it started.');
+        return undefined;
+      }
+      const unavailable = this.registry.explainMissingTool(name);
+      this.finishWithError(
+        index,
+        unavailable?.server ? ToolErrorType.MCP_TOOL_ERROR : ToolErrorType.TOOL_NOT_REGISTERED,
+        unavailable?.server ? unavailable.message : this.unknownToolMessage(name),
+      );
       return undefined;
     }
     // Strict function calling sends null for an optional parameter that was not given.
@@ -472,7 +486,8 @@ export class CoreToolScheduler {
       suggestions.length > 0
         ? `Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?`
         : `Available tools: ${this.registry.getAllToolNames().join(', ')}.`;
-    return `Tool "${name}" does not exist. ${hint}`;
+    const failedServers = this.registry.explainMissingTool(name)?.message;
+    return `Tool "${name}" does not exist. ${hint}${failedServers ? ` ${failedServers}` : ''}`;
   }
 
   private paramsOf(index: number): Record<string, unknown> {

@@ -48,7 +48,19 @@ export function createToolhostMcpServer(
   registry: ToolRegistry,
   version = '0.1.0',
 ): Server {
-  const server = new Server({ name: 'toolhost', version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'toolhost', version },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  // Tools of MCP servers arrive after the client has listed the built-ins: tell it.
+  const stopListening = registry.onToolsChanged(() => {
+    if (server.transport) server.sendToolListChanged().catch(() => undefined);
+  });
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    stopListening();
+    previousOnClose?.();
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: registry.getAllTools().map((tool) => ({

@@ -1,31 +1,42 @@
 /**
  * MCP servers as tool sources: each configured server is connected (stdio, SSE or
- * streamable HTTP, through the MCP SDK) in parallel with a start timeout; its tools and
- * prompts are listed, and a server that fails never stops the others. A server that dies
- * is started again on its next call.
+ * streamable HTTP, through the MCP SDK) with its own start timeout; its tools and prompts
+ * are listed, and a server that fails never stops the others. A connection that drops
+ * fails its running calls at once, naming the server; the next call connects again, with
+ * a growing pause between failed attempts. Calls ask for progress, and each progress
+ * notification gives the call more time, up to `maxTotalTimeout`.
+ *
+ * This file owns connecting, liveness, timeouts and progress; it does not decide names
+ * (mcp-names.ts) or turn results into parts (mcp-tool.ts).
  */
 
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  ErrorCode,
   ListRootsRequestSchema,
+  McpError,
   type Tool as McpToolDefinition,
+  type Progress,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import type { McpServerSettings } from '../config/settings.js';
-import { withoutSecrets } from '../shell/shell-environment.js';
 import { schemaProblems } from '../utils/schema-validator.js';
+import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
+
+export { stdioEnvironment } from './mcp-transport.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+/** How long a call that keeps reporting progress may run in all. */
+export const DEFAULT_MCP_MAX_TOTAL_TIMEOUT_MS = 30 * 60_000;
+/** Pauses between failed reconnection attempts: 1 s, doubling, at most 30 s. */
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 30_000;
 /** Alias of the server started by `mcp.serverCommand`. */
 export const SERVER_COMMAND_ALIAS = 'mcp';
 
@@ -37,22 +48,8 @@ export interface McpPrompt {
   arguments: { name: string; description?: string; required?: boolean }[];
 }
 
-/** Locale and terminal variables a stdio server may need, on top of the SDK's minimal set. */
-const PASSED_THROUGH =
-  /^(LANG|LANGUAGE|LC_[A-Z]+|TERM|TZ|TMPDIR|TEMP|TMP|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SystemRoot)$/;
-
-export function stdioEnvironment(
-  configured: Record<string, string> | undefined,
-  base: NodeJS.ProcessEnv = process.env,
-  allowEnv: readonly string[] = [],
-): Record<string, string> {
-  const inherited: Record<string, string> = { ...getDefaultEnvironment() };
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && PASSED_THROUGH.test(name)) inherited[name] = value;
-  }
-  // The server's own `env` entries are the person's explicit choice; what is inherited is filtered.
-  return { ...withoutSecrets(inherited, allowEnv), ...configured };
-}
+/** A call's failure that is the connection's, not the tool's. */
+export class McpConnectionError extends Error {}
 
 export class McpServerConnection {
   status: McpServerStatus = 'disconnected';
@@ -61,8 +58,17 @@ export class McpServerConnection {
   /** Tools left out because their schema is unusable, with the reason. */
   rejectedTools: { name: string; reason: string }[] = [];
   prompts: McpPrompt[] = [];
+  /** Called whenever status, tools or prompts change. */
+  onChange: (() => void) | undefined;
   private client: Client | undefined;
+  /** The client and transport of a connection attempt in progress, so close() can end it. */
+  private starting: { client: Client; transport: Transport } | undefined;
   private connecting: Promise<void> | undefined;
+  private closed = false;
+  /** One controller per running call: aborted when the connection is lost. */
+  private readonly running = new Set<AbortController>();
+  private failedAttempts = 0;
+  private retryAt = 0;
   /** The end of a stdio server's stderr, for explaining its failures. */
   private stderrTail = '';
 
@@ -76,21 +82,36 @@ export class McpServerConnection {
     return this.settings.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
   }
 
+  get maxTotalTimeoutMs(): number {
+    return Math.max(
+      this.settings.maxTotalTimeout ?? DEFAULT_MCP_MAX_TOTAL_TIMEOUT_MS,
+      this.timeoutMs,
+    );
+  }
+
   get trusted(): boolean {
     return this.settings.trust === true;
   }
 
   /** Connects and lists the server's tools and prompts; failures are recorded, not thrown. */
   async connect(): Promise<void> {
+    if (this.closed) return;
     this.connecting ??= this.doConnect().finally(() => {
       this.connecting = undefined;
+      this.onChange?.();
     });
     return this.connecting;
+  }
+
+  /** Settles when the current connection attempt (if any) has ended. */
+  async settled(): Promise<void> {
+    await this.connecting;
   }
 
   private async doConnect(): Promise<void> {
     this.status = 'connecting';
     this.error = undefined;
+    this.onChange?.();
     const client = new Client(
       { name: 'toolhost', version: '0.1.0' },
       { capabilities: { roots: { listChanged: false } } },
@@ -104,7 +125,12 @@ export class McpServerConnection {
     }));
     let transport: Transport;
     try {
-      transport = this.createTransport();
+      transport = createTransport(
+        this.settings,
+        this.config.workspace.projectRoot,
+        undefined,
+        this.config.settings.tools?.shell?.allowEnv,
+      );
     } catch (error) {
       this.fail((error as Error).message);
       return;
@@ -116,73 +142,180 @@ export class McpServerConnection {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
       });
     }
+    this.starting = { client, transport };
     const timeout = this.timeoutMs;
     try {
       await withTimeout(
         client.connect(transport, { timeout }),
         timeout,
-        `did not start within ${timeout / 1000} s`,
+        `did not start within ${seconds(timeout)} s (its "timeout" setting)`,
       );
-      const listed = await withTimeout(
-        client.listTools(undefined, { timeout }),
-        timeout,
-        `did not list its tools within ${timeout / 1000} s`,
-      );
-      this.acceptTools(listed.tools);
-      if (client.getServerCapabilities()?.prompts) {
-        const prompts = await client
-          .listPrompts(undefined, { timeout })
-          .catch(() => ({ prompts: [] }));
-        this.prompts = prompts.prompts.map((prompt) => ({
-          name: prompt.name,
-          ...(prompt.description ? { description: prompt.description } : {}),
-          arguments: (prompt.arguments ?? []).map((arg) => ({
-            name: arg.name,
-            description: arg.description,
-            required: arg.required,
-          })),
-        }));
-      }
+      await this.listEverything(client);
     } catch (error) {
-      await client.close().catch(() => undefined);
+      this.starting = undefined;
+      await this.endClient(client, transport);
+      if (this.closed) return;
       this.fail(describeError(error));
       return;
+    } finally {
+      this.starting = undefined;
     }
-    client.onclose = () => {
-      if (this.client === client) {
-        this.client = undefined;
-        this.status = 'disconnected';
-        this.error = 'the server closed the connection; it is started again on the next call';
-      }
-    };
+    if (this.closed) {
+      await this.endClient(client, transport);
+      return;
+    }
+    client.onclose = () => this.lose(client, 'closed the connection');
+    client.onerror = (error) => this.checkLiveness(client, error);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.client !== client) return;
+      await this.listEverything(client).catch(() => undefined);
+      this.onChange?.();
+    });
     this.client = client;
+    this.failedAttempts = 0;
     this.status = 'connected';
   }
 
-  /** Calls a tool by its server-side name; reconnects first if the server had died. */
+  private async listEverything(client: Client): Promise<void> {
+    const timeout = this.timeoutMs;
+    const listed = await withTimeout(
+      client.listTools(undefined, { timeout }),
+      timeout,
+      `did not list its tools within ${seconds(timeout)} s (its "timeout" setting)`,
+    );
+    this.acceptTools(listed.tools);
+    if (client.getServerCapabilities()?.prompts) {
+      const prompts = await client
+        .listPrompts(undefined, { timeout })
+        .catch(() => ({ prompts: [] }));
+      this.prompts = prompts.prompts.map((prompt) => ({
+        name: prompt.name,
+        ...(prompt.description ? { description: prompt.description } : {}),
+        arguments: (prompt.arguments ?? []).map((arg) => ({
+          name: arg.name,
+          description: arg.description,
+          required: arg.required,
+        })),
+      }));
+    }
+  }
+
+  /**
+   * Calls a tool by its server-side name. Connects first when the server is down (at most
+   * once per pause after a failed attempt). Progress reaches `onProgress` and extends the
+   * call's time; a lost connection fails the call at once with an McpConnectionError.
+   */
   async callTool(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
-    if (!this.client) await this.connect();
-    const client = this.client;
-    if (!client)
-      throw new Error(
-        `MCP server "${this.alias}" is not available: ${this.error ?? 'it did not start'}`,
-      );
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: this.timeoutMs,
-    });
-    return result as CallToolResult;
+    const client = await this.ready();
+    const liveness = new AbortController();
+    this.running.add(liveness);
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        signal: AbortSignal.any([signal, liveness.signal]),
+        timeout: this.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxTotalTimeoutMs,
+        // Passing a callback is what makes the SDK send a progress token.
+        onprogress: (progress) => onProgress?.(progress),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (liveness.signal.aborted && !signal.aborted) throw liveness.signal.reason;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !signal.aborted)
+        throw new McpConnectionError(this.timeoutMessage(name, error));
+      throw error;
+    } finally {
+      this.running.delete(liveness);
+    }
   }
 
-  async close(): Promise<void> {
-    const client = this.client;
+  /** The connected client, connecting first if needed; throws a message naming the server. */
+  private async ready(): Promise<Client> {
+    if (this.client) return this.client;
+    if (this.connecting) {
+      await this.connecting;
+    } else {
+      const wait = this.retryAt - Date.now();
+      if (wait > 0)
+        throw new McpConnectionError(
+          `MCP server "${this.alias}" is not available (${this.error ?? 'it did not start'}); toolhost tries to connect again in ${Math.ceil(wait / 1000)} s.`,
+        );
+      await this.connect();
+    }
+    if (this.client) return this.client;
+    throw new McpConnectionError(
+      `MCP server "${this.alias}" is not available: ${this.error ?? 'it did not start'}`,
+    );
+  }
+
+  private timeoutMessage(tool: string, error: McpError): string {
+    const data = error.data as { maxTotalTimeout?: number } | undefined;
+    const key = `mcpServers.${this.alias}`;
+    if (data?.maxTotalTimeout !== undefined) {
+      return `MCP server "${this.alias}" was still working on ${tool} after ${seconds(data.maxTotalTimeout)} s, the most any call may take; raise ${key}.maxTotalTimeout (milliseconds) in settings if it needs longer.`;
+    }
+    return `MCP server "${this.alias}" did not answer ${tool} within ${seconds(this.timeoutMs)} s and reported no progress meanwhile; raise ${key}.timeout (milliseconds) in settings if the tool needs longer.`;
+  }
+
+  /**
+   * A transport error: for a remote server, a broken stream means a dead server only if
+   * nothing answers at its address any more; a live server's stream may be resumed.
+   */
+  private checkLiveness(client: Client, error: Error): void {
+    const url = remoteUrl(this.settings);
+    if (!url || this.client !== client) return;
+    if (!/disconnected|reconnect|terminated|ECONNRESET|fetch failed|SSE error/i.test(error.message))
+      return;
+    void probeReachable(url).then((unreachable) => {
+      if (unreachable) this.lose(client, `dropped the connection (${unreachable})`);
+    });
+  }
+
+  /** The connection is gone: running calls fail now; the next call connects again. */
+  private lose(client: Client, what: string): void {
+    if (this.client !== client) return;
     this.client = undefined;
     this.status = 'disconnected';
-    await client?.close().catch(() => undefined);
+    const said = this.stderrTail.trim().split('\n').slice(-5).join('\n');
+    const reason = `MCP server "${this.alias}" ${what}${said ? `; it wrote: ${said}` : ''}`;
+    this.error = `${what}; it is connected again on the next call`;
+    for (const call of this.running) call.abort(new McpConnectionError(reason));
+    void client.close().catch(() => undefined);
+    this.onChange?.();
+  }
+
+  /** Closes the connection for good (ends stdio servers, including ones still starting). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    const starting = this.starting;
+    this.client = undefined;
+    this.starting = undefined;
+    this.status = 'disconnected';
+    await Promise.all([
+      client?.close().catch(() => undefined),
+      starting && this.endClient(starting.client, starting.transport),
+    ]);
+  }
+
+  /** Ends a client; a stdio server that has not finished starting is stopped without grace. */
+  private async endClient(client: Client, transport: Transport): Promise<void> {
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    // The SDK's close waits for the process to exit, listening from this call on.
+    const closing = Promise.all([client.close(), transport.close()]).catch(() => undefined);
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await closing;
   }
 
   private acceptTools(tools: McpToolDefinition[]): void {
@@ -204,47 +337,17 @@ export class McpServerConnection {
     }
   }
 
+  /**
+   * Records a failed attempt. Tools listed by an earlier connection stay, so calls to them
+   * say why the server is unavailable instead of "unknown tool".
+   */
   private fail(message: string): void {
     const said = this.stderrTail.trim().split('\n').slice(-5).join('\n');
     this.status = 'failed';
     this.error = said ? `${message}; it wrote: ${said}` : message;
-    this.tools = [];
-  }
-
-  private createTransport(): Transport {
-    const { settings } = this;
-    const headers = settings.headers ?? {};
-    if (settings.httpUrl) {
-      return new StreamableHTTPClientTransport(new URL(settings.httpUrl), {
-        requestInit: { headers },
-      });
-    }
-    if (settings.url) {
-      return new SSEClientTransport(new URL(settings.url), {
-        requestInit: { headers },
-        eventSourceInit: {
-          fetch: (url, init) =>
-            fetch(url, {
-              ...init,
-              headers: { ...(init?.headers as Record<string, string>), ...headers },
-            }),
-        },
-      });
-    }
-    if (settings.command) {
-      return new StdioClientTransport({
-        command: settings.command,
-        args: settings.args ?? [],
-        env: stdioEnvironment(
-          settings.env,
-          process.env,
-          this.config.settings.tools?.shell?.allowEnv,
-        ),
-        cwd: settings.cwd ?? this.config.workspace.projectRoot,
-        stderr: 'pipe',
-      });
-    }
-    throw new Error('has no command, url or httpUrl; set one of them in its mcpServers entry');
+    this.failedAttempts++;
+    this.retryAt =
+      Date.now() + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (this.failedAttempts - 1));
   }
 }
 
@@ -262,6 +365,10 @@ export function configuredServers(config: Config): [string, McpServerSettings][]
   const allowed = config.settings.mcp?.allowed;
   const excluded = new Set(config.settings.mcp?.excluded ?? []);
   return servers.filter(([alias]) => !excluded.has(alias) && (!allowed || allowed.includes(alias)));
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

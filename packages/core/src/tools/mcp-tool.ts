@@ -2,7 +2,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
-import { describeError, type McpServerConnection } from './mcp-client.js';
+import { describeError, McpConnectionError, type McpServerConnection } from './mcp-client.js';
+import { progressReporter } from './mcp-progress.js';
 import { structuredContentText } from './mcp-structured.js';
 import {
   BaseTool,
@@ -42,6 +43,7 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
       description || `Tool ${serverToolName} of MCP server ${connection.alias}.`,
       Kind.Other,
       inputSchema,
+      { canUpdateOutput: true },
     );
   }
 
@@ -90,16 +92,28 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
     };
   }
 
-  async execute(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async execute(
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    updateOutput?: (output: string) => void,
+  ): Promise<ToolResult> {
     let result: CallToolResult;
     try {
-      result = await this.connection.callTool(this.serverToolName, params, signal);
+      result = await this.connection.callTool(
+        this.serverToolName,
+        params,
+        signal,
+        progressReporter(`${this.serverAlias}/${this.serverToolName}`, updateOutput),
+      );
     } catch (error) {
       if (signal.aborted)
         return errorResult(
           ToolErrorType.MCP_TOOL_ERROR,
           `The call to ${this.serverToolName} was cancelled.`,
         );
+      // Connection failures already name the server and say what to do.
+      if (error instanceof McpConnectionError)
+        return errorResult(ToolErrorType.MCP_TOOL_ERROR, error.message);
       return errorResult(
         ToolErrorType.MCP_TOOL_ERROR,
         `MCP server ${this.serverAlias} failed on ${this.serverToolName}: ${describeError(error)}`,

@@ -4,9 +4,14 @@
  */
 import type { Config } from '../config/config.js';
 import type { FunctionDeclaration } from '../core/content.js';
-import { DiscoveredTool, runDiscoveryCommand } from './discovered-tool.js';
+import {
+  type DiscoveredDeclaration,
+  DiscoveredTool,
+  runDiscoveryCommand,
+} from './discovered-tool.js';
 import type { McpServerConnection } from './mcp-client.js';
-import { assignToolNames } from './mcp-names.js';
+import { assignToolNames, validToolName } from './mcp-names.js';
+import { McpToolCache } from './mcp-tool-cache.js';
 import type { AnyTool, JsonSchema } from './tools.js';
 
 /** Tool names other models were trained on, mapped to toolhost's. */
@@ -36,6 +41,18 @@ export class ToolRegistry {
   private readonly unavailable = new Map<string, string>();
   private mcpServers: McpServerConnection[] = [];
   private discoveryError: string | undefined;
+  private commandDeclarations: DiscoveredDeclaration[] = [];
+  /** Set while the discovery command runs. */
+  private commandDiscovery: Promise<void> | undefined;
+  private discovery: Promise<void> = Promise.resolve();
+  /** `alias__tool` for every discovered tool, even one that kept its own name. */
+  private readonly qualifiedNames = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+  private toolCache: McpToolCache | undefined;
+  /** The MCP client modules, loaded when settings first name a server. */
+  private mcp: McpModules | undefined;
+  /** Resolves once the configured servers' connections exist (after the modules load). */
+  private serversCreated: Promise<void> = Promise.resolve();
 
   constructor(private readonly config: Config) {}
 
@@ -56,33 +73,166 @@ export class ToolRegistry {
   }
 
   /**
-   * Discovers tools from `tools.discoveryCommand` and from every MCP server, in parallel,
-   * replacing what an earlier discovery found. Failures are recorded (getDiscoveryError,
-   * getMcpServers), never thrown: the built-in tools always remain.
+   * Starts discovering tools from `tools.discoveryCommand` and from every MCP server, in
+   * the background and in parallel, replacing what an earlier discovery found; returns at
+   * once. Each source's tools are added as it answers (listeners of onToolsChanged hear
+   * of it). Failures are recorded (getDiscoveryError, getMcpServers), never thrown.
    */
-  async discoverAllTools(): Promise<void> {
+  startDiscovery(): void {
     this.removeTools((source) => source.type !== 'builtin');
-    await this.closeMcpServers();
+    const previous = this.mcpServers;
+    this.mcpServers = [];
     const { settings } = this.config;
     const discoveryCommand = settings.tools?.discoveryCommand;
+    this.commandDeclarations = [];
+    this.discoveryError = undefined;
+    this.commandDiscovery = discoveryCommand
+      ? runDiscoveryCommand(this.config, discoveryCommand).then((discovered) => {
+          this.commandDiscovery = undefined;
+          this.discoveryError = 'error' in discovered ? discovered.error : undefined;
+          this.commandDeclarations = 'declarations' in discovered ? discovered.declarations : [];
+          this.syncDiscoveredTools();
+        })
+      : undefined;
     // The MCP SDK is loaded only when settings name a server: most sessions have none.
     const anyServer =
       Object.keys(settings.mcpServers ?? {}).length > 0 || Boolean(settings.mcp?.serverCommand);
-    const mcp = anyServer ? await loadMcpModules() : undefined;
-    this.mcpServers = mcp
-      ? mcp
-          .configuredServers(this.config)
-          .map(([alias, server]) => new mcp.McpServerConnection(alias, server, this.config))
-      : [];
-    const [discovered] = await Promise.all([
-      discoveryCommand
-        ? runDiscoveryCommand(this.config, discoveryCommand)
-        : Promise.resolve({ declarations: [] }),
-      ...this.mcpServers.map((server) => server.connect()),
-    ]);
-    this.discoveryError = 'error' in discovered ? discovered.error : undefined;
-    const declarations = 'declarations' in discovered ? discovered.declarations : [];
+    this.serversCreated = anyServer ? this.createServers() : Promise.resolve();
+    this.discovery = Promise.all([
+      ...previous.map((server) => server.close()),
+      this.commandDiscovery,
+      this.serversCreated.then(() =>
+        Promise.all(this.mcpServers.map((server) => server.connect())),
+      ),
+    ]).then(() => undefined);
+    this.syncDiscoveredTools();
+  }
 
+  private async createServers(): Promise<void> {
+    const mcp = await loadMcpModules();
+    this.mcp = mcp;
+    this.toolCache ??= new McpToolCache(this.config.userDir);
+    this.mcpServers = mcp.configuredServers(this.config).map(([alias, server]) => {
+      const connection = new mcp.McpServerConnection(alias, server, this.config);
+      connection.onChange = () => this.serverChanged(connection);
+      return connection;
+    });
+  }
+
+  /** Discovers every source (see startDiscovery) and resolves when all have answered or failed. */
+  async discoverAllTools(): Promise<void> {
+    this.startDiscovery();
+    await this.whenDiscoveryComplete();
+  }
+
+  /** Resolves when every source of the current discovery has answered or failed. */
+  async whenDiscoveryComplete(): Promise<void> {
+    await this.discovery;
+  }
+
+  /** Calls the listener whenever the set of tools changes (a server arrived, failed, came back). */
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The tool of that name, waiting for the sources that may still bring it: the server
+   * an `alias__tool` name points to, the servers that offered the name last time, or,
+   * without such knowledge, every source still starting. Each waits at most its own start
+   * timeout. Undefined when no source brings it (see explainMissingTool) or on abort.
+   */
+  async waitForTool(name: string, signal?: AbortSignal): Promise<AnyTool | undefined> {
+    if (!this.getTool(name)) await this.serversCreated;
+    for (;;) {
+      const found = this.getTool(name);
+      if (found || this.getRegisteredTool(name) || signal?.aborted) return found;
+      const pending = this.sourcesThatMayBring(name);
+      if (pending.length === 0) return undefined;
+      let stop: () => unknown = () => undefined;
+      const changed = new Promise<void>((resolve) => {
+        stop = this.onToolsChanged(resolve);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      try {
+        await Promise.race([Promise.all(pending), changed]);
+      } finally {
+        stop();
+      }
+    }
+  }
+
+  /**
+   * Why a name is not available when MCP servers are involved: `server` is set when the
+   * name is known to be a tool of a server that failed or is still starting; otherwise
+   * the message lists the servers that failed, one of which may have offered it.
+   */
+  explainMissingTool(name: string): { server?: string; message: string } | undefined {
+    const owners = this.mcpServers.filter(
+      (server) =>
+        name.startsWith(`${validToolName(server.alias)}__`) ||
+        this.toolCache?.toolsOf(server.settings)?.some((tool) => validToolName(tool) === name),
+    );
+    for (const server of owners) {
+      const { alias } = server;
+      if (server.status === 'connecting')
+        return {
+          server: alias,
+          message: `"${name}" is a tool of MCP server "${alias}", which is still starting; try again in a moment.`,
+        };
+      if (server.status === 'failed' || server.status === 'disconnected')
+        return {
+          server: alias,
+          message: `"${name}" is a tool of MCP server "${alias}", which is not available: ${server.error ?? 'it did not start'}.`,
+        };
+    }
+    const failed = this.mcpServers.filter((server) => server.status === 'failed');
+    if (failed.length === 0) return undefined;
+    const list = failed.map((s) => `"${s.alias}" (${s.error ?? 'did not start'})`).join(', ');
+    return {
+      message: `MCP server${failed.length === 1 ? '' : 's'} ${list} failed to start; if "${name}" is one of ${failed.length === 1 ? 'its' : 'their'} tools, it is not available now.`,
+    };
+  }
+
+  private sourcesThatMayBring(name: string): Promise<void>[] {
+    const starting = this.mcpServers.filter((server) => server.status === 'connecting');
+    const byAlias = starting.filter((server) =>
+      name.startsWith(`${validToolName(server.alias)}__`),
+    );
+    if (byAlias.length > 0) return byAlias.map((server) => server.settled());
+    const remembered = (server: McpServerConnection) =>
+      this.toolCache?.toolsOf(server.settings)?.map(validToolName);
+    const offeredIt = starting.filter((server) => remembered(server)?.includes(name));
+    if (offeredIt.length > 0) return offeredIt.map((server) => server.settled());
+    // A server never seen before might bring any name; one seen before brings what it had.
+    const unknown = starting.filter((server) => remembered(server) === undefined);
+    return [
+      ...unknown.map((server) => server.settled()),
+      ...(this.commandDiscovery ? [this.commandDiscovery] : []),
+    ];
+  }
+
+  private serverChanged(server: McpServerConnection): void {
+    if (!this.mcpServers.includes(server)) return;
+    if (server.status === 'connected')
+      this.toolCache?.remember(
+        server.alias,
+        server.settings,
+        server.tools.map((tool) => tool.name),
+      );
+    this.syncDiscoveredTools();
+  }
+
+  /**
+   * Re-registers every discovered tool under names computed from all sources that have
+   * answered so far; names do not depend on the order in which they answered.
+   */
+  private syncDiscoveredTools(): void {
+    const before = this.signature();
+    this.removeTools((source) => source.type !== 'builtin');
+    this.qualifiedNames.clear();
+    const { settings } = this.config;
+    const declarations = this.commandDeclarations;
     const builtins = [...this.entries.keys()];
     const names = assignToolNames(
       [
@@ -103,24 +253,35 @@ export class ToolRegistry {
         declaration.schema,
         settings.tools?.callCommand,
       );
-      this.registerTool(tool, { type: 'discovered', command: discoveryCommand ?? '' });
+      this.registerTool(tool, {
+        type: 'discovered',
+        command: settings.tools?.discoveryCommand ?? '',
+      });
     }
-    if (mcp) {
-      for (const server of this.mcpServers) {
-        for (const tool of server.tools) {
-          const mcpTool = new mcp.DiscoveredMCPTool(
-            this.config,
-            server,
-            tool.name,
-            nameOf(server.alias, tool.name),
-            tool.description ?? '',
-            tool.inputSchema as JsonSchema,
-            tool.annotations ?? {},
-          );
-          this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
-        }
+    const { mcp } = this;
+    for (const server of mcp ? this.mcpServers : []) {
+      if (!mcp) break;
+      for (const tool of server.tools) {
+        const name = nameOf(server.alias, tool.name);
+        const mcpTool = new mcp.DiscoveredMCPTool(
+          this.config,
+          server,
+          tool.name,
+          name,
+          tool.description ?? '',
+          tool.inputSchema as JsonSchema,
+          tool.annotations ?? {},
+        );
+        this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
+        this.qualifiedNames.set(validToolName(`${server.alias}__${tool.name}`), name);
       }
     }
+    if (this.signature() !== before) for (const listener of [...this.listeners]) listener();
+  }
+
+  /** What the model is offered, to tell whether a change is worth announcing. */
+  private signature(): string {
+    return JSON.stringify(this.getFunctionDeclarations());
   }
 
   /** The MCP servers of the last discovery, with their status, tools, prompts and errors. */
@@ -133,9 +294,13 @@ export class ToolRegistry {
     return this.discoveryError;
   }
 
-  /** Closes every MCP connection (ends stdio servers). */
+  /** Closes every MCP connection (ends stdio servers, including those still starting). */
   async closeMcpServers(): Promise<void> {
-    await Promise.all(this.mcpServers.map((server) => server.close()));
+    await this.serversCreated;
+    await Promise.all([
+      ...this.mcpServers.map((server) => server.close()),
+      this.toolCache?.flush(),
+    ]);
   }
 
   /** Records a tool that is not offered, and why (shown by `toolhost tools`). */
@@ -166,13 +331,22 @@ export class ToolRegistry {
 
   /** An active tool by name or alias; undefined when unknown or disabled by settings. */
   getTool(name: string): AnyTool | undefined {
-    const entry = this.entries.get(name) ?? this.entries.get(TOOL_NAME_ALIASES[name] ?? '');
+    const entry = this.lookup(name);
     return entry && this.isActive(entry.tool) ? entry.tool : undefined;
   }
 
   /** A registered tool even when settings disable it (to tell the model why it cannot call it). */
   getRegisteredTool(name: string): AnyTool | undefined {
-    return (this.entries.get(name) ?? this.entries.get(TOOL_NAME_ALIASES[name] ?? ''))?.tool;
+    return this.lookup(name)?.tool;
+  }
+
+  /** By name, by a name models know from elsewhere, or by `alias__tool` for discovered tools. */
+  private lookup(name: string): Entry | undefined {
+    return (
+      this.entries.get(name) ??
+      this.entries.get(TOOL_NAME_ALIASES[name] ?? '') ??
+      this.entries.get(this.qualifiedNames.get(name) ?? '')
+    );
   }
 
   /** Every active tool, in a stable order: built-ins as registered, then the rest by name. */
@@ -246,6 +420,8 @@ function describe({ tool, source }: Entry): string {
         : `from discovery command "${source.command}"`;
   return `${tool.displayName} (${tool.constructor.name}, ${origin})`;
 }
+
+type McpModules = Awaited<ReturnType<typeof loadMcpModules>>;
 
 async function loadMcpModules() {
   const [client, tool] = await Promise.all([import('./mcp-client.js'), import('./mcp-tool.js')]);

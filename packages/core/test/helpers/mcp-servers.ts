@@ -23,11 +23,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over SSE or streamable HTTP on 127.0.0.1; resolves when it listens. */
+/**
+ * server-everything over SSE or streamable HTTP on 127.0.0.1 (on the given port, or a free
+ * one); resolves when it listens. stop() kills it as a crash would.
+ */
 export async function startEverythingHttp(
   transport: 'sse' | 'streamableHttp',
-): Promise<{ port: number; stop: () => void }> {
-  const port = await freePort();
+  givenPort?: number,
+): Promise<{ port: number; url: string; stop: () => void }> {
+  const port = givenPort ?? (await freePort());
   const child: ChildProcess = spawn(
     process.execPath,
     ['--require', BIND_LOOPBACK, EVERYTHING, transport],
@@ -46,5 +50,25 @@ export async function startEverythingHttp(
     });
     child.on('exit', () => reject(new Error('server-everything exited')));
   });
-  return { port, stop: () => child.kill('SIGKILL') };
+  const url = `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`;
+  return { port, url, stop: () => child.kill('SIGKILL') };
+}
+
+/** An MCP server file of a test's own, importing the SDK installed here. */
+export function sdkServerScript(body: string): string {
+  const sdk = path.dirname(
+    path.dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'))),
+  );
+  return `import { McpServer } from ${JSON.stringify(`${sdk}/server/mcp.js`)};
+import { StdioServerTransport } from ${JSON.stringify(`${sdk}/server/stdio.js`)};
+import { z } from ${JSON.stringify(require.resolve('zod').replace(/index\.c?js$/, 'index.js'))};
+${body}`;
+}
+
+/** server-everything over stdio, started only after a delay: a server that arrives late. */
+export function lateEverything(delayMs: number): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: ['-e', `setTimeout(() => import(${JSON.stringify(EVERYTHING)}), ${delayMs})`, 'stdio'],
+  };
 }

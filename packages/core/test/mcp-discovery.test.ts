@@ -1,0 +1,142 @@
+/**
+ * Discovery that never blocks: built-ins at once, each call waiting only for the server
+ * that may bring its tool, and tools of failed servers named as such. Servers that hang
+ * get a start timeout of ten minutes here, so a test that waited for them would time out.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Config } from '../src/config/config.js';
+import type { McpServerSettings } from '../src/config/settings.js';
+import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
+import { createToolRegistry } from '../src/tools/builtin.js';
+import { McpToolCache } from '../src/tools/mcp-tool-cache.js';
+import type { ToolRegistry } from '../src/tools/tool-registry.js';
+import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
+import { EVERYTHING, lateEverything, sdkServerScript } from './helpers/mcp-servers.js';
+import { processesMatching, uniqueSleep, waitUntil } from './helpers/processes.js';
+import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+
+const TEN_MINUTES = 600_000;
+let ws: TempWorkspace;
+let registry: ToolRegistry | undefined;
+
+beforeEach(() => {
+  ws = makeWorkspace();
+});
+afterEach(async () => {
+  await registry?.closeMcpServers();
+  registry = undefined;
+  ws.cleanup();
+});
+
+function start(mcpServers: Record<string, McpServerSettings>) {
+  const config = new Config({ roots: [ws.root], homeDir: ws.home, settings: { mcpServers } });
+  registry = createToolRegistry(config, { env: {} });
+  registry.startDiscovery();
+  return { config, registry };
+}
+
+async function call(config: Config, reg: ToolRegistry, name: string, args = {}) {
+  const scheduler = new CoreToolScheduler({
+    config,
+    toolRegistry: reg,
+    onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
+  });
+  const [done] = await scheduler.schedule(
+    { callId: name, name, args },
+    AbortSignal.timeout(60_000),
+  );
+  return done!;
+}
+
+const output = (done: Awaited<ReturnType<typeof call>>) =>
+  String(done.response.responseParts[0]?.functionResponse?.response?.output ?? '');
+
+describe('discovery in the background', () => {
+  it('runs built-in tools while a server hangs on start, and ends the hanging server on close', async () => {
+    const marker = uniqueSleep();
+    const { config, registry: reg } = start({
+      hangs: { command: 'sleep', args: [marker], timeout: TEN_MINUTES },
+    });
+    ws.write('a.txt', 'hello\n');
+    const done = await call(config, reg, 'read_file', { absolute_path: ws.p('a.txt') });
+    expect(done.status).toBe('success');
+    expect(reg.getMcpServers()[0]?.status).toBe('connecting');
+    expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
+    await reg.closeMcpServers();
+    expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 0)).toBe(true);
+  });
+
+  it("waits for a late server when a call names one of its tools, and announces the server's tools", async () => {
+    const { config, registry: reg } = start({ late: { ...lateEverything(1500), trust: true } });
+    let changes = 0;
+    reg.onToolsChanged(() => changes++);
+    expect(reg.getTool('echo')).toBeUndefined();
+    const done = await call(config, reg, 'echo', { message: 'late but here' });
+    expect(done.status).toBe('success');
+    expect(output(done)).toBe('Echo: late but here');
+    expect(changes).toBeGreaterThan(0);
+  });
+
+  it('finds a tool by server__tool even when it kept its own name', async () => {
+    const { config, registry: reg } = start({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+    });
+    const done = await call(config, reg, 'everything__echo', { message: 'qualified' });
+    expect(output(done)).toBe('Echo: qualified');
+    expect(reg.getTool('echo')?.name).toBe('echo');
+  });
+
+  it('waits only for the servers that may have the tool, from what they offered last time', async () => {
+    const hangs = { command: 'sleep', args: [uniqueSleep()], timeout: TEN_MINUTES };
+    const cache = new McpToolCache(path.join(ws.home, '.toolhost'));
+    cache.remember('hangs', hangs, ['slow_tool']);
+    await cache.flush();
+    const { config, registry: reg } = start({
+      hangs,
+      late: { ...lateEverything(500), trust: true },
+    });
+    // Not a tool of "hangs" last time, so only "late" is waited for.
+    const echoed = await call(config, reg, 'echo', { message: 'not held up' });
+    expect(output(echoed)).toBe('Echo: not held up');
+    const unknown = await call(config, reg, 'no_such_tool');
+    expect(unknown.response.error?.type).toBe(ToolErrorType.TOOL_NOT_REGISTERED);
+    expect(reg.getMcpServers().find((s) => s.alias === 'hangs')?.status).toBe('connecting');
+  });
+
+  it('names the tools of a server that failed to start, with its reason', async () => {
+    const flag = path.join(ws.base, 'broken');
+    const script = path.join(ws.base, 'flaky.mjs');
+    writeFileSync(
+      script,
+      sdkServerScript(`
+        import { existsSync } from 'node:fs';
+        if (existsSync(${JSON.stringify(flag)})) { console.error('cannot reach the database'); process.exit(4); }
+        const server = new McpServer({ name: 'flaky', version: '1.0.0' });
+        server.registerTool('lookup', { description: 'looks up' }, async () => ({ content: [{ type: 'text', text: 'found' }] }));
+        await server.connect(new StdioServerTransport());`),
+    );
+    const flaky = { command: process.execPath, args: [script], trust: true };
+    const first = start({ flaky });
+    expect(output(await call(first.config, first.registry, 'lookup'))).toBe('found');
+    await first.registry.closeMcpServers();
+
+    writeFileSync(flag, '');
+    expect(existsSync(flag)).toBe(true);
+    const { config, registry: reg } = start({ flaky });
+    const failed = await call(config, reg, 'lookup');
+    expect(failed.status).toBe('error');
+    expect(failed.response.error?.type).toBe(ToolErrorType.MCP_TOOL_ERROR);
+    expect(failed.response.error?.message).toMatch(
+      /"lookup" is a tool of MCP server "flaky", which is not available: .*cannot reach the database/,
+    );
+    const qualified = await call(config, reg, 'flaky__anything');
+    expect(qualified.response.error?.message).toContain('is a tool of MCP server "flaky"');
+    const unknown = await call(config, reg, 'something_else');
+    expect(unknown.response.error?.type).toBe(ToolErrorType.TOOL_NOT_REGISTERED);
+    expect(unknown.response.error?.message).toMatch(
+      /does not exist.*MCP server "flaky" \(.*cannot reach the database\) failed to start/s,
+    );
+  });
+});
