@@ -66,7 +66,7 @@ describe('toolhost call with MCP servers configured', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Long running operation completed');
     expect(stderr).toContain('everything/trigger-long-running-operation progress 1/3 (33%)');
-    expect(stderr).toContain('everything/trigger-long-running-operation progress 3/3 (100%)');
+    expect(stderr).toContain('everything/trigger-long-running-operation progress 2/3 (67%)');
   });
 });
 
