@@ -2,7 +2,10 @@
 import { createInterface } from 'node:readline/promises';
 import {
   type ConfirmationDecision,
+  elicitationFields,
+  parseFieldAnswer,
   ToolConfirmationOutcome,
+  type ToolElicitationConfirmationDetails,
   type WaitingToolCall,
 } from '@toolhost/core';
 import { renderConfirmation, type Style } from './render.js';
@@ -119,4 +122,56 @@ function nextLine(rl: ReturnType<typeof createInterface>): Promise<string | null
     rl.once('line', onLine);
     rl.once('close', onClose);
   });
+}
+
+/**
+ * Asks the person a server's questions (an elicitation form), one field at a time. An
+ * empty answer keeps the default or leaves an optional field out; end of input declines.
+ */
+export async function askFormInTerminal(
+  details: ToolElicitationConfirmationDetails,
+  style: Style,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): Promise<ConfirmationDecision> {
+  output.write(`\n${renderConfirmation(details, style)}\n`);
+  output.write(
+    style.dim('(press Enter to keep a default or skip an optional field; Ctrl+D declines)\n'),
+  );
+  const rl = createInterface({ input, output, terminal: false });
+  try {
+    const answers: Record<string, unknown> = {};
+    for (const field of elicitationFields(details.requestedSchema)) {
+      const choices = field.choices
+        ? ` ${field.choices.map((choice, i) => `${i + 1}) ${choice.label}`).join('  ')}`
+        : field.type === 'boolean'
+          ? ' (yes/no)'
+          : '';
+      const fallback = field.default !== undefined ? ` [${String(field.default)}]` : '';
+      const mark = field.required ? '' : style.dim(' (optional)');
+      if (field.description) output.write(`  ${style.dim(field.description)}\n`);
+      for (;;) {
+        output.write(`${field.title}${mark}${choices}${fallback}: `);
+        const line = await nextLine(rl);
+        if (line === null) return { outcome: ToolConfirmationOutcome.Cancel };
+        const parsed = parseFieldAnswer(field, line);
+        if (parsed === undefined) {
+          if (field.required && field.default === undefined) {
+            output.write('This one is required.\n');
+            continue;
+          }
+          break;
+        }
+        if ('problem' in parsed) {
+          output.write(`Please ${parsed.problem}.\n`);
+          continue;
+        }
+        answers[field.name] = parsed.value;
+        break;
+      }
+    }
+    return { outcome: ToolConfirmationOutcome.ProceedOnce, payload: { answers } };
+  } finally {
+    rl.close();
+  }
 }

@@ -154,7 +154,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     },
   );
 
-  addSessionOptions(
+  const mcp = addSessionOptions(
     program
       .command('mcp')
       .description("Serve toolhost's tools over MCP (stdio by default) to any MCP client.")
@@ -176,6 +176,24 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       await closeSession(session);
     }
   });
+  mcp
+    .command('auth')
+    .description('Sign in to a remote MCP server with OAuth (opens the sign-in page in a browser).')
+    .argument('<server>', 'the server name in mcpServers')
+    .option('--no-browser', 'only print the sign-in page, do not open a browser')
+    .action(async (server: string, options: { browser?: boolean }) => {
+      const { runMcpAuthCommand } = await import('./commands/mcp-auth-command.js');
+      // --root belongs to "mcp" and may stand before or after "auth".
+      await runMcpAuthCommand(server, { ...mcp.opts<SessionOptions>(), ...options }, io.stderr);
+    });
+  mcp
+    .command('logout')
+    .description("Sign out of a remote MCP server: delete toolhost's tokens for it.")
+    .argument('<server>', 'the server name in mcpServers')
+    .action(async (server: string) => {
+      const { runMcpLogoutCommand } = await import('./commands/mcp-auth-command.js');
+      await runMcpLogoutCommand(server, mcp.opts<SessionOptions>(), io.stderr);
+    });
 
   program
     .command('sessions')

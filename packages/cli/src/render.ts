@@ -90,5 +90,7 @@ export function renderConfirmation(details: ToolCallConfirmationDetails, style: 
     }
     case 'plan':
       return `${title}\n${details.plan}`;
+    case 'elicitation':
+      return `${title}\n${details.message}`;
   }
 }

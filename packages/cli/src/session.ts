@@ -19,6 +19,8 @@ export interface Session {
   registry: ToolRegistry;
   /** Forgets the session's cleanup on a signal once it has been closed normally. */
   forgetCleanup?: () => void;
+  /** The warnings printed while the session opened (settings problems). */
+  warnings: string[];
 }
 
 export function parseApprovalMode(value: string | undefined): ApprovalMode | undefined {
@@ -47,8 +49,9 @@ export async function openSession(
       ...(options.overrides ? { overrides: options.overrides } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
-    for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
-    session = { config, registry: createToolRegistry(config) };
+    const warnings = settings.warnings.map(formatSettingsWarning);
+    for (const warning of warnings) warn(`warning: ${warning}`);
+    session = { config, registry: createToolRegistry(config), warnings };
     const opened = session;
     // Stopped by a signal: MCP servers closed and background commands ended like a normal exit.
     session.forgetCleanup = addTerminationCleanup(() => closeSession(opened));

@@ -84,8 +84,11 @@ describe('toolhost tools', () => {
     const { code, stdout } = cli(['tools']);
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /MCP servers\n {2}everything: connected, \d+ tools, \d+ prompts\n {2}broken: failed, 0 tools\n {4}spawn .*ENOENT/,
+      /MCP servers\n {2}everything: connected, \d+ tools, \d+ prompts, \d+ resources\n(?: {4}.*\n)+ {2}broken: failed, 0 tools\n {4}spawn .*ENOENT/,
     );
+    // Prompts and resources are listed for the person, with a prompt's arguments.
+    expect(stdout).toContain('    prompt args-prompt(city, state?)');
+    expect(stdout).toMatch(/ {4}resource template demo:\/\/resource\/dynamic/);
     expect(stdout).toContain(
       'Tool discovery\n  Tool discovery command "echo not-json" printed output that is not JSON',
     );

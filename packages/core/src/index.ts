@@ -89,7 +89,12 @@ export { editInExternalEditor, resolveEditorCommand } from './core/external-edit
 export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
-export { annotationsForKind, createToolhostMcpServer, toCallToolResult } from './mcp/mcp-server.js';
+export {
+  annotationsForKind,
+  createToolhostMcpServer,
+  type ToolhostMcpServerOptions,
+  toCallToolResult,
+} from './mcp/mcp-server.js';
 export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {
   addMemoryEntry,
@@ -154,11 +159,21 @@ export { LsTool, type LsToolParams } from './tools/ls.js';
 export {
   configuredServers,
   type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
   McpServerConnection,
   type McpServerStatus,
   stdioEnvironment,
 } from './tools/mcp-client.js';
+export {
+  completeAnswers,
+  type ElicitationField,
+  elicitationFields,
+  parseFieldAnswer,
+} from './tools/mcp-elicitation.js';
 export { assignToolNames, validToolName } from './tools/mcp-names.js';
+export { McpAuthRequiredError, McpOAuthStore, oauthFile } from './tools/mcp-oauth.js';
+export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp-sign-in.js';
 export { DiscoveredMCPTool, mcpContentToParts } from './tools/mcp-tool.js';
 export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';

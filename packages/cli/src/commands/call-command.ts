@@ -14,7 +14,7 @@ import {
   toParts,
   type WaitingToolCall,
 } from '@toolhost/core';
-import { askInTerminal } from '../confirm-prompt.js';
+import { askFormInTerminal, askInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';
@@ -68,6 +68,12 @@ export async function runCallCommand(
   let askedAbout: WaitingToolCall | undefined;
   const canAsk = Boolean(io.stdin.isTTY) && !readsStdin;
   const onConfirmationRequest = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
+    const details = call.confirmationDetails;
+    // A server's question needs the person's own answers: without a terminal it is declined.
+    if (details.type === 'elicitation')
+      return canAsk
+        ? askFormInTerminal(details, io.style, io.stdin, io.stderr)
+        : { outcome: ToolConfirmationOutcome.Cancel };
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
     if (canAsk) {
       askedAbout = call;

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createToolhostMcpServer, exitCleanlyOnSignals } from '@toolhost/core';
+import {
+  createToolhostMcpServer,
+  exitCleanlyOnSignals,
+  type ToolhostMcpServerOptions,
+} from '@toolhost/core';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 
@@ -39,9 +43,15 @@ async function serve(
   stderr: NodeJS.WriteStream,
   version: string,
 ): Promise<number> {
+  const serverOptions = { version, warnings: session.warnings };
   if (options.http === undefined || options.http === false) {
-    const server = createToolhostMcpServer(session.config, session.registry, version);
+    const server = createToolhostMcpServer(session.config, session.registry, serverOptions);
     const transport = new StdioServerTransport();
+    // A person who starts it in a terminal would otherwise see nothing and think it hung.
+    if (process.stdin.isTTY)
+      stderr.write(
+        `toolhost mcp: serving toolhost's tools over stdio for ${session.config.targetDir}; MCP clients start this command themselves (Ctrl+C stops it).\n`,
+      );
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve;
       process.stdin.once('end', resolve);
@@ -63,7 +73,7 @@ async function serve(
     port,
     token,
     stderr,
-    version,
+    serverOptions,
     options.token === undefined && !process.env.TOOLHOST_MCP_TOKEN,
   );
 }
@@ -73,7 +83,7 @@ async function serveHttp(
   port: number,
   token: string,
   stderr: NodeJS.WriteStream,
-  version: string,
+  serverOptions: ToolhostMcpServerOptions,
   printToken: boolean,
 ): Promise<number> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
@@ -130,7 +140,9 @@ async function serveHttp(
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await createToolhostMcpServer(session.config, session.registry, version).connect(created);
+      await createToolhostMcpServer(session.config, session.registry, serverOptions).connect(
+        created,
+      );
       transport = created;
     }
     await transport.handleRequest(req, res, body);

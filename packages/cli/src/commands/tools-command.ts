@@ -56,7 +56,10 @@ function sourceProblems(session: Session): string[] {
   return problems;
 }
 
-/** MCP servers and the discovery command: status, tool counts, errors. */
+/** Resources listed per server; a server may offer thousands. */
+const SHOWN_RESOURCES = 10;
+
+/** MCP servers and the discovery command: status, tool counts, errors, prompts, resources. */
 function describeSources(session: Session, style: Style): string[] {
   const lines: string[] = [];
   const servers = session.registry.getMcpServers();
@@ -73,7 +76,28 @@ function describeSources(session: Session, style: Style): string[] {
         server.prompts.length > 0
           ? `, ${server.prompts.length} prompt${server.prompts.length === 1 ? '' : 's'}`
           : '';
-      return `  ${server.alias}: ${mark}, ${tools} tool${tools === 1 ? '' : 's'}${prompts}${problems.map((p) => `\n    ${p}`).join('')}`;
+      const resourceCount = server.resources.length + server.resourceTemplates.length;
+      const resources =
+        resourceCount > 0 ? `, ${resourceCount} resource${resourceCount === 1 ? '' : 's'}` : '';
+      const offered = [
+        ...server.prompts.map(
+          (prompt) =>
+            `prompt ${style.bold(prompt.name)}${prompt.arguments.length ? `(${prompt.arguments.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : ''}${prompt.description ? ` ${style.dim(prompt.description)}` : ''}`,
+        ),
+        ...server.resources
+          .slice(0, SHOWN_RESOURCES)
+          .map(
+            (resource) =>
+              `resource ${style.bold(resource.uri)}${resource.name !== resource.uri ? ` ${style.dim(resource.name)}` : ''}`,
+          ),
+        ...(server.resources.length > SHOWN_RESOURCES
+          ? [style.dim(`... and ${server.resources.length - SHOWN_RESOURCES} more resources`)]
+          : []),
+        ...server.resourceTemplates.map(
+          (template) => `resource template ${style.bold(template.uriTemplate)}`,
+        ),
+      ];
+      return `  ${server.alias}: ${mark}, ${tools} tool${tools === 1 ? '' : 's'}${prompts}${resources}${problems.map((p) => `\n    ${p}`).join('')}${offered.map((line) => `\n    ${line}`).join('')}`;
     });
     lines.push(`${style.bold('MCP servers')}\n${rows.join('\n')}`);
   }

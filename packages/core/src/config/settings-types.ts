@@ -17,6 +17,15 @@ export interface McpServerSettings {
   includeTools?: string[];
   excludeTools?: string[];
   description?: string;
+  /** OAuth for remote servers (on unless enabled is false). */
+  oauth?: {
+    enabled?: boolean;
+    clientId?: string;
+    clientSecret?: string;
+    scopes?: string[];
+    redirectPort?: number;
+    clientMetadataUrl?: string;
+  };
 }
 
 export interface Settings {

@@ -20,9 +20,9 @@ import {
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
   ToolErrorType,
+  type ToolExecutionContext,
   type ToolResult,
 } from '../tools/tools.js';
-import { closestNames } from '../utils/closest-names.js';
 import { dropNullOptionals } from '../utils/json-schema.js';
 import { GIT_FOLDER_REASON, isInsideGitFolder } from '../workspace/git-internals.js';
 import { type PartListUnion, partsToText, toParts } from './content.js';
@@ -152,7 +152,7 @@ export class CoreToolScheduler {
       this.finishWithError(
         index,
         unavailable?.server ? ToolErrorType.MCP_TOOL_ERROR : ToolErrorType.TOOL_NOT_REGISTERED,
-        unavailable?.server ? unavailable.message : this.unknownToolMessage(name),
+        unavailable?.server ? unavailable.message : this.registry.unknownToolMessage(name),
       );
       return undefined;
     }
@@ -356,7 +356,10 @@ export class CoreToolScheduler {
           this.options.outputUpdateHandler?.(callId, output);
         }
       : undefined;
-    const run = () => tool.execute(params, signal, updateOutput);
+    const context: ToolExecutionContext = {
+      ask: (details) => this.askWhileRunning(index, tool, details, signal),
+    };
+    const run = () => tool.execute(params, signal, updateOutput, context);
     const result: ToolResult = isReadOnlyKind(tool.kind)
       ? await run()
       : await this.config.fileLocks.runExclusive(this.lockKeys(tool, params), run);
@@ -372,6 +375,24 @@ export class CoreToolScheduler {
       return;
     }
     await this.finishWithResult(index, tool, result);
+  }
+
+  /** A question during execution: the call waits for the person, then runs on. */
+  private async askWhileRunning(
+    index: number,
+    tool: AnyTool,
+    details: ToolCallConfirmationDetails,
+    signal: AbortSignal,
+  ): Promise<ConfirmationDecision> {
+    const ask = this.options.onConfirmationRequest;
+    if (!ask || signal.aborted) return { outcome: ToolConfirmationOutcome.Cancel };
+    this.update(index, { status: 'awaiting_approval', tool, confirmationDetails: details });
+    try {
+      const decision = await raceAbort(ask(this.calls[index] as WaitingToolCall), signal);
+      return decision ?? { outcome: ToolConfirmationOutcome.Cancel };
+    } finally {
+      this.update(index, { status: 'executing', tool });
+    }
   }
 
   private lockKeys(tool: AnyTool, params: Record<string, unknown>): string[] {
@@ -474,20 +495,6 @@ export class CoreToolScheduler {
       },
       durationMs: Date.now() - call.startTime,
     });
-  }
-
-  private unknownToolMessage(name: string): string {
-    const registered = this.registry.getRegisteredTool(name);
-    if (registered) {
-      return `Tool "${name}" is turned off by this session's settings (tools.core / tools.exclude). Use one of the available tools instead: ${this.registry.getAllToolNames().join(', ')}.`;
-    }
-    const suggestions = closestNames(name, this.registry.getAllToolNames());
-    const hint =
-      suggestions.length > 0
-        ? `Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?`
-        : `Available tools: ${this.registry.getAllToolNames().join(', ')}.`;
-    const failedServers = this.registry.explainMissingTool(name)?.message;
-    return `Tool "${name}" does not exist. ${hint}${failedServers ? ` ${failedServers}` : ''}`;
   }
 
   private paramsOf(index: number): Record<string, unknown> {

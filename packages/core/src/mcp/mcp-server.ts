@@ -8,7 +8,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type ElicitRequestFormParams,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
+  type ServerNotification,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
@@ -16,7 +20,15 @@ import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { Kind, type ToolCallConfirmationDetails, ToolConfirmationOutcome } from '../tools/tools.js';
+import {
+  Kind,
+  type ToolCallConfirmationDetails,
+  ToolConfirmationOutcome,
+  type ToolElicitationConfirmationDetails,
+} from '../tools/tools.js';
+
+/** Live output sent in one progress notification, at most (the end of it). */
+const PROGRESS_MESSAGE_CHARS = 8000;
 
 export function annotationsForKind(kind: Kind, title: string): ToolAnnotations {
   switch (kind) {
@@ -43,22 +55,45 @@ export function annotationsForKind(kind: Kind, title: string): ToolAnnotations {
   }
 }
 
+export interface ToolhostMcpServerOptions {
+  version?: string;
+  /** toolhost's own warnings so far (settings problems), sent to the client as log messages. */
+  warnings?: readonly string[];
+}
+
 export function createToolhostMcpServer(
   config: Config,
   registry: ToolRegistry,
-  version = '0.1.0',
+  optionsOrVersion: ToolhostMcpServerOptions | string = {},
 ): Server {
+  const options =
+    typeof optionsOrVersion === 'string' ? { version: optionsOrVersion } : optionsOrVersion;
   const server = new Server(
-    { name: 'toolhost', version },
-    { capabilities: { tools: { listChanged: true } } },
+    { name: 'toolhost', version: options.version ?? '0.1.0' },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
+  const warn = (data: string) => {
+    if (server.transport)
+      server
+        .sendLoggingMessage({ level: 'warning', logger: 'toolhost', data })
+        .catch(() => undefined);
+  };
   // Tools of MCP servers arrive after the client has listed the built-ins: tell it.
   const stopListening = registry.onToolsChanged(() => {
     if (server.transport) server.sendToolListChanged().catch(() => undefined);
   });
+  const stopWatching = registry.onMcpServerFailed((alias, error) =>
+    warn(`MCP server "${alias}" is not available: ${error}`),
+  );
+  server.oninitialized = () => {
+    for (const warning of options.warnings ?? []) warn(warning);
+    for (const failed of registry.getMcpServers().filter((s) => s.status === 'failed'))
+      warn(`MCP server "${failed.alias}" is not available: ${failed.error ?? 'it did not start'}`);
+  };
   const previousOnClose = server.onclose;
   server.onclose = () => {
     stopListening();
+    stopWatching();
     previousOnClose?.();
   };
 
@@ -73,8 +108,24 @@ export function createToolhostMcpServer(
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    // A tool of a server that is still starting is waited for, as in the scheduler.
+    const tool = registry.getTool(name) ?? (await registry.waitForTool(name, extra.signal));
+    if (!tool) {
+      const unavailable = registry.explainMissingTool(name);
+      if (unavailable?.server)
+        return { isError: true, content: [{ type: 'text', text: unavailable.message }] };
+      // The specification answers an unknown tool with a protocol error, not a result.
+      throw new McpError(ErrorCode.InvalidParams, registry.unknownToolMessage(name));
+    }
     let refusal: string | undefined;
     const ask = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
+      const details = call.confirmationDetails;
+      // A downstream server's question is passed on to this client's person, or declined.
+      if (details.type === 'elicitation')
+        return server.getClientCapabilities()?.elicitation
+          ? forwardQuestion(server, details)
+          : { outcome: ToolConfirmationOutcome.Cancel };
       if (server.getClientCapabilities()?.elicitation)
         return askThroughClient(server, call.confirmationDetails);
       refusal = `toolhost could not ask the person to approve ${call.tool.name} (${call.confirmationDetails.title}): this MCP client cannot show questions. The person can restart "toolhost mcp" with --approval-mode auto-edit (file edits) or --approval-mode yolo (everything) to allow such calls, or list the tool in tools.allowed in settings.`;
@@ -84,6 +135,7 @@ export function createToolhostMcpServer(
       config,
       toolRegistry: registry,
       onConfirmationRequest: ask,
+      outputUpdateHandler: progressSender(request.params._meta?.progressToken, extra),
     });
     const [done] = await scheduler.schedule(
       {
@@ -99,6 +151,30 @@ export function createToolhostMcpServer(
     return toCallToolResult(done.response.responseParts, done.status !== 'success');
   });
   return server;
+}
+
+/**
+ * Live output (a command's text so far) as progress notifications, when the client asked
+ * for progress: each carries what is new since the last one.
+ */
+function progressSender(
+  progressToken: string | number | undefined,
+  extra: { sendNotification: (notification: ServerNotification) => Promise<void> },
+): ((callId: string, output: string) => void) | undefined {
+  if (progressToken === undefined) return undefined;
+  let step = 0;
+  let sent = '';
+  return (_callId, output) => {
+    const fresh = output.startsWith(sent) ? output.slice(sent.length) : output;
+    sent = output;
+    if (!fresh) return;
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: ++step, message: fresh.slice(-PROGRESS_MESSAGE_CHARS) },
+      })
+      .catch(() => undefined);
+  };
 }
 
 async function askThroughClient(
@@ -131,8 +207,25 @@ async function askThroughClient(
   return { outcome: ToolConfirmationOutcome.Cancel };
 }
 
+async function forwardQuestion(
+  server: Server,
+  details: ToolElicitationConfirmationDetails,
+): Promise<ConfirmationDecision> {
+  const result = await server.elicitInput({
+    message: `${details.title} ${details.message}`,
+    requestedSchema: details.requestedSchema as ElicitRequestFormParams['requestedSchema'],
+  });
+  if (result.action !== 'accept') return { outcome: ToolConfirmationOutcome.Cancel };
+  return {
+    outcome: ToolConfirmationOutcome.ProceedOnce,
+    payload: { answers: result.content ?? {} },
+  };
+}
+
 function describeForPerson(details: ToolCallConfirmationDetails): string {
   switch (details.type) {
+    case 'elicitation':
+      return `${details.title} ${details.message}`;
     case 'edit':
       return `${details.title}\n\n${details.fileDiff}`;
     case 'exec':

@@ -16,18 +16,28 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
   ErrorCode,
+  type GetPromptResult,
   ListRootsRequestSchema,
   McpError,
   type Tool as McpToolDefinition,
   type Progress,
+  PromptListChangedNotificationSchema,
+  type ReadResourceResult,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import type { McpServerSettings } from '../config/settings.js';
 import { schemaProblems } from '../utils/schema-validator.js';
+import { completeAnswers } from './mcp-elicitation.js';
+import { McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
 import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
+import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 
 export { stdioEnvironment } from './mcp-transport.js';
 
@@ -41,6 +51,20 @@ const MAX_RETRY_MS = 30_000;
 export const SERVER_COMMAND_ALIAS = 'mcp';
 
 export type McpServerStatus = 'connecting' | 'connected' | 'disconnected' | 'failed';
+
+export interface McpResource {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
 
 export interface McpPrompt {
   name: string;
@@ -58,7 +82,9 @@ export class McpServerConnection {
   /** Tools left out because their schema is unusable, with the reason. */
   rejectedTools: { name: string; reason: string }[] = [];
   prompts: McpPrompt[] = [];
-  /** Called whenever status, tools or prompts change. */
+  resources: McpResource[] = [];
+  resourceTemplates: McpResourceTemplate[] = [];
+  /** Called whenever status, tools, prompts or resources change. */
   onChange: (() => void) | undefined;
   private client: Client | undefined;
   /** The client and transport of a connection attempt in progress, so close() can end it. */
@@ -67,6 +93,8 @@ export class McpServerConnection {
   private closed = false;
   /** One controller per running call: aborted when the connection is lost. */
   private readonly running = new Set<AbortController>();
+  /** How each running call asks the person; the server's questions go to the latest. */
+  private readonly askers: ToolExecutionContext['ask'][] = [];
   private failedAttempts = 0;
   private retryAt = 0;
   /** The end of a stdio server's stderr, for explaining its failures. */
@@ -114,7 +142,16 @@ export class McpServerConnection {
     this.onChange?.();
     const client = new Client(
       { name: 'toolhost', version: '0.1.0' },
-      { capabilities: { roots: { listChanged: false } } },
+      {
+        capabilities: {
+          roots: { listChanged: false },
+          // Form questions only; the SDK fills in the schema's defaults for omitted fields.
+          elicitation: { form: { applyDefaults: true } },
+        },
+      },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.elicit(request.params, extra.signal),
     );
     // The workspace roots are what the server may work on.
     client.setRequestHandler(ListRootsRequestSchema, async () => ({
@@ -128,7 +165,7 @@ export class McpServerConnection {
       transport = createTransport(
         this.settings,
         this.config.workspace.projectRoot,
-        undefined,
+        this.oauthProvider(),
         this.config.settings.tools?.shell?.allowEnv,
       );
     } catch (error) {
@@ -166,11 +203,16 @@ export class McpServerConnection {
     }
     client.onclose = () => this.lose(client, 'closed the connection');
     client.onerror = (error) => this.checkLiveness(client, error);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      if (this.client !== client) return;
-      await this.listEverything(client).catch(() => undefined);
-      this.onChange?.();
-    });
+    for (const schema of [
+      ToolListChangedNotificationSchema,
+      PromptListChangedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+    ])
+      client.setNotificationHandler(schema, async () => {
+        if (this.client !== client) return;
+        await this.listEverything(client).catch(() => undefined);
+        this.onChange?.();
+      });
     this.client = client;
     this.failedAttempts = 0;
     this.status = 'connected';
@@ -184,7 +226,30 @@ export class McpServerConnection {
       `did not list its tools within ${seconds(timeout)} s (its "timeout" setting)`,
     );
     this.acceptTools(listed.tools);
-    if (client.getServerCapabilities()?.prompts) {
+    const capabilities = client.getServerCapabilities();
+    if (capabilities?.resources) {
+      const [resources, templates] = await Promise.all([
+        client.listResources(undefined, { timeout }).catch(() => ({ resources: [] })),
+        client
+          .listResourceTemplates(undefined, { timeout })
+          .catch(() => ({ resourceTemplates: [] })),
+      ]);
+      this.resources = resources.resources.map(({ uri, name, description, mimeType }) => ({
+        uri,
+        name,
+        ...(description ? { description } : {}),
+        ...(mimeType ? { mimeType } : {}),
+      }));
+      this.resourceTemplates = templates.resourceTemplates.map(
+        ({ uriTemplate, name, description, mimeType }) => ({
+          uriTemplate,
+          name,
+          ...(description ? { description } : {}),
+          ...(mimeType ? { mimeType } : {}),
+        }),
+      );
+    }
+    if (capabilities?.prompts) {
       const prompts = await client
         .listPrompts(undefined, { timeout })
         .catch(() => ({ prompts: [] }));
@@ -210,10 +275,12 @@ export class McpServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress?: (progress: Progress) => void,
+    ask?: ToolExecutionContext['ask'],
   ): Promise<CallToolResult> {
     const client = await this.ready();
     const liveness = new AbortController();
     this.running.add(liveness);
+    if (ask) this.askers.push(ask);
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         signal: AbortSignal.any([signal, liveness.signal]),
@@ -231,7 +298,67 @@ export class McpServerConnection {
       throw error;
     } finally {
       this.running.delete(liveness);
+      if (ask) this.askers.splice(this.askers.indexOf(ask), 1);
     }
+  }
+
+  /**
+   * The server asks the person something. It goes to the front end through the running
+   * call's confirmation channel; nobody to ask (headless, or no call running) declines.
+   * Answers are checked against the server's schema, and asked again while they fail it.
+   */
+  private async elicit(
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const ask = this.askers.at(-1);
+    if (!ask || params.mode === 'url' || !('requestedSchema' in params))
+      return { action: 'decline' };
+    const schema = params.requestedSchema as Record<string, unknown>;
+    let problem: string | undefined;
+    for (let attempt = 0; attempt < 3 && !signal.aborted; attempt++) {
+      const decision = await ask({
+        type: 'elicitation',
+        title: `MCP server "${this.alias}" asks:`,
+        serverName: this.alias,
+        message: problem ? `${params.message}\n(${problem}; please answer again.)` : params.message,
+        requestedSchema: schema,
+        onConfirm: () => undefined,
+      });
+      if (decision.outcome === ToolConfirmationOutcome.Cancel) return { action: 'decline' };
+      const checked = completeAnswers(schema, decision.payload?.answers ?? {});
+      if ('content' in checked)
+        return { action: 'accept', content: checked.content as ElicitResult['content'] };
+      problem = checked.problem;
+    }
+    return { action: 'cancel' };
+  }
+
+  /**
+   * Stored OAuth tokens for a remote server, used and refreshed by the SDK. Nobody is
+   * asked to sign in from here: a server that needs it fails, naming the command to run.
+   */
+  private oauthProvider(): ToolhostOAuthProvider | undefined {
+    const url = remoteUrl(this.settings);
+    if (!url || this.settings.oauth?.enabled === false) return undefined;
+    const store = new McpOAuthStore(this.config.userDir, url.href);
+    return new ToolhostOAuthProvider(store, this.alias, this.settings.oauth ?? {});
+  }
+
+  /** Fills in one of the server's prompts (`/server:prompt` in a front end). */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    const client = await this.ready();
+    return client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs, signal });
+  }
+
+  /** Reads one of the server's resources (`@server:uri` in a front end). */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = await this.ready();
+    return client.readResource({ uri }, { timeout: this.timeoutMs, signal });
   }
 
   /** The connected client, connecting first if needed; throws a message naming the server. */

@@ -12,6 +12,7 @@ import {
   Kind,
   ToolConfirmationOutcome,
   ToolErrorType,
+  type ToolExecutionContext,
   type ToolMcpConfirmationDetails,
   type ToolResult,
 } from './tools.js';
@@ -96,6 +97,7 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
     params: Record<string, unknown>,
     signal: AbortSignal,
     updateOutput?: (output: string) => void,
+    context?: ToolExecutionContext,
   ): Promise<ToolResult> {
     let result: CallToolResult;
     try {
@@ -104,6 +106,7 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
         params,
         signal,
         progressReporter(`${this.serverAlias}/${this.serverToolName}`, updateOutput),
+        context?.ask,
       );
     } catch (error) {
       if (signal.aborted)

@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { FunctionDeclaration } from '../core/content.js';
+import { closestNames } from '../utils/closest-names.js';
 import {
   type DiscoveredDeclaration,
   DiscoveredTool,
@@ -48,6 +49,7 @@ export class ToolRegistry {
   /** `alias__tool` for every discovered tool, even one that kept its own name. */
   private readonly qualifiedNames = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
+  private readonly failureListeners = new Set<(alias: string, error: string) => void>();
   private toolCache: McpToolCache | undefined;
   /** The MCP client modules, loaded when settings first name a server. */
   private mcp: McpModules | undefined;
@@ -162,6 +164,26 @@ export class ToolRegistry {
     }
   }
 
+  /** The message for a name no tool has: the closest names, and servers that failed. */
+  unknownToolMessage(name: string): string {
+    if (this.getRegisteredTool(name)) {
+      return `Tool "${name}" is turned off by this session's settings (tools.core / tools.exclude). Use one of the available tools instead: ${this.getAllToolNames().join(', ')}.`;
+    }
+    const suggestions = closestNames(name, this.getAllToolNames());
+    const hint =
+      suggestions.length > 0
+        ? `Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?`
+        : `Available tools: ${this.getAllToolNames().join(', ')}.`;
+    const failedServers = this.explainMissingTool(name)?.message;
+    return `Tool "${name}" does not exist. ${hint}${failedServers ? ` ${failedServers}` : ''}`;
+  }
+
+  /** Calls the listener each time an MCP server fails to start or to reconnect. */
+  onMcpServerFailed(listener: (alias: string, error: string) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
+  }
+
   /**
    * Why a name is not available when MCP servers are involved: `server` is set when the
    * name is known to be a tool of a server that failed or is still starting; otherwise
@@ -214,6 +236,9 @@ export class ToolRegistry {
 
   private serverChanged(server: McpServerConnection): void {
     if (!this.mcpServers.includes(server)) return;
+    if (server.status === 'failed')
+      for (const listener of [...this.failureListeners])
+        listener(server.alias, server.error ?? 'it did not start');
     if (server.status === 'connected')
       this.toolCache?.remember(
         server.alias,

@@ -98,6 +98,8 @@ export enum ToolConfirmationOutcome {
 /** Sent with an outcome when the person changed the proposal inline. */
 export interface ToolConfirmationPayload {
   newContent?: string;
+  /** The person's answers to an `elicitation` form, by field name. */
+  answers?: Record<string, unknown>;
 }
 
 interface ConfirmationBase {
@@ -160,7 +162,20 @@ export interface ToolPlanConfirmationDetails extends ConfirmationBase {
   plan: string;
 }
 
+/**
+ * A question an MCP server asks the person while one of its tools runs (elicitation, form
+ * mode). `proceed_once` with `payload.answers` accepts; `cancel` declines.
+ */
+export interface ToolElicitationConfirmationDetails extends ConfirmationBase {
+  type: 'elicitation';
+  serverName: string;
+  message: string;
+  /** A flat JSON Schema object: one property per field (see elicitationFields). */
+  requestedSchema: JsonSchema;
+}
+
 export type ToolCallConfirmationDetails =
+  | ToolElicitationConfirmationDetails
   | ToolEditConfirmationDetails
   | ToolExecConfirmationDetails
   | ToolMcpConfirmationDetails
@@ -169,6 +184,17 @@ export type ToolCallConfirmationDetails =
 
 /** Streams partial output (a running command's text) to the front end. */
 export type UpdateOutput = (output: string) => void;
+
+/** What a running tool may do besides streaming output. */
+export interface ToolExecutionContext {
+  /**
+   * Asks the person something while the call runs (an MCP server's question), through the
+   * same channel as confirmations. Resolves with `cancel` when nobody can be asked.
+   */
+  ask(
+    details: ToolCallConfirmationDetails,
+  ): Promise<{ outcome: ToolConfirmationOutcome; payload?: ToolConfirmationPayload }>;
+}
 
 /**
  * Lets the person change a proposed file change before it runs, either inline (a payload
@@ -294,6 +320,7 @@ export abstract class BaseTool<
     params: TParams,
     signal: AbortSignal,
     updateOutput?: UpdateOutput,
+    context?: ToolExecutionContext,
   ): Promise<TResult>;
 }
 

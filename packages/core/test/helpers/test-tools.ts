@@ -90,6 +90,14 @@ export class RecordingTool extends BaseTool<TestToolParams> {
         return { ...base, type: 'mcp', serverName: 's', toolName: 't', toolDisplayName: 't' };
       case 'plan':
         return { ...base, type: 'plan', plan: '# plan' };
+      case 'elicitation':
+        return {
+          ...base,
+          type: 'elicitation',
+          serverName: 's',
+          message: 'a question',
+          requestedSchema: { type: 'object', properties: {} },
+        };
     }
   }
 

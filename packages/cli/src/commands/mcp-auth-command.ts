@@ -1,0 +1,77 @@
+/** `toolhost mcp auth <server>` and `toolhost mcp logout <server>`: OAuth sign-in and sign-out. */
+import { spawn } from 'node:child_process';
+import {
+  Config,
+  configuredServers,
+  type McpServerSettings,
+  signInToMcpServer,
+  signOutOfMcpServer,
+} from '@toolhost/core';
+import { UsageError } from '../errors.js';
+import type { SessionOptions } from '../session-options.js';
+
+function findServer(config: Config, alias: string): McpServerSettings {
+  const servers = configuredServers(config);
+  const found = servers.find(([name]) => name === alias);
+  if (!found) {
+    const names = servers.map(([name]) => name);
+    throw new UsageError(
+      `no MCP server is called "${alias}"${names.length ? `; the configured ones are ${names.join(', ')}` : '; none is configured (mcpServers in settings)'}.`,
+    );
+  }
+  return found[1];
+}
+
+export async function runMcpAuthCommand(
+  alias: string,
+  options: SessionOptions & { browser?: boolean },
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  const { config } = Config.load({ root: options.root });
+  const settings = findServer(config, alias);
+  if (!settings.url && !settings.httpUrl)
+    throw new UsageError(
+      `MCP server "${alias}" is started as a program; only servers reached over HTTP (url or httpUrl) sign in.`,
+    );
+  if (settings.oauth?.enabled === false)
+    throw new UsageError(
+      `OAuth is turned off for MCP server "${alias}" (mcpServers.${alias}.oauth.enabled).`,
+    );
+  const file = await signInToMcpServer(config, alias, settings, {
+    openAuthorizationUrl: (url) => {
+      stderr.write(`To sign in to MCP server "${alias}", open this page:\n\n  ${url.href}\n\n`);
+      if (options.browser !== false) openInBrowser(url.href);
+      stderr.write('Waiting for the browser to come back...\n');
+    },
+  }).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  stderr.write(`Signed in to "${alias}". The tokens are kept in ${file} (readable only by you).\n`);
+}
+
+export async function runMcpLogoutCommand(
+  alias: string,
+  options: SessionOptions,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  const { config } = Config.load({ root: options.root });
+  const removed = signOutOfMcpServer(config, findServer(config, alias));
+  stderr.write(
+    removed
+      ? `Signed out of "${alias}": its tokens and client registration are deleted.\n`
+      : `toolhost kept no sign-in for "${alias}".\n`,
+  );
+}
+
+/** Opens the page in the person's browser when there is one; the printed link is enough otherwise. */
+function openInBrowser(url: string): void {
+  const opener =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No opener here: the person uses the printed link.
+  }
+}
