@@ -25,6 +25,7 @@ Examples:
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
   $ toolhost trust                          let this project's settings start MCP servers
+  $ toolhost doctor                         does the OS sandbox for commands work here?
   $ toolhost settings schema                the JSON Schema of settings.json
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
@@ -231,6 +232,18 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
           ? `${settingsSchemaPath()}\n`
           : `${JSON.stringify(getSettingsSchema(), null, 2)}\n`,
       );
+    });
+
+  program
+    .command('doctor')
+    .description('Check whether this machine runs commands as toolhost promises (the OS sandbox).')
+    .option(
+      '--root <dir>',
+      'project root folder whose settings apply (default: the current folder)',
+    )
+    .action(async (options: { root?: string }) => {
+      const { runDoctorCommand } = await import('./commands/doctor-command.js');
+      exitCode = runDoctorCommand(options, io.stdout);
     });
 
   try {

@@ -138,8 +138,19 @@ export {
 } from './shell/process-group.js';
 export { type ReadOnlyContext, readOnlyProblem } from './shell/read-only-check.js';
 export { READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
+export {
+  CommandSandbox,
+  type SandboxStatus,
+  sandboxFailureHint,
+  sandboxStatus,
+} from './shell/sandbox/sandbox.js';
 export { shellEnvironment, withoutSecrets } from './shell/shell-environment.js';
-export { runShellCommand, type ShellRunResult, stripAnsi } from './shell/shell-execution.js';
+export {
+  runShellCommand,
+  type ShellRunResult,
+  shellProgram,
+  stripAnsi,
+} from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools
 export { type BuiltinOptions, createToolRegistry } from './tools/builtin.js';

@@ -38,7 +38,13 @@ export interface Settings {
     callCommand?: string;
     approvalMode?: ApprovalMode;
     truncateOutputThreshold?: number;
-    shell?: { allowEnv?: string[]; defaultTimeout?: number; keepBackgroundProcesses?: boolean };
+    shell?: {
+      allowEnv?: string[];
+      defaultTimeout?: number;
+      keepBackgroundProcesses?: boolean;
+      sandbox?: 'auto' | 'on' | 'off';
+      network?: 'allow' | 'deny';
+    };
     webFetch?: { allowedHosts?: string[] };
   };
   files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom'; legacyEncoding?: string };

@@ -11,7 +11,7 @@ import {
   trackProcessGroup,
   untrackProcessGroup,
 } from './process-group.js';
-import { shellProgram } from './shell-execution.js';
+import { type ShellProgram, shellProgram } from './shell-execution.js';
 
 export interface BackgroundProcess {
   pid: number;
@@ -29,7 +29,7 @@ export class BackgroundProcesses {
   /** Starts `command` detached, its output appended to a log file; returns at once. */
   start(
     command: string,
-    options: { cwd: string; env: NodeJS.ProcessEnv; logDir: string },
+    options: { cwd: string; env: NodeJS.ProcessEnv; logDir: string; shell?: ShellProgram },
   ): BackgroundProcess {
     mkdirSync(options.logDir, { recursive: true });
     const logPath = path.join(
@@ -38,7 +38,7 @@ export class BackgroundProcesses {
     );
     const log = openSync(logPath, 'a');
     try {
-      const shell = shellProgram();
+      const shell = options.shell ?? shellProgram();
       const child = spawn(shell.file, shell.args(command), {
         cwd: options.cwd,
         env: options.env,

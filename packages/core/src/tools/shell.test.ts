@@ -136,6 +136,11 @@ describe('run_shell_command: running', () => {
 });
 
 describe('run_shell_command: ending process trees', () => {
+  // toolhost's own process-group handling, which ends commands where no sandbox runs; inside
+  // the sandbox its PID namespace also ends leftovers (test/sandbox.test.ts).
+  beforeEach(() => {
+    Object.assign(ws.config.settings, { tools: { shell: { sandbox: 'off' } } });
+  });
   const tree = (marker: string) =>
     `(sleep ${marker} &) ; bash -c 'sleep ${marker} & sleep ${marker}' & nohup sleep ${marker} >/dev/null 2>&1 & echo started; sleep ${marker}`;
 
@@ -203,7 +208,9 @@ describe('run_shell_command: ending process trees', () => {
 
   it('keeps background commands after the session when settings say so', async () => {
     const marker = uniqueSleep();
-    const config = withSettings({ tools: { shell: { keepBackgroundProcesses: true } } });
+    const config = withSettings({
+      tools: { shell: { keepBackgroundProcesses: true, sandbox: 'off' } },
+    });
     await run({ command: `sleep ${marker}`, is_background: true });
     await config.dispose();
     expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);

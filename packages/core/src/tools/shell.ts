@@ -8,8 +8,9 @@ import type { Config } from '../config/config.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
+import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
-import { runShellCommand, type ShellRunResult } from '../shell/shell-execution.js';
+import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
 import { decideShell, type ShellDecision } from '../shell/shell-permissions.js';
 import { formatBytes } from '../utils/file-content.js';
 import {
@@ -30,6 +31,8 @@ export interface ShellToolParams {
   description?: string;
   directory?: string;
   timeout?: number;
+  /** Asks the person to run this command without the OS sandbox. */
+  outside_sandbox?: boolean;
 }
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -41,10 +44,12 @@ const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns 
 - A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed; binary output is not shown.
 - Do not cd out of the workspace; use directory instead.
 - For files, prefer read_file, grep_search, glob, edit and write_file.
+- Sandboxed commands can write only the workspace and /tmp, see no credentials, maybe no network; if one fails for that, retry with outside_sandbox: true (asks the person).
 Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules: commands they have not allowed need their approval, and blocked ones are refused.`;
 
 export class ShellTool extends BaseTool<ShellToolParams> {
   static readonly Name = SHELL_TOOL_NAME;
+  private readonly sandbox: CommandSandbox;
 
   constructor(private readonly config: Config) {
     super(
@@ -76,10 +81,23 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             maximum: MAX_SHELL_TIMEOUT_MS,
             description: `Milliseconds before the whole process tree is ended (default ${DEFAULT_SHELL_TIMEOUT_MS}, at most ${MAX_SHELL_TIMEOUT_MS}); the output so far is returned.`,
           },
+          outside_sandbox: {
+            type: 'boolean',
+            description:
+              'true to ask the person to run this command without the OS sandbox, after it failed because of the sandbox. Default false.',
+          },
         },
         required: ['command', 'is_background'],
       },
       { canUpdateOutput: true, isOutputMarkdown: false },
+    );
+    this.sandbox = new CommandSandbox(
+      () => this.config.settings.tools?.shell ?? {},
+      () => ({
+        workspaceRoots: this.config.workspace.roots,
+        projectTempDir: this.config.projectTempDir,
+        homeDirs: homeFolders(this.config.homeDir),
+      }),
     );
   }
 
@@ -97,7 +115,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       ? ` [in ${this.config.workspace.relative(params.directory)}]`
       : '';
     const what = params.description ? ` (${params.description.replace(/\n/g, ' ')})` : '';
-    return `${params.command}${where}${what}${params.is_background ? ' [background]' : ''}`;
+    const outside = params.outside_sandbox ? ' [outside the sandbox]' : '';
+    return `${params.command}${where}${what}${params.is_background ? ' [background]' : ''}${outside}`;
   }
 
   override toolLocations(params: ShellToolParams): ToolLocation[] {
@@ -109,18 +128,27 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   ): Promise<ToolExecConfirmationDetails | false> {
     const { decision } = await this.decide(params.command, this.workingDirectory(params));
     // A refusal is reported by execute, which runs even in yolo mode.
-    if (decision.kind !== 'ask') return false;
-    const roots = decision.rootCommands;
+    if (decision.kind === 'deny') return false;
+    // Leaving the sandbox is its own permission, asked even for allowed commands.
+    const leaves = Boolean(params.outside_sandbox) && this.sandbox.confines();
+    if (decision.kind !== 'ask' && !leaves) return false;
+    const roots = decision.kind === 'ask' ? decision.rootCommands : [];
+    const reasons = decision.kind === 'ask' ? [...decision.reasons] : [];
+    if (leaves)
+      reasons.unshift(
+        'outside the OS sandbox: it could change any file you can and read your credentials',
+      );
     return {
       type: 'exec',
-      title: `Run this command? (${decision.reasons.join('; ')})`,
-      reasons: decision.reasons,
+      title: `Run this command${leaves ? ' outside the sandbox' : ''}? (${reasons.join('; ')})`,
+      reasons,
       command: params.command,
       rootCommands: roots,
       // "Always" allows these command names for the session, not the whole tool.
       rememberAlways: 'tool-handles',
       onConfirm: (outcome) => {
-        if (outcome === ToolConfirmationOutcome.ProceedAlways) {
+        // "Always" never extends to running outside the sandbox.
+        if (outcome === ToolConfirmationOutcome.ProceedAlways && !leaves) {
           for (const root of roots) this.config.sessionAllowedShellCommands.add(root);
         }
       },
@@ -149,6 +177,16 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     // A line run as read-only gets git config that stops the repository's from running programs.
     if (decision.kind === 'allow' && decision.reason === 'read_only')
       Object.assign(env, readOnlyGitEnvironment(env));
+    const launch = this.sandbox.plan(
+      shellProgram(),
+      cwd,
+      params.outside_sandbox,
+      params.is_background && this.config.backgroundProcesses.keepAfterExit,
+    );
+    if (launch.kind === 'refused')
+      return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);
+    const shell = launch.kind === 'sandboxed' ? launch.shell : undefined;
+    const notice = launch.kind === 'unsandboxed' ? launch.notice : undefined;
 
     if (params.is_background) {
       try {
@@ -156,11 +194,12 @@ export class ShellTool extends BaseTool<ShellToolParams> {
           cwd,
           env,
           logDir: path.join(this.config.projectTempDir, 'background'),
+          shell,
         });
-        const text = `Started in the background: ${params.command}\nDirectory: ${cwd}\nPID: ${started.pid}\nOutput is written to ${started.logPath}; read it with read_file. It is ended when the session ends.`;
+        const text = `Started in the background: ${params.command}\nDirectory: ${cwd}\nPID: ${started.pid}\nOutput is written to ${started.logPath}; read it with read_file. It is ended when the session ends.${notice ? `\n${notice}` : ''}`;
         return {
           llmContent: text,
-          returnDisplay: `Started PID ${started.pid} in the background (log: ${started.logPath})`,
+          returnDisplay: `Started PID ${started.pid} in the background (log: ${started.logPath})${notice ? `\n${notice}` : ''}`,
         };
       } catch (error) {
         return errorResult(
@@ -182,6 +221,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       timeoutMs,
       signal,
       onOutput: updateOutput,
+      shell,
     });
     if (result.spawnError) {
       return errorResult(
@@ -191,7 +231,18 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
-    return this.report(params.command, cwd, timeoutMs, result);
+    const report = this.report(params.command, cwd, timeoutMs, result);
+    const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
+    const hint =
+      launch.kind === 'sandboxed'
+        ? sandboxFailureHint(result.output, failed, launch.network, this.sandbox.setting)
+        : null;
+    const note = hint ?? notice;
+    if (!note) return report;
+    return {
+      llmContent: `${report.llmContent}\n${note}`,
+      returnDisplay: `${report.returnDisplay}\n${note}`,
+    };
   }
 
   private workingDirectory(params: ShellToolParams): string {

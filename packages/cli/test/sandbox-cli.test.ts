@@ -1,0 +1,67 @@
+/**
+ * The sandbox seen from the command line: toolhost's own environment (API keys included)
+ * is out of a command's reach, and `toolhost doctor` says whether the sandbox works.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sandboxStatus } from '@toolhost/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const status = sandboxStatus('allow');
+const reason = status.available ? '' : ` (skipped: ${status.available ? '' : status.reason})`;
+if (!status.available) console.warn(`sandbox command-line tests skipped: ${status.reason}`);
+
+let base: string;
+let root: string;
+let home: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-sandbox-cli-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+// Every process's environment the command can find, toolhost's own first.
+const SNOOP =
+  "{ tr '\\0' '\\n' < /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done; } 2>/dev/null | grep -c TOOLHOST_TEST_CANARY";
+
+function snoop(settings: unknown) {
+  mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+  writeFileSync(path.join(home, '.toolhost', 'settings.json'), JSON.stringify(settings));
+  const { code, stdout, stderr } = runCli(
+    [
+      'call',
+      'run_shell_command',
+      JSON.stringify({ command: SNOOP, is_background: false }),
+      '--yes',
+      '--json',
+    ],
+    {
+      cwd: root,
+      home,
+      env: { OPENAI_API_KEY: 'TOOLHOST_TEST_CANARY-key', TOOLHOST_TEST_CANARY_TOKEN: 'x' },
+    },
+  );
+  expect({ code, stderr }).toMatchObject({ code: 0 });
+  const result = JSON.parse(stdout) as { llmContent: string };
+  return Number(/Output:\n(\d+)/.exec(result.llmContent)?.[1]);
+}
+
+describe.skipIf(!status.available)(`sandbox from the command line${reason}`, () => {
+  it("a command cannot read toolhost's environment, which holds the API key", () => {
+    // Without the sandbox the same command finds it: the probe works.
+    expect(snoop({ tools: { shell: { sandbox: 'off' } } })).toBeGreaterThan(0);
+    expect(snoop({ tools: { shell: { sandbox: 'on' } } })).toBe(0);
+  }, 180_000);
+
+  it('toolhost doctor says the sandbox works', () => {
+    const { code, stdout } = runCli(['doctor'], { cwd: root, home });
+    expect(stdout).toContain('sandbox: works (bwrap');
+    expect(stdout).toContain('tools.shell.sandbox: auto: commands run in the sandbox');
+    expect(code).toBe(0);
+  }, 90_000);
+});

@@ -1,0 +1,146 @@
+/**
+ * Linux: the command runs under bubblewrap (`bwrap`). Mounts are applied in order, each on
+ * top of the ones before: the whole file system read-only, a fresh /dev, /proc and /tmp,
+ * the workspace roots writable again, credential locations covered, toolhost's project
+ * temporary folder writable, and git's hooks and configuration read-only last.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isWithin } from '../../workspace/workspace-context.js';
+import type { ShellProgram } from '../shell-execution.js';
+import { existingCredentialPaths, protectedGitPaths, type SandboxPolicy } from './policy.js';
+
+const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
+
+/** The bwrap program: a system location first, then PATH. */
+export function findBwrap(envPath = process.env.PATH ?? ''): string | null {
+  const candidates = [
+    ...BWRAP_LOCATIONS,
+    ...envPath
+      .split(path.delimiter)
+      .filter(Boolean)
+      .map((dir) => path.join(dir, 'bwrap')),
+  ];
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The namespace and process options, shared by the real command and the probe. */
+function isolationArgs(network: SandboxPolicy['network'], dieWithParent = true): string[] {
+  return [
+    ...(dieWithParent ? ['--die-with-parent'] : []),
+    '--unshare-pid',
+    '--unshare-ipc',
+    ...(network === 'deny' ? ['--unshare-net'] : []),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+  ];
+}
+
+/** bwrap's arguments for one command, up to and including `--`. */
+export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
+  const args = isolationArgs(policy.network, policy.dieWithParent ?? true);
+  for (const root of policy.workspaceRoots) args.push('--bind', root, root);
+  for (const hidden of existingCredentialPaths(policy.homeDirs)) {
+    if (statSync(hidden).isDirectory()) args.push('--tmpfs', hidden);
+    else args.push('--ro-bind', '/dev/null', hidden);
+  }
+  mkdirSync(policy.projectTempDir, { recursive: true });
+  args.push('--bind', policy.projectTempDir, policy.projectTempDir);
+  const git = protectedGitPaths(policy.workspaceRoots);
+  for (const gitDir of git.gitDirs) {
+    // A mount point cannot be renamed or removed: `.git` cannot be swapped for a copy
+    // whose hooks are writable.
+    if (policy.workspaceRoots.some((root) => isWithin(root, gitDir)))
+      args.push('--bind', gitDir, gitDir);
+  }
+  for (const target of git.readOnly) args.push('--ro-bind', target, target);
+  args.push('--setenv', 'TOOLHOST_SANDBOX', 'bwrap', '--chdir', cwd, '--');
+  return args;
+}
+
+export function bwrapShell(
+  bwrap: string,
+  shell: ShellProgram,
+  policy: SandboxPolicy,
+  cwd: string,
+): ShellProgram {
+  const prefix = bwrapArgs(policy, cwd);
+  return { file: bwrap, args: (command) => [...prefix, shell.file, ...shell.args(command)] };
+}
+
+/**
+ * Whether bwrap can build this sandbox here: the same namespaces and mounts as a real
+ * command, a writable bind and a covered folder, checked by running a command inside.
+ */
+export function probeBwrap(
+  network: SandboxPolicy['network'],
+): { ok: true; program: string } | { ok: false; reason: string } {
+  const bwrap = findBwrap();
+  if (!bwrap)
+    return {
+      ok: false,
+      reason: 'bwrap is not installed (on Debian or Ubuntu: apt-get install bubblewrap)',
+    };
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolhost-sandbox-probe-'));
+  try {
+    const writable = path.join(scratch, 'writable');
+    const hidden = path.join(scratch, 'hidden');
+    mkdirSync(writable);
+    mkdirSync(hidden);
+    writeFileSync(path.join(hidden, 'x'), 'secret');
+    const script = `echo ok > ${writable}/probe && ! ls ${hidden}/x 2>/dev/null && test -r /proc/1/stat && echo inside`;
+    const result = spawnSync(
+      bwrap,
+      [
+        ...isolationArgs(network),
+        '--bind',
+        writable,
+        writable,
+        '--ro-bind',
+        hidden,
+        hidden,
+        '--tmpfs',
+        hidden,
+        '--',
+        '/bin/sh',
+        '-c',
+        script,
+      ],
+      { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    if (result.error)
+      return { ok: false, reason: `bwrap could not be run: ${result.error.message}` };
+    if (result.status !== 0 || !result.stdout.includes('inside')) {
+      const why = result.stderr.trim().split('\n')[0] || `exit code ${result.status}`;
+      return { ok: false, reason: `bwrap fails here: ${why}` };
+    }
+    return { ok: true, program: bwrap };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

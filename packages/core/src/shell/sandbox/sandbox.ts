@@ -1,0 +1,157 @@
+/**
+ * The OS sandbox around shell commands (bubblewrap on Linux, sandbox-exec on macOS as best
+ * effort). This module owns how a command is launched: inside the sandbox or not, per
+ * `tools.shell.sandbox` (auto | on | off) and `tools.shell.network` (allow | deny), whether
+ * the sandbox works on this machine, and the words that tell the model a failure may come
+ * from it. It does not decide whether a command may run at all (shell-permissions.ts does),
+ * nor which environment variables it gets (shell-environment.ts).
+ */
+import os from 'node:os';
+import type { ShellProgram } from '../shell-execution.js';
+import { bwrapShell, probeBwrap } from './bwrap.js';
+import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
+import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
+
+export type SandboxKind = 'bwrap' | 'sandbox-exec';
+
+export type SandboxStatus =
+  | { available: true; kind: SandboxKind; program: string }
+  | { available: false; reason: string };
+
+const statusCache = new Map<string, SandboxStatus>();
+
+/** Whether the sandbox works on this machine (probed once per process and network setting). */
+export function sandboxStatus(
+  network: NetworkSetting = 'allow',
+  platform: NodeJS.Platform = process.platform,
+): SandboxStatus {
+  const key = `${platform}:${network}`;
+  const cached = statusCache.get(key);
+  if (cached) return cached;
+  let status: SandboxStatus;
+  if (platform === 'linux') {
+    const probe = probeBwrap(network);
+    status = probe.ok
+      ? { available: true, kind: 'bwrap', program: probe.program }
+      : { available: false, reason: probe.reason };
+  } else if (platform === 'darwin') {
+    const probe = probeSeatbelt();
+    status = probe.ok
+      ? { available: true, kind: 'sandbox-exec', program: probe.program }
+      : { available: false, reason: probe.reason };
+  } else {
+    status = { available: false, reason: `no sandbox is implemented for ${platform}` };
+  }
+  statusCache.set(key, status);
+  return status;
+}
+
+export interface SandboxSettings {
+  sandbox?: SandboxSetting;
+  network?: NetworkSetting;
+}
+
+export type LaunchPlan =
+  | { kind: 'sandboxed'; shell: ShellProgram; sandbox: SandboxKind; network: NetworkSetting }
+  | { kind: 'unsandboxed'; notice?: string }
+  | { kind: 'refused'; message: string };
+
+/** Decides, per command, how it is launched; one per session (it gives its notice once). */
+export class CommandSandbox {
+  private noticeGiven = false;
+
+  constructor(
+    private readonly settings: () => SandboxSettings,
+    private readonly policy: () => Omit<SandboxPolicy, 'network'>,
+    /** Whether the sandbox works here; replaceable to try a machine where it does not. */
+    private readonly status: (network: NetworkSetting) => SandboxStatus = sandboxStatus,
+  ) {}
+
+  get setting(): SandboxSetting {
+    return this.settings().sandbox ?? 'auto';
+  }
+
+  get network(): NetworkSetting {
+    return this.settings().network ?? 'allow';
+  }
+
+  /** True when commands run sandboxed, so running one outside is a separate permission. */
+  confines(): boolean {
+    return this.setting !== 'off' && this.status(this.network).available;
+  }
+
+  /** `outlivesToolhost`: a background command kept after toolhost exits. */
+  plan(shell: ShellProgram, cwd: string, outside = false, outlivesToolhost = false): LaunchPlan {
+    const setting = this.setting;
+    if (setting === 'off') return { kind: 'unsandboxed' };
+    const network = this.network;
+    const status = this.status(network);
+    if (!status.available) {
+      if (setting === 'on') {
+        return {
+          kind: 'refused',
+          message: `Commands must run in the OS sandbox (tools.shell.sandbox is "on"), but it does not work here: ${status.reason}. Nothing was run. The person can fix the sandbox (toolhost doctor shows what is wrong) or change the setting.`,
+        };
+      }
+      if (this.noticeGiven) return { kind: 'unsandboxed' };
+      this.noticeGiven = true;
+      return {
+        kind: 'unsandboxed',
+        notice: `Note: shell commands run without an OS sandbox on this machine (${status.reason}).${network === 'deny' ? ' tools.shell.network "deny" cannot be enforced either.' : ''}`,
+      };
+    }
+    if (outside) {
+      if (setting === 'on') {
+        return {
+          kind: 'refused',
+          message:
+            'This command cannot run outside the sandbox: the person\'s settings require it (tools.shell.sandbox is "on"). Nothing was run. Find a way that works inside the sandbox, or ask the person to run the command themselves.',
+        };
+      }
+      return { kind: 'unsandboxed' };
+    }
+    const policy: SandboxPolicy = { ...this.policy(), network, dieWithParent: !outlivesToolhost };
+    const sandboxed =
+      status.kind === 'bwrap'
+        ? bwrapShell(status.program, shell, policy, cwd)
+        : seatbeltShell(shell, policy);
+    return { kind: 'sandboxed', shell: sandboxed, sandbox: status.kind, network };
+  }
+}
+
+/** The home folders whose credentials are hidden: the session's and the process owner's. */
+export function homeFolders(sessionHome: string): string[] {
+  return [...new Set([sessionHome, os.homedir()])];
+}
+
+const BLOCKED_FILE_ACCESS =
+  /read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES/i;
+const BLOCKED_NETWORK =
+  /could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|no route to host|failed to connect|connection refused|unable to access/i;
+
+/**
+ * For a sandboxed command that failed in a way the sandbox may cause (a read-only file
+ * system, a refused permission, no network): what the model should know and may do.
+ */
+export function sandboxFailureHint(
+  output: string,
+  failed: boolean,
+  network: NetworkSetting,
+  setting: SandboxSetting,
+): string | null {
+  if (!failed) return null;
+  const files = BLOCKED_FILE_ACCESS.test(output);
+  const net = network === 'deny' && BLOCKED_NETWORK.test(output);
+  if (!files && !net) return null;
+  const limits = [
+    "files outside the workspace, its private /tmp and toolhost's temporary folder are read-only",
+    'credential folders in the home folder (~/.ssh, ~/.aws, ...) are hidden',
+    '.git/hooks and .git/config are read-only',
+    ...(network === 'deny' ? ['there is no network (tools.shell.network is "deny")'] : []),
+  ];
+  const next =
+    setting === 'on'
+      ? 'The person\'s settings require the sandbox (tools.shell.sandbox is "on"), so it cannot run outside it: find another way, or ask the person to run it themselves.'
+      : 'If it failed because of that and the command really needs more, call run_shell_command again with the same command and outside_sandbox: true; the person will be asked to let it run without the sandbox.';
+  return `Note: this command ran in toolhost's OS sandbox (${limits.join('; ')}). ${next}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * macOS, best effort: the command runs under `sandbox-exec` with a profile that allows
+ * everything except writes outside the workspace roots, toolhost's project temporary
+ * folder and the temporary folders, reads of credential locations, writes to git hooks and
+ * configuration, and (when denied) the network. There is no PID namespace: other processes
+ * of the same user stay visible (`ps -E` shows their environment).
+ */
+import { existsSync } from 'node:fs';
+import type { ShellProgram } from '../shell-execution.js';
+import { existingCredentialPaths, protectedGitPaths, type SandboxPolicy } from './policy.js';
+
+export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+
+/** A string literal for the profile language. */
+function quote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export function seatbeltProfile(policy: SandboxPolicy): string {
+  const writable = [
+    ...policy.workspaceRoots,
+    policy.projectTempDir,
+    '/private/tmp',
+    '/private/var/folders',
+  ];
+  const git = protectedGitPaths(policy.workspaceRoots);
+  const hidden = existingCredentialPaths(policy.homeDirs);
+  const lines = [
+    '(version 1)',
+    '(allow default)',
+    '(deny file-write*)',
+    `(allow file-write* ${writable.map((dir) => `(subpath ${quote(dir)})`).join(' ')} (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
+  ];
+  if (git.readOnly.length > 0)
+    lines.push(`(deny file-write* ${git.readOnly.map((p) => `(subpath ${quote(p)})`).join(' ')})`);
+  if (hidden.length > 0)
+    lines.push(
+      `(deny file-read* file-write* ${hidden.map((p) => `(subpath ${quote(p)})`).join(' ')})`,
+    );
+  if (policy.network === 'deny') lines.push('(deny network*)', '(allow network* (local unix))');
+  return `${lines.join('\n')}\n`;
+}
+
+export function seatbeltShell(shell: ShellProgram, policy: SandboxPolicy): ShellProgram {
+  const profile = seatbeltProfile(policy);
+  return {
+    file: SANDBOX_EXEC,
+    args: (command) => ['-p', profile, shell.file, ...shell.args(command)],
+  };
+}
+
+export function probeSeatbelt(): { ok: true; program: string } | { ok: false; reason: string } {
+  if (!existsSync(SANDBOX_EXEC)) return { ok: false, reason: `${SANDBOX_EXEC} is missing` };
+  return { ok: true, program: SANDBOX_EXEC };
+}
