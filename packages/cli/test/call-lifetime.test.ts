@@ -38,8 +38,11 @@ const shellArgs = (command: string, background = false) => [
 ];
 
 /** The command's own processes: the `toolhost` command line holds the marker too. */
+// The command's own processes, not toolhost or the sandbox (bwrap) whose arguments name it.
 const commandProcesses = (marker: string) =>
-  processesMatching(`sleep ${marker}`).filter((line) => !line.includes('run_shell_command'));
+  processesMatching(`sleep ${marker}`).filter(
+    (line) => !line.includes('run_shell_command') && !line.includes('bwrap'),
+  );
 
 /** Generous: on a loaded machine the command alone can take many seconds to start. */
 const SLOW = { timeout: 90_000 };
@@ -92,6 +95,6 @@ describe('toolhost call: background commands', () => {
       timeoutMs: 60_000,
     });
     expect(code).toBe(0);
-    expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
+    expect(commandProcesses(marker)).toHaveLength(1);
   });
 });

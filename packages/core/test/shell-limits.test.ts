@@ -35,7 +35,13 @@ afterEach(async () => {
 });
 
 function shell(settings: Settings = {}) {
-  const config = new Config({ roots: [ws.root], homeDir: ws.home, settings });
+  // The timeout's own handling, seen from outside: without the sandbox, whose process
+  // (bwrap) would also match the marker.
+  const plain: Settings = {
+    ...settings,
+    tools: { ...settings.tools, shell: { sandbox: 'off', ...settings.tools?.shell } },
+  };
+  const config = new Config({ roots: [ws.root], homeDir: ws.home, settings: plain });
   configs.push(config);
   return new ShellTool(config);
 }
