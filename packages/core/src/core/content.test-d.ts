@@ -1,6 +1,6 @@
 /**
  * toolhost's content types must be structurally those of the Gemini API. These are type
- * tests: `npm test` runs them through vitest's typecheck (tsc), so a field whose name or
+ * tests: `npm test` runs them through tsc (`npm run typetest`), so a field whose name or
  * type drifts from @google/genai's fails the suite, not only `npm run lint`.
  */
 import type * as genai from '@google/genai';
