@@ -205,7 +205,14 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
             });
             return;
           }
-          loaded[i + j] = await loadFileForModel(file, file, {}, this.config.legacyEncodings);
+          // Listed files may be links inside the workspace: what was opened must be inside.
+          loaded[i + j] = await loadFileForModel(
+            file,
+            file,
+            {},
+            this.config.legacyEncodings,
+            (real) => this.config.workspace.allowsRealPath(real, 'read'),
+          );
         }),
       );
       // The loader reads synchronously; let other work run between batches.

@@ -1,12 +1,23 @@
 /**
  * Writes a file so that a crash or kill at any moment leaves either the old content or
  * the new, never a mix: the bytes go to a temporary file in the same folder, are flushed
- * to disk, and the temporary file is renamed over the target.
+ * to disk, and the temporary file is renamed over the target. The folder is held open
+ * while this happens and checked right before the rename (see confined-fs.ts), so a folder
+ * swapped for a symbolic link cannot send the write elsewhere. Temporary files of writers
+ * that were killed are removed on the next write in their folder.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, constants } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolErrorType } from '../tools/tool-error.js';
+import {
+  assertFolderStill,
+  ConfinementError,
+  openFolderConfined,
+  sweepStaleTempFiles,
+  tempFileName,
+  throughFolder,
+} from './confined-fs.js';
 
 export class FileWriteError extends Error {
   constructor(
@@ -20,39 +31,54 @@ export class FileWriteError extends Error {
 /** The prefix of toolhost's temporary files, so they are easy to recognise and clean. */
 export const TEMP_FILE_MARKER = '.toolhost-write-';
 
+/**
+ * With `confined`, `targetPath` is a real path the path policy resolved, and the write
+ * fails rather than land anywhere else (a folder swapped for a link meanwhile).
+ */
 export async function writeFileAtomic(
   targetPath: string,
   bytes: Buffer,
-  options: { mode?: number; createParents?: boolean } = {},
+  options: { mode?: number; createParents?: boolean; confined?: boolean } = {},
 ): Promise<void> {
   const dir = path.dirname(targetPath);
+  const name = path.basename(targetPath);
+  let folder: number;
   try {
-    if (options.createParents) await mkdir(dir, { recursive: true });
+    folder = openFolderConfined(dir, options.createParents ?? false, options.confined ?? false);
   } catch (error) {
     throw toWriteError(error, targetPath);
   }
-  const temp = path.join(
-    dir,
-    `${TEMP_FILE_MARKER}${path.basename(targetPath)}.${randomBytes(6).toString('hex')}`,
-  );
+  const base = throughFolder(folder, dir);
+  const temp = path.join(base, tempFileName(TEMP_FILE_MARKER, name));
   try {
-    const handle = await open(temp, 'wx', options.mode ?? 0o644);
+    sweepStaleTempFiles(base, TEMP_FILE_MARKER);
+    const handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      options.mode ?? 0o644,
+    );
     try {
       await handle.writeFile(bytes);
+      // The umask may have narrowed the mode given to open(); restore the file's own.
+      if (options.mode !== undefined) await handle.chmod(options.mode);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    // The umask may have narrowed the mode given to open(); restore the file's own.
-    if (options.mode !== undefined) await chmod(temp, options.mode);
-    await rename(temp, targetPath);
+    if (options.confined) assertFolderStill(folder, dir);
+    await rename(temp, path.join(base, name));
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw toWriteError(error, targetPath);
+  } finally {
+    closeSync(folder);
   }
 }
 
 export function toWriteError(error: unknown, targetPath: string): FileWriteError {
+  if (error instanceof FileWriteError) return error;
+  if (error instanceof ConfinementError)
+    return new FileWriteError(ToolErrorType.PATH_NOT_IN_WORKSPACE, error.message);
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'EACCES':

@@ -3,12 +3,13 @@
  * media part, or the reason it cannot be shown. read_file and read_many_files both use it,
  * so both apply the same limits.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Part } from '../core/content.js';
 import { ToolErrorType } from '../tools/tool-error.js';
 import { closestNames } from './closest-names.js';
+import { ConfinementError, openFileConfined, type PathGuard } from './confined-fs.js';
 import {
   decodeText,
   detectFileType,
@@ -38,11 +39,16 @@ export type LoadedFile =
   | { kind: 'media'; part: Part; mimeType: string; fileKind: FileKind; size: number }
   | { kind: 'error'; type: ToolErrorType; message: string };
 
+/**
+ * `guard`: judges the real path of what was opened; without it `realPath` must be a path
+ * the policy resolved, opened exactly (see confined-fs.ts).
+ */
 export async function loadFileForModel(
   realPath: string,
   shownPath: string,
   window: { offset?: number; limit?: number } = {},
   preferredEncodings?: readonly string[],
+  guard?: PathGuard,
 ): Promise<LoadedFile> {
   const fail = (type: ToolErrorType, message: string): LoadedFile => ({
     kind: 'error',
@@ -53,8 +59,10 @@ export async function loadFileForModel(
   // trip per system call costs several times the work itself.
   let fd: number;
   try {
-    fd = openSync(realPath, 'r');
+    fd = openFileConfined(realPath, guard);
   } catch (error) {
+    if (error instanceof ConfinementError)
+      return fail(ToolErrorType.PATH_NOT_IN_WORKSPACE, error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       const suggestions = await similarFiles(realPath);

@@ -2,9 +2,11 @@
  * Reading a text file for changing it, and writing the change back the way the file was:
  * same encoding, BOM, line endings and mode. Used by write_file, edit and save_memory.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { ToolErrorType } from '../tools/tool-error.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { ConfinementError, openFileConfined } from './confined-fs.js';
 import {
   type DecodedText,
   decodeText,
@@ -69,8 +71,10 @@ export async function readTextForChange(
   }
   let bytes: Buffer;
   try {
-    bytes = await readFile(realPath);
+    bytes = readConfined(realPath);
   } catch (error) {
+    if (error instanceof ConfinementError)
+      throw new TextFileError(ToolErrorType.PATH_NOT_IN_WORKSPACE, error.message);
     const code = (error as NodeJS.ErrnoException).code;
     const type =
       code === 'EACCES' || code === 'EPERM'
@@ -92,6 +96,16 @@ export async function readTextForChange(
     format: { encoding: decoded.encoding, bom: decoded.bom, lineEnding: decoded.lineEnding },
     mode: info.mode & 0o7777,
   };
+}
+
+/** The whole file, read through a handle checked to be exactly `realPath`. */
+function readConfined(realPath: string): Buffer {
+  const fd = openFileConfined(realPath);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Turns the model's text (any line endings) into the file's line endings. */
@@ -116,6 +130,6 @@ export async function writeTextFile(
   mode?: number,
 ): Promise<Buffer> {
   const bytes = encodeText(text, format);
-  await writeFileAtomic(realPath, bytes, { mode, createParents: true });
+  await writeFileAtomic(realPath, bytes, { mode, createParents: true, confined: true });
   return bytes;
 }

@@ -110,6 +110,15 @@ export class WorkspaceContext {
     };
   }
 
+  /**
+   * For a path that is already real (as the kernel reports an open file): may it be used?
+   * No resolving here, so it is cheap enough to ask for every file opened.
+   */
+  allowsRealPath(realPath: string, access: PathAccess = 'read'): boolean {
+    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyList] : this.rootList;
+    return allowed.some((root) => isWithin(root, realPath)) || this.allowedFiles.has(realPath);
+  }
+
   /** True when `inputPath` resolves inside a root. */
   contains(inputPath: string): boolean {
     return this.check(inputPath, 'write').ok;

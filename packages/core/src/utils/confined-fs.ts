@@ -1,0 +1,176 @@
+/**
+ * File access that stays where the path policy said, even while someone swaps a folder for
+ * a symbolic link between the check and the access. A file is opened without following a
+ * final link, then the real path of what was actually opened (/proc/self/fd on Linux) is
+ * checked; a write creates its temporary file and renames it through a handle on the
+ * folder, whose real path is checked again right before the rename, so the rename lands in
+ * the folder that was checked. Elsewhere (no /proc) the path is resolved again instead: a
+ * narrower window, not none.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  unlinkSync,
+} from 'node:fs';
+import path from 'node:path';
+
+/** Whether a real path (as the kernel reports it) may be used. */
+export type PathGuard = (realPath: string) => boolean;
+
+export class ConfinementError extends Error {}
+
+const HAS_PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+/** The real path of an open file or folder; null where the system cannot tell. */
+export function openedPath(fd: number): string | null {
+  if (!HAS_PROC_FD) return null;
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/** A path through which names inside the open folder `fd` are reached, whatever happens to its path. */
+export function throughFolder(fd: number, fallback: string): string {
+  return HAS_PROC_FD ? `/proc/self/fd/${fd}` : fallback;
+}
+
+function where(fd: number, shownPath: string): string {
+  const opened = openedPath(fd);
+  if (opened !== null) return opened;
+  try {
+    return realpathSync.native(shownPath);
+  } catch {
+    return shownPath;
+  }
+}
+
+function leftMessage(shownPath: string, actual: string): string {
+  return `${shownPath} was changed while it was being opened: it now leads to ${actual}, outside the allowed folders (a folder was replaced, perhaps by a symbolic link). Nothing was read or written there; check the folder and try again.`;
+}
+
+/**
+ * Opens a file for reading and checks where it really is: by default `realPath` (a path the
+ * policy resolved) is opened without following a final link and must be exactly what was
+ * opened; with a guard, a final link is followed and the guard judges what was opened.
+ */
+export function openFileConfined(realPath: string, guard?: PathGuard): number {
+  const flags = guard ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW;
+  let fd: number;
+  try {
+    fd = openSync(realPath, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !guard)
+      throw new ConfinementError(
+        `${realPath} became a symbolic link after it was checked; it was not opened. Check the file and try again.`,
+      );
+    throw error;
+  }
+  const actual = where(fd, realPath);
+  if (guard ? !guard(actual) : actual !== realPath) {
+    closeSync(fd);
+    throw new ConfinementError(leftMessage(realPath, actual));
+  }
+  return fd;
+}
+
+/**
+ * Opens the folder `realDir` (a real path), creating missing folders when asked, each one
+ * created and opened inside the one before without following links. The result is a
+ * handle on exactly `realDir`, or a ConfinementError.
+ */
+export function openFolderConfined(realDir: string, create: boolean, exact = true): number {
+  const missing: string[] = [];
+  let existing = realDir;
+  while (create && !existsSync(existing)) {
+    missing.unshift(path.basename(existing));
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  let fd = openSync(existing, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    const actual = where(fd, existing);
+    if (exact && actual !== existing) throw new ConfinementError(leftMessage(existing, actual));
+    for (const name of missing) {
+      const next = path.join(throughFolder(fd, existing), name);
+      try {
+        mkdirSync(next);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const child = openSync(
+        next,
+        constants.O_RDONLY | constants.O_DIRECTORY | (exact ? constants.O_NOFOLLOW : 0),
+      );
+      closeSync(fd);
+      fd = child;
+      existing = path.join(existing, name);
+    }
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    if (error instanceof ConfinementError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new ConfinementError(
+        `${realDir} was changed while it was being created: a folder became a symbolic link. Nothing was written; check the folder and try again.`,
+      );
+    throw error;
+  }
+}
+
+/** Checks that the open folder is still where it was opened, right before a change lands. */
+export function assertFolderStill(fd: number, realDir: string): void {
+  const actual = openedPath(fd);
+  if (actual !== null && actual !== realDir)
+    throw new ConfinementError(leftMessage(realDir, actual));
+}
+
+/** The name of a temporary file for `target`, carrying the writer's PID so it can be swept. */
+export function tempFileName(marker: string, target: string): string {
+  return `${marker}${target}.${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * Removes temporary files that writers left behind when they were killed: those whose PID
+ * is no longer running. A live writer's file (its PID running) is never touched.
+ */
+export function sweepStaleTempFiles(folder: string, marker: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return removed;
+  }
+  const pattern = /\.(\d+)-[0-9a-f]{12}$/;
+  for (const name of names) {
+    if (!name.startsWith(marker)) continue;
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    try {
+      unlinkSync(path.join(folder, name));
+      removed.push(name);
+    } catch {
+      // another writer swept it first
+    }
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
