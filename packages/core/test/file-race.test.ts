@@ -34,15 +34,21 @@ async function startSwapper(folder: string, target: string): Promise<() => Promi
     const [folder, target] = process.argv.slice(1);
     const real = folder + '.real';
     let swaps = 0, stop = false;
+    // Each state (link or folder) holds for a random moment under a millisecond, so calls
+    // meet both states however fast or loaded the machine is.
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const pause = () => Atomics.wait(cell, 0, 0, Math.random());
     process.on('SIGTERM', () => { stop = true; });
     const loop = () => {
       for (let i = 0; i < 200 && !stop; i++) {
         try {
           fs.renameSync(folder, real);
           fs.symlinkSync(target, folder);
+          pause();
           fs.unlinkSync(folder);
           fs.renameSync(real, folder);
           swaps++;
+          pause();
           if (swaps === 1) process.stdout.write('swapping\\n');
         } catch {}
       }

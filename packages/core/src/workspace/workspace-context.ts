@@ -188,7 +188,14 @@ export function resolveLikeKernel(absolutePath: string): string | null {
       continue;
     }
     if (++hops > MAX_SYMLINK_HOPS) return null;
-    const target = readlinkSync(next);
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      // The link was replaced since lstat (a racing swap): look at this component again.
+      pending.unshift(component);
+      continue;
+    }
     pending.unshift(...splitComponents(target));
     if (path.isAbsolute(target)) current = path.parse(target).root;
   }
