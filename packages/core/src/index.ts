@@ -13,6 +13,38 @@ export {
   type AgentSessionOptions,
   createAgentSession,
 } from './agent/agent-session.js';
+export {
+  type CheckpointToolCall,
+  changingCalls,
+} from './agent/checkpoints/batch-changes.js';
+export {
+  type Checkpoint,
+  CheckpointStore,
+  type CheckpointStoreOptions,
+  historyDir,
+  type NewCheckpoint,
+  projectId,
+  type TakenCheckpoint,
+} from './agent/checkpoints/checkpoint-store.js';
+export {
+  type BatchCheckpoint,
+  Checkpointer,
+  type CheckpointerOptions,
+  type CheckpointFailurePolicy,
+  type CheckpointHook,
+} from './agent/checkpoints/checkpointer.js';
+export {
+  type CheckpointProject,
+  type CheckpointRestore,
+  checkpointChangedFiles,
+  describeCheckpoint,
+  findCheckpoint,
+  listCheckpoints,
+  type RestoredConversation,
+  restoreCheckpoint,
+} from './agent/checkpoints/restore-checkpoint.js';
+export type { RestoredFiles } from './agent/checkpoints/restore-files.js';
+export { CheckpointError } from './agent/checkpoints/shadow-git.js';
 export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
 export {
@@ -33,6 +65,7 @@ export {
   type LoadedSession,
   listSessions,
   loadSession,
+  loadSessionAtCheckpoint,
   type SessionSummary,
 } from './agent/sessions/session-loader.js';
 export { pageExtractor } from './agent/side-requests.js';

@@ -96,6 +96,9 @@ function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Ses
         emit(assistantEvent(sessionId, model, event.text, event.toolCalls, event.usage));
       } else if (event.type === 'tool_results') {
         emit(toolResultsEvent(sessionId, event.results));
+      } else if (event.type === 'notice' && event.level === 'warning') {
+        // Not a message event, but never to be missed (a checkpoint that failed).
+        io.stderr.write(`toolhost: ${event.message}\n`);
       }
     },
     finish(result, sessionUsage) {

@@ -6,6 +6,7 @@
 import type { ToolCall } from '../core/tool-call-types.js';
 import type { TokenUsage } from '../models/token-usage.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
+import type { Checkpoint } from './checkpoints/checkpoint-store.js';
 
 /** A tool call as the model sent it, with its arguments parsed when they were valid JSON. */
 export interface AgentToolCall {
@@ -76,6 +77,8 @@ export type AgentEvent =
   | { type: 'tool_results'; results: AgentToolResult[] }
   | { type: 'compressed'; tokensBefore: number; tokensAfter: number; automatic: boolean }
   | { type: 'notice'; level: 'info' | 'warning'; message: string }
+  /** The files were snapshotted before a batch that may change them (toolhost restore). */
+  | { type: 'checkpoint'; checkpoint: Checkpoint }
   /**
    * Something a subagent did. `taskId` tells apart subagents running side by side; the
    * task call's own live output (tool_output) carries a summary of the same progress.

@@ -24,6 +24,7 @@ import type {
   AgentToolCall,
   PermissionDenial,
 } from './agent-events.js';
+import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
 import { type LoopDetectionOptions, LoopDetector } from './loop-detection.js';
 import { toChatToolMessages, toChatTools } from './provider-seam.js';
@@ -69,6 +70,8 @@ export interface AgentLoopOptions {
   loopDetection?: LoopDetectionOptions;
   /** A model name other than the endpoint's (a subagent's `model`). */
   modelName?: string;
+  /** Snapshots the files before each batch that may change them; none when omitted. */
+  checkpoints?: CheckpointHook;
 }
 
 const MAX_CONTINUATIONS = 3;
@@ -200,13 +203,20 @@ export class AgentLoop {
       answer.length = 0;
       run.lastText = response.text;
       const callLoop = detector.checkCalls(calls);
-      const outcome = callLoop
-        ? undefined
-        : await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
-      if (!outcome) {
+      if (callLoop) {
         this.answerUnrun(calls, `Not run: ${callLoop}`);
         return run.finish('loop_detected', answer, this.usage.usage, callLoop);
       }
+      const refusal = await this.checkpoint(calls, run.signal);
+      if (run.signal.aborted) {
+        this.answerUnrun(calls, 'Not run: the run was cancelled.');
+        return this.stopped(run, answer);
+      }
+      if (refusal) {
+        this.answerUnrun(calls, refusal);
+        return run.finish('error', answer, this.usage.usage, refusal);
+      }
+      const outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
       const resultOptions = {
         model: this.options.modelName ?? this.options.model.model,
         ...(this.options.config.settings.model?.modalities
@@ -283,6 +293,35 @@ export class AgentLoop {
     } finally {
       run.signal.removeEventListener('abort', abort);
     }
+  }
+
+  /**
+   * Snapshots the files before a batch that may change them. Returns why the batch must
+   * not run (the checkpoint failed and settings say stop), else undefined.
+   */
+  private async checkpoint(
+    calls: AgentToolCall[],
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const hook = this.options.checkpoints;
+    if (!hook) return undefined;
+    // The model turn with these calls is the last message; the checkpoint comes before it.
+    const outcome = await hook.beforeBatch(calls, this.history.length - 1, signal);
+    if (outcome.kind === 'taken') {
+      this.options.recorder?.recordCheckpoint?.(outcome.checkpoint.id);
+      this.emit({ type: 'checkpoint', checkpoint: outcome.checkpoint });
+      if (outcome.skipped.length > 0) {
+        this.emit({
+          type: 'notice',
+          level: 'warning',
+          message: `Checkpoint ${outcome.checkpoint.id} leaves out files that could not be read: ${outcome.skipped.join(', ')}`,
+        });
+      }
+    } else if (outcome.kind === 'failed') {
+      this.emit({ type: 'notice', level: 'warning', message: outcome.message });
+      if (!outcome.runBatch) return outcome.message;
+    }
+    return undefined;
   }
 
   private async compress(signal: AbortSignal, force: boolean): Promise<boolean> {

@@ -13,6 +13,7 @@ import { UsageTracker } from '../models/token-usage.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentEventListener } from './agent-events.js';
 import { type AgentLimits, AgentLoop } from './agent-loop.js';
+import { Checkpointer, type CheckpointHook } from './checkpoints/checkpointer.js';
 import { ContextCompressor } from './compression.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
 import { environmentFacts } from './environment.js';
@@ -38,6 +39,11 @@ export interface AgentSessionOptions {
   maxSubagentDepth?: number;
   /** Problems worth telling the person (a subagent file that cannot be used, ...). */
   onWarning?: (message: string) => void;
+  /**
+   * Checkpoints before changes: by default a Checkpointer unless settings turn them off
+   * (general.checkpointing.enabled false); `false` turns them off here.
+   */
+  checkpoints?: CheckpointHook | false;
 }
 
 export interface AgentSession {
@@ -60,12 +66,17 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.systemPrompt !== undefined ? { replacement: options.systemPrompt } : {}),
     ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
   });
+  const checkpoints =
+    options.checkpoints === undefined
+      ? Checkpointer.fromSettings(config, registry)
+      : options.checkpoints || undefined;
   const loop = new AgentLoop({
     config,
     registry,
     model,
     systemPrompt,
     usage,
+    ...(checkpoints ? { checkpoints } : {}),
     compressor: new ContextCompressor(model, options.endpoint.contextWindow, usage),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),

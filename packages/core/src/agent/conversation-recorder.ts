@@ -7,4 +7,6 @@ export interface ConversationRecorder {
   recordUsage(usage: TokenUsage, model: string): void;
   /** The history was replaced as a whole (compression). */
   recordHistoryReplaced(history: ChatMessage[]): void;
+  /** A checkpoint of the files was taken at this point of the conversation. */
+  recordCheckpoint?(checkpointId: string): void;
 }

@@ -29,7 +29,11 @@ export interface McpServerSettings {
 }
 
 export interface Settings {
-  general?: { preferredEditor?: string };
+  general?: {
+    preferredEditor?: string;
+    /** Snapshots of the files before the agent changes them (toolhost restore). */
+    checkpointing?: { enabled?: boolean; onFailure?: 'stop' | 'continue' };
+  };
   tools?: {
     core?: string[];
     allowed?: string[];
@@ -84,4 +88,5 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
   excludeMCPServers: ['mcp', 'excluded'],
   contextFileName: ['context', 'fileName'],
   approvalMode: ['tools', 'approvalMode'],
+  checkpointing: ['general', 'checkpointing'],
 };

@@ -15,7 +15,9 @@ export type SessionRecord =
   | { type: 'usage'; at: string; model: string; usage: TokenUsage }
   /** The history replaced as a whole (compression, or a resume that dropped a cut-off tail). */
   | { type: 'history'; at: string; messages: ChatMessage[] }
-  | { type: 'end'; at: string; status: string };
+  | { type: 'end'; at: string; status: string }
+  /** A checkpoint of the files was taken here (see agent/checkpoints); a restore returns to it. */
+  | { type: 'checkpoint'; at: string; checkpointId: string };
 
 /** The folder of one project's sessions: its path with every other character made a dash. */
 export function sessionsDir(userDir: string, projectRoot: string): string {
@@ -48,6 +50,10 @@ export class SessionRecorder implements ConversationRecorder {
 
   recordHistoryReplaced(history: ChatMessage[]): void {
     this.write({ type: 'history', at: now(), messages: history });
+  }
+
+  recordCheckpoint(checkpointId: string): void {
+    this.write({ type: 'checkpoint', at: now(), checkpointId });
   }
 
   recordEnd(status: string): void {

@@ -97,6 +97,22 @@ export function loadSession(file: string): LoadedSession {
   };
 }
 
+/**
+ * The conversation as it was when a checkpoint was taken, up to its last complete exchange
+ * (the batch the checkpoint preceded is left out); undefined when the session has no
+ * such checkpoint.
+ */
+export function loadSessionAtCheckpoint(
+  file: string,
+  checkpointId: string,
+): { messages: ChatMessage[]; history: ChatMessage[] } | undefined {
+  const records = readRecords(file);
+  const at = records.findIndex((r) => r.type === 'checkpoint' && r.checkpointId === checkpointId);
+  if (at < 0) return undefined;
+  const messages = replay(records.slice(0, at));
+  return { messages, history: messages.slice(0, completeLength(messages)) };
+}
+
 function readRecords(file: string): SessionRecord[] {
   const records: SessionRecord[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {

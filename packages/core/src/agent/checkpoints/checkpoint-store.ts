@@ -1,0 +1,288 @@
+/**
+ * Checkpoints: the state of a project's files, kept before the agent changes them, so a
+ * person can bring the files (and the conversation) back to any earlier point.
+ *
+ * This folder owns the shadow repository under `~/.toolhost/history/<project-id>/` (a git
+ * folder, one index per workspace root, and `checkpoints.jsonl`, one record a line), the
+ * decision which batches need a checkpoint (batch-changes.ts), the loop's hook
+ * (checkpointer.ts) and the front ends' API (restore-checkpoint.ts). It never touches the
+ * project's own `.git` (index, config, hooks, objects), never applies the person's git
+ * config or hooks, and never writes files that ignore rules leave out. It reads the
+ * sessions store but owns no session format; it shows nothing to the person.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { CheckpointToolCall } from './batch-changes.js';
+import { diffTrees, type RestoredFiles, restoreFiles } from './restore-files.js';
+import { CheckpointError, ShadowGit } from './shadow-git.js';
+import { type SnapshotRoot, takeSnapshot } from './snapshot.js';
+
+export interface Checkpoint {
+  /** Short id, unique in the project (a prefix finds it). */
+  id: string;
+  /** ISO time it was taken. */
+  at: string;
+  /** `tool_calls`: before a batch of calls; `restore`: before a restore (undoes it). */
+  kind: 'tool_calls' | 'restore';
+  /** The calls that followed (tool_calls), with what each was about to do. */
+  toolCalls: CheckpointToolCall[];
+  /** For a `restore` checkpoint: the checkpoint being restored. */
+  restoring?: string;
+  /** The conversation it belongs to, and how many of its messages came before it. */
+  sessionId?: string;
+  messageIndex?: number;
+  /** The shadow repository's commit holding the files. */
+  commit: string;
+  roots: SnapshotRoot[];
+}
+
+export interface NewCheckpoint {
+  roots: readonly string[];
+  kind: Checkpoint['kind'];
+  toolCalls?: CheckpointToolCall[];
+  restoring?: string;
+  sessionId?: string;
+  messageIndex?: number;
+  signal?: AbortSignal;
+}
+
+export interface TakenCheckpoint {
+  checkpoint: Checkpoint;
+  /** Files left out because they could not be read (relative to their root). */
+  skipped: string[];
+  /** False when nothing had changed since the previous checkpoint (no new commit). */
+  changed: boolean;
+}
+
+export interface CheckpointStoreOptions {
+  /** ~/.toolhost (Config.userDir). */
+  userDir: string;
+  /** The project root: checkpoints are kept per project. */
+  projectRoot: string;
+  /** The git program (default `git` on PATH). */
+  gitPath?: string;
+}
+
+interface ProjectFile {
+  projectRoot: string;
+}
+
+const RECORDS = 'checkpoints.jsonl';
+
+/** ~/.toolhost/history */
+export function historyDir(userDir: string): string {
+  return path.join(userDir, 'history');
+}
+
+/** The project's folder name: its base name (readable) and a digest of its path (unique). */
+export function projectId(projectRoot: string): string {
+  const name =
+    path
+      .basename(projectRoot)
+      .replace(/[^a-zA-Z0-9._-]/g, '-')
+      .slice(0, 40) || 'root';
+  return `${name}-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}`;
+}
+
+export class CheckpointStore {
+  readonly dir: string;
+  readonly projectRoot: string;
+  private readonly userDir: string;
+  private readonly git: ShadowGit;
+
+  constructor(options: CheckpointStoreOptions) {
+    this.userDir = options.userDir;
+    this.projectRoot = options.projectRoot;
+    this.dir = path.join(historyDir(options.userDir), projectId(options.projectRoot));
+    this.git = new ShadowGit(path.join(this.dir, 'git'), options.gitPath);
+  }
+
+  /** Snapshots the roots and records a checkpoint; throws a CheckpointError when it cannot. */
+  async create(input: NewCheckpoint): Promise<TakenCheckpoint> {
+    this.prepare();
+    await this.git.ensure();
+    const snapshot = await takeSnapshot(
+      this.git,
+      this.dir,
+      input.roots,
+      [this.userDir],
+      input.signal,
+    );
+    const head = await this.resolve('HEAD^{commit}');
+    const headTree = head ? await this.resolve(`${head}^{tree}`) : undefined;
+    const id = randomBytes(4).toString('hex');
+    let commit = head;
+    const changed = !head || headTree !== snapshot.tree;
+    if (changed || !commit) {
+      commit = (
+        await this.git.run([
+          'commit-tree',
+          snapshot.tree,
+          ...(head ? ['-p', head] : []),
+          '-m',
+          `checkpoint ${id}`,
+        ])
+      ).trim();
+      await this.git.run(['update-ref', 'HEAD', commit]);
+    }
+    const checkpoint: Checkpoint = {
+      id,
+      at: new Date().toISOString(),
+      kind: input.kind,
+      toolCalls: input.toolCalls ?? [],
+      ...(input.restoring ? { restoring: input.restoring } : {}),
+      ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+      ...(input.messageIndex !== undefined ? { messageIndex: input.messageIndex } : {}),
+      commit,
+      roots: snapshot.roots,
+    };
+    try {
+      appendFileSync(path.join(this.dir, RECORDS), `${JSON.stringify(checkpoint)}\n`, {
+        mode: 0o600,
+      });
+    } catch (error) {
+      throw new CheckpointError(
+        `cannot record the checkpoint in ${this.dir}: ${(error as Error).message}`,
+      );
+    }
+    return { checkpoint, skipped: snapshot.skipped, changed };
+  }
+
+  /** The project's checkpoints, oldest first (optionally one session's). */
+  list(filter: { sessionId?: string } = {}): Checkpoint[] {
+    let text: string;
+    try {
+      text = readFileSync(path.join(this.dir, RECORDS), 'utf8');
+    } catch {
+      return [];
+    }
+    const all: Checkpoint[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const record = JSON.parse(line) as Checkpoint;
+        if (typeof record.id === 'string' && typeof record.commit === 'string') all.push(record);
+      } catch {
+        // a line cut by a killed process
+      }
+    }
+    return filter.sessionId ? all.filter((c) => c.sessionId === filter.sessionId) : all;
+  }
+
+  /** A checkpoint by id or unique id prefix, or a message saying why none was found. */
+  find(id: string): Checkpoint | string {
+    const all = this.list();
+    if (all.length === 0) return `There are no checkpoints for ${this.projectRoot}.`;
+    const exact = all.find((c) => c.id === id);
+    if (exact) return exact;
+    const matches = all.filter((c) => c.id.startsWith(id));
+    if (matches.length === 1 && matches[0]) return matches[0];
+    return matches.length > 1
+      ? `Checkpoint id "${id}" matches ${matches.length} checkpoints; give more of it.`
+      : `No checkpoint "${id}" for ${this.projectRoot}; toolhost restore lists them.`;
+  }
+
+  /**
+   * The files the calls after a checkpoint changed (absolute paths): compared with the next
+   * checkpoint, or with the files as they are now for the latest one.
+   */
+  async changedFiles(checkpoint: Checkpoint, signal?: AbortSignal): Promise<string[]> {
+    const all = this.list();
+    const next = all.slice(all.findIndex((c) => c.id === checkpoint.id) + 1)[0];
+    let after: string;
+    if (next) after = next.commit;
+    else {
+      this.prepare();
+      const roots = checkpoint.roots.map((root) => root.path).filter((root) => existsSync(root));
+      after = (await takeSnapshot(this.git, this.dir, roots, [this.userDir], signal)).tree;
+    }
+    const byKey = new Map(checkpoint.roots.map((root) => [root.key, root.path]));
+    const changes = await diffTrees(this.git, checkpoint.commit, after);
+    return changes.flatMap(({ file }) => {
+      const slash = file.indexOf('/');
+      const root = byKey.get(file.slice(0, slash));
+      return root ? [path.join(root, ...file.slice(slash + 1).split('/'))] : [];
+    });
+  }
+
+  /**
+   * Brings the files back to `target`, after taking a checkpoint of the current state
+   * (returned as `undo`) so the restore itself can be undone.
+   */
+  async restoreFiles(
+    target: Checkpoint,
+    position: { sessionId?: string; messageIndex?: number } = {},
+  ): Promise<{ undo: Checkpoint; files: RestoredFiles }> {
+    const missing = target.roots.filter((root) => !existsSync(root.path));
+    if (missing.length > 0) {
+      throw new CheckpointError(
+        `the folder ${missing.map((r) => r.path).join(', ')} of checkpoint ${target.id} no longer exists (was the project moved or deleted?); nothing was restored.`,
+      );
+    }
+    const { checkpoint: undo } = await this.create({
+      roots: target.roots.map((root) => root.path),
+      kind: 'restore',
+      restoring: target.id,
+      ...position,
+    });
+    const files = await restoreFiles(this.git, this.dir, undo.commit, target.commit, target.roots);
+    return { undo, files };
+  }
+
+  /** Project folders with checkpoints that no longer exist and share this one's name. */
+  movedFrom(): string[] {
+    const base = path.basename(this.projectRoot);
+    const found: string[] = [];
+    let names: string[];
+    try {
+      names = readdirSync(historyDir(this.userDir));
+    } catch {
+      return [];
+    }
+    for (const name of names) {
+      try {
+        const { projectRoot } = JSON.parse(
+          readFileSync(path.join(historyDir(this.userDir), name, 'project.json'), 'utf8'),
+        ) as ProjectFile;
+        if (path.basename(projectRoot) === base && !existsSync(projectRoot))
+          found.push(projectRoot);
+      } catch {
+        // not a project folder
+      }
+    }
+    return found;
+  }
+
+  private prepare(): void {
+    try {
+      mkdirSync(path.join(this.dir, 'indexes'), { recursive: true, mode: 0o700 });
+      const file = path.join(this.dir, 'project.json');
+      if (!existsSync(file)) {
+        const project: ProjectFile = { projectRoot: this.projectRoot };
+        writeFileSync(file, `${JSON.stringify(project)}\n`, { mode: 0o600 });
+      }
+    } catch (error) {
+      throw new CheckpointError(
+        `cannot create the checkpoint folder ${this.dir}: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private async resolve(revision: string): Promise<string | undefined> {
+    try {
+      return (
+        (await this.git.run(['rev-parse', '--quiet', '--verify', revision])).trim() || undefined
+      );
+    } catch {
+      return undefined;
+    }
+  }
+}

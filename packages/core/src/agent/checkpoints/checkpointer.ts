@@ -1,0 +1,95 @@
+/**
+ * The agent loop's side of checkpoints: before a batch whose calls may change files, the
+ * workspace roots are snapshotted with the calls and the conversation position. When that
+ * fails, the loop is told why and whether the batch may still run
+ * (general.checkpointing.onFailure; by default it may not).
+ */
+import type { Config } from '../../config/config.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { AgentToolCall } from '../agent-events.js';
+import { changingCalls } from './batch-changes.js';
+import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+
+export type CheckpointFailurePolicy = 'stop' | 'continue';
+
+export type BatchCheckpoint =
+  | { kind: 'not_needed' }
+  | { kind: 'taken'; checkpoint: Checkpoint; skipped: string[] }
+  | { kind: 'failed'; message: string; runBatch: boolean };
+
+/** What the loop calls before each batch (a library user may give its own). */
+export interface CheckpointHook {
+  /** @param messageIndex messages in the conversation before the model turn with these calls */
+  beforeBatch(
+    calls: readonly AgentToolCall[],
+    messageIndex: number,
+    signal: AbortSignal,
+  ): Promise<BatchCheckpoint>;
+}
+
+export interface CheckpointerOptions {
+  /** The git program (tests point it elsewhere). */
+  gitPath?: string;
+  /** Overrides general.checkpointing.onFailure. */
+  onFailure?: CheckpointFailurePolicy;
+}
+
+export class Checkpointer implements CheckpointHook {
+  private readonly store: CheckpointStore;
+  private readonly onFailure: CheckpointFailurePolicy;
+
+  constructor(
+    private readonly config: Config,
+    private readonly registry: ToolRegistry,
+    options: CheckpointerOptions = {},
+  ) {
+    this.store = new CheckpointStore({
+      userDir: config.userDir,
+      projectRoot: config.targetDir,
+      ...(options.gitPath ? { gitPath: options.gitPath } : {}),
+    });
+    this.onFailure =
+      options.onFailure ?? config.settings.general?.checkpointing?.onFailure ?? 'stop';
+  }
+
+  /** A checkpointer when settings leave checkpoints on (the default), else undefined. */
+  static fromSettings(
+    config: Config,
+    registry: ToolRegistry,
+    options: CheckpointerOptions = {},
+  ): Checkpointer | undefined {
+    if (config.settings.general?.checkpointing?.enabled === false) return undefined;
+    return new Checkpointer(config, registry, options);
+  }
+
+  async beforeBatch(
+    calls: readonly AgentToolCall[],
+    messageIndex: number,
+    signal: AbortSignal,
+  ): Promise<BatchCheckpoint> {
+    const toolCalls = await changingCalls(calls, this.registry, this.config);
+    if (toolCalls.length === 0) return { kind: 'not_needed' };
+    try {
+      const taken = await this.store.create({
+        roots: this.config.workspace.roots,
+        kind: 'tool_calls',
+        toolCalls,
+        sessionId: this.config.sessionId,
+        messageIndex,
+        signal,
+      });
+      return { kind: 'taken', checkpoint: taken.checkpoint, skipped: taken.skipped };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const runBatch = this.onFailure === 'continue';
+      const names = [...new Set(toolCalls.map((call) => call.name))].join(', ');
+      return {
+        kind: 'failed',
+        runBatch,
+        message: runBatch
+          ? `No checkpoint could be taken before ${names} (${reason}); the calls run anyway (general.checkpointing.onFailure is "continue"), so their changes cannot be undone with toolhost restore.`
+          : `No checkpoint could be taken before ${names} (${reason}), so the calls were not run. Fix the cause, or set general.checkpointing.onFailure to "continue" (changes then run without a way back) or general.checkpointing.enabled to false.`,
+      };
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The API front ends use for checkpoints (`toolhost restore`, the terminal's `/restore`):
+ * list a project's (or a session's) checkpoints, see what the calls after one changed,
+ * and restore one: files back, the conversation truncated to that point in the sessions
+ * store, and the state before the restore kept as a checkpoint of its own (to undo it).
+ */
+import { existsSync } from 'node:fs';
+import type { ChatMessage } from '../../models/model-types.js';
+import { SessionRecorder, sessionFile } from '../sessions/session-file.js';
+import { loadSession, loadSessionAtCheckpoint } from '../sessions/session-loader.js';
+import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+import type { RestoredFiles } from './restore-files.js';
+import { CheckpointError } from './shadow-git.js';
+
+/** Whose checkpoints: `userDir` is Config.userDir (~/.toolhost), `projectRoot` Config.targetDir. */
+export interface CheckpointProject {
+  userDir: string;
+  projectRoot: string;
+  /** The git program (default `git` on PATH). */
+  gitPath?: string;
+}
+
+export interface RestoredConversation {
+  sessionId: string;
+  /** The session file, now ending at the checkpoint. */
+  file: string;
+  /** The conversation to go on from (hand it to the loop: `loop.history = history`). */
+  history: ChatMessage[];
+  /** The person's prompt that was cut off with the calls it led to, to offer it again. */
+  prompt?: string;
+  /** Messages the conversation lost. */
+  removedMessages: number;
+}
+
+export interface CheckpointRestore {
+  checkpoint: Checkpoint;
+  /** The state just before this restore: restoring it undoes the restore. */
+  undo: Checkpoint;
+  files: RestoredFiles;
+  /** The truncated conversation; absent when the checkpoint has none to go back to. */
+  conversation?: RestoredConversation;
+  /** Why the conversation was left as it was, when it was. */
+  conversationNote?: string;
+}
+
+/** The project's checkpoints, newest first; with `sessionId`, that session's only. */
+export function listCheckpoints(
+  project: CheckpointProject,
+  filter: { sessionId?: string } = {},
+): Checkpoint[] {
+  return new CheckpointStore(project).list(filter).reverse();
+}
+
+/** A checkpoint by id or unique prefix; a message for the person when there is none. */
+export function findCheckpoint(project: CheckpointProject, id: string): Checkpoint | string {
+  return new CheckpointStore(project).find(id);
+}
+
+/** The files the calls after `checkpoint` changed (absolute paths). */
+export function checkpointChangedFiles(
+  project: CheckpointProject,
+  checkpoint: Checkpoint,
+): Promise<string[]> {
+  return new CheckpointStore(project).changedFiles(checkpoint);
+}
+
+/** One line naming what followed the checkpoint, for lists. */
+export function describeCheckpoint(checkpoint: Checkpoint): string {
+  if (checkpoint.kind === 'restore') return `before restoring checkpoint ${checkpoint.restoring}`;
+  const [first, ...rest] = checkpoint.toolCalls;
+  if (!first) return 'before a batch of tool calls';
+  const more = rest.length > 0 ? ` (+${rest.length} more call${rest.length === 1 ? '' : 's'})` : '';
+  return `${first.name}: ${first.description}${more}`;
+}
+
+/**
+ * Restores a checkpoint (an id, a unique prefix, or one from listCheckpoints). Throws a
+ * CheckpointError with a message for the person when it cannot (unknown id, the project's
+ * folder gone, git failing); files are only changed once the undo checkpoint is taken.
+ */
+export async function restoreCheckpoint(
+  project: CheckpointProject,
+  which: string | Checkpoint,
+): Promise<CheckpointRestore> {
+  const store = new CheckpointStore(project);
+  const checkpoint = typeof which === 'string' ? store.find(which) : which;
+  if (typeof checkpoint === 'string') throw new CheckpointError(checkpoint);
+  const session = checkpoint.sessionId
+    ? sessionFile(project.userDir, project.projectRoot, checkpoint.sessionId)
+    : undefined;
+  const sessionExists = session !== undefined && existsSync(session);
+  const position = sessionExists
+    ? { sessionId: checkpoint.sessionId, messageIndex: loadSession(session).history.length }
+    : {};
+  const { undo, files } = await store.restoreFiles(checkpoint, position);
+  const restore: CheckpointRestore = { checkpoint, undo, files };
+  if (!session || !checkpoint.sessionId) {
+    restore.conversationNote = 'The checkpoint belongs to no recorded conversation.';
+  } else if (!sessionExists) {
+    restore.conversationNote = `The conversation of session ${checkpoint.sessionId} is no longer recorded (${session}).`;
+  } else {
+    const at = loadSessionAtCheckpoint(session, checkpoint.id);
+    if (!at) {
+      restore.conversationNote = `Session ${checkpoint.sessionId} has no record of this checkpoint; its conversation was left as it is.`;
+    } else {
+      const before = loadSession(session).history.length;
+      const recorder = new SessionRecorder(
+        session,
+        { sessionId: checkpoint.sessionId, cwd: project.projectRoot, model: '' },
+        true,
+      );
+      // The marker first: restoring `undo` brings back the conversation as it is now.
+      recorder.recordCheckpoint(undo.id);
+      recorder.recordHistoryReplaced(at.history);
+      const prompt = at.messages
+        .slice(at.history.length)
+        .filter((m) => m.role === 'user' && typeof m.content === 'string')
+        .at(-1)?.content;
+      restore.conversation = {
+        sessionId: checkpoint.sessionId,
+        file: session,
+        history: at.history,
+        ...(typeof prompt === 'string' ? { prompt } : {}),
+        removedMessages: Math.max(0, before - at.history.length),
+      };
+    }
+  }
+  return restore;
+}

@@ -1,0 +1,368 @@
+/**
+ * Checkpoints against real git on a real tree: thousands of files, ignored folders
+ * (dependencies, build output, .toolhostignore), a nested repository, two workspace roots.
+ * The project's own .git must come out byte for byte as it went in.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CheckpointStore } from '../src/agent/checkpoints/checkpoint-store.js';
+import { Checkpointer } from '../src/agent/checkpoints/checkpointer.js';
+import { listCheckpoints, restoreCheckpoint } from '../src/agent/checkpoints/restore-checkpoint.js';
+import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
+import { loadSession } from '../src/agent/sessions/session-loader.js';
+import { Config } from '../src/config/config.js';
+import { createToolRegistry } from '../src/tools/builtin.js';
+import { startAgentHarness } from './helpers/agent-harness.js';
+import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
+
+let dirs: TempDirs;
+let userDir: string;
+const savedGitDir = process.env.GIT_DIR;
+beforeEach(() => {
+  dirs = makeTempDirs();
+  userDir = path.join(dirs.home, '.toolhost');
+});
+afterEach(() => {
+  if (savedGitDir === undefined) delete process.env.GIT_DIR;
+  else process.env.GIT_DIR = savedGitDir;
+  dirs.cleanup();
+});
+
+function write(file: string, content: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: dirs.home },
+  });
+}
+
+/** Every entry under a folder: type, mode and content digest (or link target), by path. */
+function fingerprint(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const full = path.join(current, name);
+      const stat = lstatSync(full);
+      const key = path.relative(dir, full);
+      if (stat.isDirectory()) {
+        found.set(key, `dir ${stat.mode}`);
+        walk(full);
+      } else {
+        const digest = createHash('sha256').update(readFileSync(full)).digest('hex');
+        found.set(key, `file ${stat.mode} ${stat.size} ${digest} ${stat.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/** A git project: 2000 tracked files, 1500 in node_modules, build output, a nested repository. */
+function makeLargeProject(root: string): void {
+  write(path.join(root, '.gitignore'), 'node_modules/\ndist/\n*.log\n');
+  write(path.join(root, '.toolhostignore'), 'secrets/\n');
+  for (let i = 0; i < 2000; i++) {
+    write(path.join(root, 'src', `m${i % 20}`, `file${i}.ts`), `export const n${i} = ${i};\n`);
+  }
+  for (let i = 0; i < 1500; i++) {
+    write(
+      path.join(root, 'node_modules', `pkg${i % 100}`, `index${i}.js`),
+      `module.exports = ${i};\n`,
+    );
+  }
+  for (let i = 0; i < 200; i++) write(path.join(root, 'dist', `out${i}.js`), `// built ${i}\n`);
+  write(path.join(root, 'secrets', 'key.txt'), 'hidden from toolhost\n');
+  write(path.join(root, 'debug.log'), 'log\n');
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'initial');
+  // A hook that would leave a canary if anything ran it.
+  write(path.join(root, '.git', 'hooks', 'post-commit'), `#!/bin/sh\ntouch "${root}/HOOK-RAN"\n`);
+  execFileSync('chmod', ['+x', path.join(root, '.git', 'hooks', 'post-commit')]);
+  const nested = path.join(root, 'vendor', 'lib');
+  write(path.join(nested, 'lib.c'), 'int lib(void) { return 1; }\n');
+  git(nested, 'init', '-q');
+  git(nested, 'add', '-A');
+  git(nested, 'commit', '-qm', 'nested');
+}
+
+describe('checkpoints on a large tree', { timeout: 120_000 }, () => {
+  it('restores changed, deleted and created files; ignored files and every .git stay untouched', async () => {
+    const root = path.join(dirs.base, 'project');
+    makeLargeProject(root);
+    const projectGit = fingerprint(path.join(root, '.git'));
+    const nestedGit = fingerprint(path.join(root, 'vendor', 'lib', '.git'));
+    // A GIT_DIR in the environment must not redirect the shadow repository to the project's.
+    process.env.GIT_DIR = path.join(root, '.git');
+
+    const store = new CheckpointStore({ userDir, projectRoot: root });
+    const first = await store.create({
+      roots: [root],
+      kind: 'tool_calls',
+      toolCalls: [{ name: 'write_file', description: 'src/m0/file0.ts' }],
+      sessionId: 's1',
+      messageIndex: 1,
+    });
+    expect(first.changed).toBe(true);
+    const tracked = git(
+      dirs.base,
+      `--git-dir=${store.dir}/git`,
+      'ls-tree',
+      '-r',
+      '--name-only',
+      first.checkpoint.commit,
+    )
+      .trim()
+      .split('\n');
+    const key = first.checkpoint.roots[0]?.key;
+    expect(tracked).toContain(`${key}/src/m0/file0.ts`);
+    expect(tracked).toContain(`${key}/vendor/lib/lib.c`);
+    expect(tracked).toContain(`${key}/.gitignore`);
+    expect(tracked.filter((f) => /node_modules|dist\/|secrets|debug\.log|\.git\//.test(f))).toEqual(
+      [],
+    );
+    expect(tracked.length).toBe(2003); // 2000 sources, .gitignore, .toolhostignore, lib.c
+
+    // Nothing changed: the same commit, no new snapshot.
+    const again = await store.create({ roots: [root], kind: 'tool_calls', toolCalls: [] });
+    expect(again.changed).toBe(false);
+    expect(again.checkpoint.commit).toBe(first.checkpoint.commit);
+
+    // What the agent did after the checkpoint.
+    write(path.join(root, 'src', 'm0', 'file0.ts'), 'overwritten\n');
+    rmSync(path.join(root, 'src', 'm1', 'file1.ts'));
+    rmSync(path.join(root, 'src', 'm2'), { recursive: true });
+    write(path.join(root, 'src', 'brand', 'new', 'deep.ts'), 'new\n');
+    write(path.join(root, 'created.txt'), 'new\n');
+    write(path.join(root, 'vendor', 'lib', 'lib.c'), 'changed in the nested repository\n');
+    write(path.join(root, 'node_modules', 'pkg0', 'index0.js'), 'ignored edit\n');
+    write(path.join(root, 'dist', 'fresh.js'), 'ignored new file\n');
+    write(path.join(root, 'secrets', 'key.txt'), 'ignored by .toolhostignore\n');
+    execFileSync('chmod', ['+x', path.join(root, 'src', 'm3', 'file3.ts')]);
+
+    const changed = await store.changedFiles(again.checkpoint);
+    expect(changed.map((f) => path.relative(root, f)).sort()).toEqual(
+      expect.arrayContaining([
+        'created.txt',
+        'src/m0/file0.ts',
+        'src/m1/file1.ts',
+        'vendor/lib/lib.c',
+      ]),
+    );
+
+    const restored = await restoreCheckpoint({ userDir, projectRoot: root }, first.checkpoint.id);
+    expect(readFileSync(path.join(root, 'src', 'm0', 'file0.ts'), 'utf8')).toBe(
+      'export const n0 = 0;\n',
+    );
+    expect(readFileSync(path.join(root, 'src', 'm1', 'file1.ts'), 'utf8')).toBe(
+      'export const n1 = 1;\n',
+    );
+    expect(readdirSync(path.join(root, 'src', 'm2'))).toHaveLength(100);
+    expect(existsSync(path.join(root, 'src', 'brand'))).toBe(false);
+    expect(existsSync(path.join(root, 'created.txt'))).toBe(false);
+    expect(readFileSync(path.join(root, 'vendor', 'lib', 'lib.c'), 'utf8')).toBe(
+      'int lib(void) { return 1; }\n',
+    );
+    expect(lstatSync(path.join(root, 'src', 'm3', 'file3.ts')).mode & 0o111).toBe(0);
+    // Ignored files are not the checkpoint's business.
+    expect(readFileSync(path.join(root, 'node_modules', 'pkg0', 'index0.js'), 'utf8')).toBe(
+      'ignored edit\n',
+    );
+    expect(readFileSync(path.join(root, 'dist', 'fresh.js'), 'utf8')).toBe('ignored new file\n');
+    expect(readFileSync(path.join(root, 'secrets', 'key.txt'), 'utf8')).toBe(
+      'ignored by .toolhostignore\n',
+    );
+    expect(restored.files.removed.map((f) => path.relative(root, f)).sort()).toEqual([
+      'created.txt',
+      'src/brand/new/deep.ts',
+    ]);
+    expect(restored.conversationNote).toMatch(/no longer recorded/);
+
+    // The project's and the nested repository's .git, byte for byte; no hook ran.
+    expect(fingerprint(path.join(root, '.git'))).toEqual(projectGit);
+    expect(fingerprint(path.join(root, 'vendor', 'lib', '.git'))).toEqual(nestedGit);
+    expect(existsSync(path.join(root, 'HOOK-RAN'))).toBe(false);
+    delete process.env.GIT_DIR;
+    // secrets/ is the project's own file, left alone because .toolhostignore hides it.
+    expect(git(root, 'status', '--porcelain')).toBe(' M secrets/key.txt\n?? vendor/\n');
+
+    // The restore took a checkpoint first: restoring it undoes the restore.
+    expect(restored.undo).toMatchObject({ kind: 'restore', restoring: first.checkpoint.id });
+    const listed = listCheckpoints({ userDir, projectRoot: root });
+    expect(listed.map((c) => c.id)).toEqual([
+      restored.undo.id,
+      again.checkpoint.id,
+      first.checkpoint.id,
+    ]);
+    await restoreCheckpoint({ userDir, projectRoot: root }, restored.undo.id.slice(0, 5));
+    expect(readFileSync(path.join(root, 'src', 'm0', 'file0.ts'), 'utf8')).toBe('overwritten\n');
+    expect(existsSync(path.join(root, 'src', 'm2'))).toBe(false);
+    expect(readFileSync(path.join(root, 'src', 'brand', 'new', 'deep.ts'), 'utf8')).toBe('new\n');
+  });
+
+  it('snapshots every root of a multi-folder workspace, and refuses an unknown id or a moved project', async () => {
+    const root = path.join(dirs.base, 'app');
+    const shared = path.join(dirs.base, 'shared');
+    write(path.join(root, 'main.txt'), 'main\n');
+    write(path.join(shared, 'lib.txt'), 'lib\n');
+    const project = { userDir, projectRoot: root };
+    const store = new CheckpointStore(project);
+    const taken = await store.create({ roots: [root, shared], kind: 'tool_calls', toolCalls: [] });
+    expect(taken.checkpoint.roots.map((r) => r.path)).toEqual([root, shared]);
+    write(path.join(shared, 'lib.txt'), 'changed\n');
+    write(path.join(shared, 'extra.txt'), 'extra\n');
+    write(path.join(root, 'main.txt'), 'changed\n');
+    await restoreCheckpoint(project, taken.checkpoint.id);
+    expect(readFileSync(path.join(shared, 'lib.txt'), 'utf8')).toBe('lib\n');
+    expect(readFileSync(path.join(root, 'main.txt'), 'utf8')).toBe('main\n');
+    expect(existsSync(path.join(shared, 'extra.txt'))).toBe(false);
+
+    await expect(restoreCheckpoint(project, 'ffffffff')).rejects.toThrow(
+      /No checkpoint "ffffffff"/,
+    );
+    await expect(
+      restoreCheckpoint({ userDir, projectRoot: path.join(dirs.base, 'other') }, 'abc'),
+    ).rejects.toThrow(/no checkpoints for/);
+
+    rmSync(shared, { recursive: true });
+    await expect(restoreCheckpoint(project, taken.checkpoint.id)).rejects.toThrow(
+      /no longer exists.*nothing was restored/,
+    );
+    const moved = path.join(dirs.base, 'moved', 'app');
+    mkdirSync(path.dirname(moved));
+    execFileSync('mv', [root, moved]);
+    expect(new CheckpointStore({ userDir, projectRoot: moved }).movedFrom()).toEqual([root]);
+  });
+});
+
+describe('a checkpoint that cannot be taken', () => {
+  it('is reported with its cause; the batch runs only when settings say continue', async () => {
+    const root = path.join(dirs.base, 'ws');
+    write(path.join(root, 'a.txt'), 'a\n');
+    // ~/.toolhost/history is a file: the checkpoint folder cannot be made.
+    write(path.join(userDir, 'history'), 'in the way\n');
+    const config = new Config({ roots: [root], homeDir: dirs.home });
+    const registry = createToolRegistry(config);
+    const write1 = [
+      { id: '1', name: 'write_file', args: { file_path: path.join(root, 'a.txt'), content: 'b' } },
+    ];
+    const stop = await new Checkpointer(config, registry).beforeBatch(
+      write1,
+      1,
+      new AbortController().signal,
+    );
+    expect(stop).toMatchObject({ kind: 'failed', runBatch: false });
+    expect(stop.kind === 'failed' && stop.message).toMatch(/write_file.*history.*not run/s);
+    const go = await new Checkpointer(config, registry, { onFailure: 'continue' }).beforeBatch(
+      write1,
+      1,
+      new AbortController().signal,
+    );
+    expect(go).toMatchObject({ kind: 'failed', runBatch: true });
+
+    rmSync(path.join(userDir, 'history'));
+    const noGit = await new Checkpointer(config, registry, {
+      gitPath: path.join(dirs.base, 'no-such-git'),
+    }).beforeBatch(write1, 1, new AbortController().signal);
+    expect(noGit.kind === 'failed' && noGit.message).toMatch(/git is not installed/);
+    await config.dispose();
+  });
+});
+
+describe('checkpoints in the agent loop', () => {
+  it('a batch that writes gets a checkpoint in the session; restoring it brings back the file and the conversation', async () => {
+    let file = '';
+    const h = await startAgentHarness(
+      (_request, index) =>
+        [
+          { toolCalls: [{ id: 'c1', name: 'read_file', args: { absolute_path: file } }] },
+          {
+            toolCalls: [
+              { id: 'c2', name: 'write_file', args: { file_path: file, content: 'overwritten\n' } },
+            ],
+          },
+          { text: 'done' },
+        ][index] ?? { text: 'no more steps' },
+      { config: { approvalMode: 'auto-edit' } },
+    );
+    try {
+      file = h.ws.write('notes.txt', 'original\n');
+      const { config } = h.ws;
+      const sessionPath = sessionFile(config.userDir, config.targetDir, config.sessionId);
+      const recorder = new SessionRecorder(sessionPath, {
+        sessionId: config.sessionId,
+        cwd: config.targetDir,
+        model: 'scripted-model',
+      });
+      const result = await h
+        .loop({ checkpoints: new Checkpointer(config, h.registry), recorder })
+        .run('rewrite notes.txt', new AbortController().signal);
+      expect(result.status).toBe('success');
+      expect(readFileSync(file, 'utf8')).toBe('overwritten\n');
+      // Only the writing batch needed one: read_file is read-only.
+      expect(h.events.filter((e) => e.type === 'checkpoint')).toHaveLength(1);
+      const project = { userDir: config.userDir, projectRoot: config.targetDir };
+      const [checkpoint] = listCheckpoints(project, { sessionId: config.sessionId });
+      expect(checkpoint).toMatchObject({
+        kind: 'tool_calls',
+        sessionId: config.sessionId,
+        messageIndex: 3,
+        toolCalls: [{ name: 'write_file' }],
+      });
+      expect(checkpoint?.toolCalls[0]?.description).toContain('notes.txt');
+
+      const restored = await restoreCheckpoint(project, checkpoint?.id ?? '');
+      expect(readFileSync(file, 'utf8')).toBe('original\n');
+      // Back to the read: the prompt, the read_file call and its result.
+      expect(restored.conversation?.history.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+      ]);
+      expect(restored.conversation?.removedMessages).toBe(3);
+      expect(loadSession(sessionPath).history).toEqual(restored.conversation?.history);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a checkpoint that fails stops the run before the batch, with a notice (default policy)', async () => {
+    let file = '';
+    const h = await startAgentHarness(
+      () => ({
+        toolCalls: [{ id: 'c1', name: 'write_file', args: { file_path: file, content: 'x' } }],
+      }),
+      { config: { approvalMode: 'auto-edit' } },
+    );
+    try {
+      file = h.ws.write('notes.txt', 'original\n');
+      write(path.join(h.ws.config.userDir, 'history'), 'a file where the folder should be\n');
+      const result = await h
+        .loop({ checkpoints: new Checkpointer(h.ws.config, h.registry) })
+        .run('rewrite notes.txt', new AbortController().signal);
+      expect(result.status).toBe('error');
+      expect(result.message).toMatch(/No checkpoint could be taken before write_file/);
+      expect(readFileSync(file, 'utf8')).toBe('original\n');
+      const notices = h.events.filter((e) => e.type === 'notice' && e.level === 'warning');
+      expect(notices).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+});
