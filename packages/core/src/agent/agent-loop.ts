@@ -86,7 +86,7 @@ export class AgentLoop {
   history: ChatMessage[];
   readonly usage: UsageTracker;
   private readonly scheduler: CoreToolScheduler;
-  private readonly options: AgentLoopOptions;
+  private options: AgentLoopOptions;
 
   constructor(options: AgentLoopOptions) {
     this.options = options;
@@ -114,6 +114,11 @@ export class AgentLoop {
     } finally {
       run.dispose();
     }
+  }
+
+  /** Uses this system prompt from the next request on (the memory files were read again). */
+  setSystemPrompt(systemPrompt: string): void {
+    this.options = { ...this.options, systemPrompt };
   }
 
   /** Summarises older turns now, whatever the history's size. */

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
-import { loadMemory } from '../memory/load-memory.js';
+import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
@@ -50,7 +50,10 @@ export interface AgentSession {
   loop: AgentLoop;
   model: ModelClient;
   usage: UsageTracker;
-  systemPrompt: string;
+  /** The system prompt the loop sends now. */
+  readonly systemPrompt: string;
+  /** Reads the memory files again and rebuilds the system prompt with them (`/memory refresh`). */
+  refreshMemory(): LoadedMemory;
 }
 
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
@@ -59,13 +62,15 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
   registerTaskTool(options, model, usage);
-  const systemPrompt = buildSystemPrompt({
-    environment: environmentFacts(config),
-    approvalMode: config.getApprovalMode(),
-    memory: loadMemory(config, { cwd: config.targetDir }).text,
-    ...(options.systemPrompt !== undefined ? { replacement: options.systemPrompt } : {}),
-    ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
-  });
+  const promptWith = (memory: LoadedMemory) =>
+    buildSystemPrompt({
+      environment: environmentFacts(config),
+      approvalMode: config.getApprovalMode(),
+      memory: memory.text,
+      ...(options.systemPrompt !== undefined ? { replacement: options.systemPrompt } : {}),
+      ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
+    });
+  let systemPrompt = promptWith(loadMemory(config, { cwd: config.targetDir }));
   const checkpoints =
     options.checkpoints === undefined
       ? Checkpointer.fromSettings(config, registry)
@@ -86,7 +91,20 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.history ? { history: options.history } : {}),
     ...(options.recorder ? { recorder: options.recorder } : {}),
   });
-  return { loop, model, usage, systemPrompt };
+  return {
+    loop,
+    model,
+    usage,
+    get systemPrompt() {
+      return systemPrompt;
+    },
+    refreshMemory() {
+      const memory = loadMemory(config, { cwd: config.targetDir });
+      systemPrompt = promptWith(memory);
+      loop.setSystemPrompt(systemPrompt);
+      return memory;
+    },
+  };
 }
 
 /** Offers `task` with the subagents found for this project (unless depth 0). */

@@ -1,0 +1,82 @@
+/**
+ * Every command the prompt offers: the built-ins, the user commands (read again when
+ * their files may have changed) and the connected MCP servers' prompts.
+ */
+import type { Config, ToolRegistry } from '@toolhost/core';
+import { agentsCommand } from './builtin/agents-command.js';
+import { approvalModeCommand } from './builtin/approval-mode-command.js';
+import {
+  clearCommand,
+  compressCommand,
+  quitCommand,
+  resumeCommand,
+  statsCommand,
+} from './builtin/conversation-commands.js';
+import { helpCommand } from './builtin/help-command.js';
+import { initCommand } from './builtin/init-command.js';
+import { memoryCommand } from './builtin/memory-command.js';
+import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
+import type { SlashCommand } from './command-types.js';
+import { mcpPromptCommands } from './mcp-prompts.js';
+import { loadUserCommands, userCommandFolders } from './user-commands.js';
+
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  helpCommand,
+  clearCommand,
+  compressCommand,
+  statsCommand,
+  toolsCommand,
+  mcpCommand,
+  memoryCommand,
+  approvalModeCommand,
+  agentsCommand,
+  resumeCommand,
+  initCommand,
+  quitCommand,
+];
+
+/** User command files are read again at most this often. */
+const RELOAD_AFTER_MS = 2_000;
+
+export class CommandCatalog {
+  private userCommands: SlashCommand[] = [];
+  private loadedAt = 0;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly registry: ToolRegistry,
+    private readonly builtins: readonly SlashCommand[] = BUILTIN_COMMANDS,
+    /** Told once about each user command file that cannot be used. */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
+
+  all(): SlashCommand[] {
+    if (Date.now() - this.loadedAt > RELOAD_AFTER_MS) this.reload();
+    const taken = new Set(this.names(this.builtins));
+    const user = this.userCommands.filter((command) => !taken.has(command.name.toLowerCase()));
+    for (const command of user) taken.add(command.name.toLowerCase());
+    const prompts = mcpPromptCommands(this.registry).filter(
+      (command) => !taken.has(command.name.toLowerCase()),
+    );
+    return [...this.builtins, ...user, ...prompts];
+  }
+
+  private reload(): void {
+    const reserved = new Set(this.names(this.builtins));
+    const { commands, warnings } = loadUserCommands(userCommandFolders(this.config), reserved);
+    this.userCommands = commands;
+    this.loadedAt = Date.now();
+    for (const warning of warnings) {
+      if (this.reported.has(warning)) continue;
+      this.reported.add(warning);
+      this.warn(warning);
+    }
+  }
+
+  private names(commands: readonly SlashCommand[]): string[] {
+    return commands.flatMap((command) =>
+      [command.name, ...(command.aliases ?? [])].map((name) => name.toLowerCase()),
+    );
+  }
+}

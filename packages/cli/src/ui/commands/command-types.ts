@@ -1,0 +1,60 @@
+/**
+ * What a slash command is and what it may use of the running app. Commands see the app
+ * only through CommandContext, so each one can be tested with a real Config and registry
+ * and a context that records what it printed.
+ */
+import type { AgentSession, Config, ToolRegistry } from '@toolhost/core';
+
+export type CommandSource = 'built-in' | 'project' | 'user' | 'mcp';
+
+export type MessageKind = 'info' | 'warning' | 'error';
+
+export interface SessionStats {
+  /** When the session started (ms since the epoch). */
+  startedAt: number;
+  /** Tool calls by their outcome, this session. */
+  toolCalls: { success: number; error: number; cancelled: number };
+}
+
+export interface CommandContext {
+  config: Config;
+  registry: ToolRegistry;
+  /** The agent: its loop (history, compression), model client and usage. */
+  agent: AgentSession;
+  stats(): SessionStats;
+  /** Shows Markdown text in the conversation (never sent to the model). */
+  print(markdown: string, kind?: MessageKind): void;
+  /** Sends a prompt to the model as if the person had typed it. */
+  submitPrompt(prompt: string): void;
+  /** Starts a fresh conversation: screen and the model's history. */
+  clearConversation(): void;
+  /** Replaces the conversation with a saved session's and shows it. */
+  resumeSession(id: string): Promise<void>;
+  quit(): void;
+  /** Aborted when the person cancels (Esc) while a command waits on something. */
+  signal: AbortSignal;
+  /** Every command the prompt knows, for /help and completion. */
+  commands(): readonly SlashCommand[];
+}
+
+export interface ArgumentSuggestion {
+  value: string;
+  description?: string;
+}
+
+export interface SlashCommand {
+  /** The name after the slash; `namespace:name` for nested user commands and MCP prompts. */
+  name: string;
+  aliases?: string[];
+  description: string;
+  /** Shown after the name in /help, e.g. `show|add <fact>|refresh`. */
+  argumentHint?: string;
+  source: CommandSource;
+  /** Where a user command was read from. */
+  file?: string;
+  /** False when the command never takes arguments: Enter on its completion runs it. */
+  takesArguments: boolean;
+  run(context: CommandContext, args: string): void | Promise<void>;
+  /** Suggestions for the argument being typed (`args` is everything after the name). */
+  completeArguments?(context: CommandContext, args: string): ArgumentSuggestion[];
+}

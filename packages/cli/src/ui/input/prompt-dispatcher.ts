@@ -1,0 +1,83 @@
+/**
+ * What happens to a line the person sends: `/` lines go to their command, `!` lines to
+ * the shell, anything else to the model with its `@` references attached and the notes
+ * of `!` commands run since the last prompt.
+ */
+import { parseSlashLine } from '../commands/command-line.js';
+import type { CommandContext, MessageKind, SlashCommand } from '../commands/command-types.js';
+import { attachReferences, findAtReferences, type ToolRunner } from './at-references.js';
+import { runShellLine, shellCommandOf } from './shell-line.js';
+
+export interface DispatcherServices {
+  /** The context commands run with (its submitPrompt should call dispatcher.sendPrompt). */
+  commandContext(): CommandContext;
+  commands(): readonly SlashCommand[];
+  runTool: ToolRunner;
+  /** Shows the person's own line in the conversation (a command or a shell line). */
+  echo(line: string): void;
+  print(markdown: string, kind?: MessageKind): void;
+  /** Starts the model on a prompt; `shown` is what the person typed. */
+  sendToModel(prompt: string, shown: string): void;
+  /** A signal for work started by this line (aborted by Esc). */
+  signal(): AbortSignal;
+}
+
+export class PromptDispatcher {
+  /** What `!` commands did since the last prompt, for the model to read with the next one. */
+  private shellNotes: string[] = [];
+
+  constructor(private readonly services: DispatcherServices) {}
+
+  async submit(line: string): Promise<void> {
+    const { services } = this;
+    const parsed = parseSlashLine(line, services.commands());
+    if (parsed.type === 'command') {
+      services.echo(line);
+      try {
+        await parsed.command.run(services.commandContext(), parsed.args);
+      } catch (error) {
+        services.print(`/${parsed.command.name} failed: ${(error as Error).message}`, 'error');
+      }
+      return;
+    }
+    if (parsed.type === 'unknown') {
+      services.echo(line);
+      services.print(parsed.message, 'error');
+      return;
+    }
+    const command = shellCommandOf(line);
+    if (command !== undefined) {
+      services.echo(line);
+      if (!command) {
+        services.print('Write the command after the "!", e.g. `!git status`.', 'error');
+        return;
+      }
+      const result = await runShellLine(command, services.runTool, services.signal());
+      this.shellNotes.push(result.note);
+      return;
+    }
+    await this.sendPrompt(line, line);
+  }
+
+  /** Sends a prompt to the model: references attached, shell notes before it. */
+  async sendPrompt(text: string, shown = text): Promise<void> {
+    const { services } = this;
+    let prompt = text;
+    if (findAtReferences(text).length > 0) {
+      const context = services.commandContext();
+      const attached = await attachReferences(text, {
+        config: context.config,
+        registry: context.registry,
+        runTool: services.runTool,
+        signal: services.signal(),
+      });
+      for (const problem of attached.problems) services.print(problem, 'warning');
+      prompt = attached.prompt;
+    }
+    if (this.shellNotes.length > 0) {
+      prompt = `${this.shellNotes.join('\n\n')}\n\n${prompt}`;
+      this.shellNotes = [];
+    }
+    services.sendToModel(prompt, shown);
+  }
+}
