@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
+import type { RestoreOptions } from './commands/restore-command.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type SessionOptions } from './session-options.js';
@@ -24,6 +25,8 @@ Examples:
   $ toolhost call list_directory '{"path": "/work/app"}' --json
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
+  $ toolhost restore                        list checkpoints taken before the agent's changes
+  $ toolhost restore 3f2a91c0               bring the files and the conversation back to one
   $ toolhost trust                          let this project's settings start MCP servers
   $ toolhost doctor                         does the OS sandbox for commands work here?
   $ toolhost settings schema                the JSON Schema of settings.json
@@ -204,6 +207,22 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .action(async (options: { root?: string; json?: boolean }) => {
       const { runSessionsCommand } = await import('./commands/sessions-command.js');
       runSessionsCommand(options, io.stdout);
+    });
+
+  program
+    .command('restore')
+    .description(
+      "List the project's checkpoints, or bring the files and the conversation back to one.",
+    )
+    .argument('[id]', 'the checkpoint to restore (or a unique prefix); without it, list them')
+    .option('--root <dir>', 'project root folder (default: the current folder)')
+    .option('-y, --yes', 'restore without asking (for scripts)')
+    .option('--session <id>', "list only this session's checkpoints")
+    .option('--all', 'list every checkpoint, not only the newest 20')
+    .option('--json', 'print the list as a JSON array')
+    .action(async (id: string | undefined, options: RestoreOptions) => {
+      const { runRestoreCommand } = await import('./commands/restore-command.js');
+      exitCode = await runRestoreCommand(id, options, io);
     });
 
   program

@@ -37,6 +37,7 @@ export {
   type CheckpointProject,
   type CheckpointRestore,
   checkpointChangedFiles,
+  checkpointRestorePreview,
   describeCheckpoint,
   findCheckpoint,
   listCheckpoints,

@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -248,6 +249,32 @@ describe('checkpoints on a large tree', { timeout: 120_000 }, () => {
     mkdirSync(path.dirname(moved));
     execFileSync('mv', [root, moved]);
     expect(new CheckpointStore({ userDir, projectRoot: moved }).movedFrom()).toEqual([root]);
+  });
+});
+
+describe('restoring through links an agent planted', () => {
+  it('a folder or file swapped for a link out of the workspace is replaced, never written through', async () => {
+    const root = path.join(dirs.base, 'project');
+    const outside = path.join(dirs.base, 'outside');
+    write(path.join(root, 'src', 'a.txt'), 'inside\n');
+    write(path.join(root, 'lib', 'b.txt'), 'inside\n');
+    write(path.join(outside, 'a.txt'), 'keep\n');
+    write(path.join(outside, 'b.txt'), 'keep\n');
+    const project = { userDir, projectRoot: root };
+    const { checkpoint } = await new CheckpointStore(project).create({
+      roots: [root],
+      kind: 'tool_calls',
+    });
+    rmSync(path.join(root, 'src'), { recursive: true });
+    symlinkSync(outside, path.join(root, 'src'));
+    rmSync(path.join(root, 'lib', 'b.txt'));
+    symlinkSync(path.join(outside, 'b.txt'), path.join(root, 'lib', 'b.txt'));
+    await restoreCheckpoint(project, checkpoint.id);
+    expect(lstatSync(path.join(root, 'src')).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(root, 'src', 'a.txt'), 'utf8')).toBe('inside\n');
+    expect(lstatSync(path.join(root, 'lib', 'b.txt')).isFile()).toBe(true);
+    expect(readFileSync(path.join(outside, 'a.txt'), 'utf8')).toBe('keep\n');
+    expect(readFileSync(path.join(outside, 'b.txt'), 'utf8')).toBe('keep\n');
   });
 });
 

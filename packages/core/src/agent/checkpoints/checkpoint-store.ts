@@ -197,19 +197,44 @@ export class CheckpointStore {
   async changedFiles(checkpoint: Checkpoint, signal?: AbortSignal): Promise<string[]> {
     const all = this.list();
     const next = all.slice(all.findIndex((c) => c.id === checkpoint.id) + 1)[0];
-    let after: string;
-    if (next) after = next.commit;
-    else {
-      this.prepare();
-      const roots = checkpoint.roots.map((root) => root.path).filter((root) => existsSync(root));
-      after = (await takeSnapshot(this.git, this.dir, roots, [this.userDir], signal)).tree;
-    }
+    const changes = next
+      ? await this.differences(checkpoint, next.commit)
+      : await this.differencesFromNow(checkpoint, signal);
+    return changes.map((change) => change.file);
+  }
+
+  /**
+   * How the files now differ from a checkpoint: what restoring it would do (`A` write back
+   * a file removed since, `D` remove a file created since, `M`/`T` write back a changed one).
+   */
+  async differencesFromNow(
+    checkpoint: Checkpoint,
+    signal?: AbortSignal,
+  ): Promise<{ status: string; file: string }[]> {
+    this.prepare();
+    await this.git.ensure();
+    const roots = checkpoint.roots.map((root) => root.path).filter((root) => existsSync(root));
+    const now = await takeSnapshot(this.git, this.dir, roots, [this.userDir], signal);
+    const changes = await this.differences(checkpoint, now.tree);
+    // diff-tree says how to get from the checkpoint to now; a restore goes the other way.
+    const reverse: Record<string, string> = { A: 'D', D: 'A' };
+    return changes.map((change) => ({
+      ...change,
+      status: reverse[change.status] ?? change.status,
+    }));
+  }
+
+  /** Changes from a checkpoint to another tree, with absolute paths. */
+  private async differences(
+    checkpoint: Checkpoint,
+    after: string,
+  ): Promise<{ status: string; file: string }[]> {
     const byKey = new Map(checkpoint.roots.map((root) => [root.key, root.path]));
     const changes = await diffTrees(this.git, checkpoint.commit, after);
-    return changes.flatMap(({ file }) => {
+    return changes.flatMap(({ status, file }) => {
       const slash = file.indexOf('/');
       const root = byKey.get(file.slice(0, slash));
-      return root ? [path.join(root, ...file.slice(slash + 1).split('/'))] : [];
+      return root ? [{ status, file: path.join(root, ...file.slice(slash + 1).split('/')) }] : [];
     });
   }
 

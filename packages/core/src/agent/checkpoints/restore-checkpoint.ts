@@ -64,6 +64,17 @@ export function checkpointChangedFiles(
   return new CheckpointStore(project).changedFiles(checkpoint);
 }
 
+/**
+ * What restoring `checkpoint` would do to the files now: `A` bring back a removed file,
+ * `D` remove a file created since, `M`/`T` bring back a changed one (absolute paths).
+ */
+export function checkpointRestorePreview(
+  project: CheckpointProject,
+  checkpoint: Checkpoint,
+): Promise<{ status: string; file: string }[]> {
+  return new CheckpointStore(project).differencesFromNow(checkpoint);
+}
+
 /** One line naming what followed the checkpoint, for lists. */
 export function describeCheckpoint(checkpoint: Checkpoint): string {
   if (checkpoint.kind === 'restore') return `before restoring checkpoint ${checkpoint.restoring}`;
