@@ -13,6 +13,8 @@ import {
   CoreToolScheduler,
   createAgentSession,
   createToolRegistry,
+  SessionRecorder,
+  sessionFile,
   type ToolRegistry,
   type WaitingToolCall,
 } from '@toolhost/core';
@@ -44,6 +46,9 @@ export interface TestSessionOptions {
   baseUrl?: string;
   decide?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
   commands?: () => readonly SlashCommand[];
+  /** Records the conversation in the sessions store, as the app does. */
+  record?: boolean;
+  approvalMode?: 'default' | 'auto-edit' | 'yolo' | 'plan';
   /** Set up files before the Config is made (settings, memory files). */
   prepare?: (dirs: TempDirs) => void;
 }
@@ -56,7 +61,15 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
     homeDir: dirs.home,
     env: {},
     systemSettingsPath: path.join(dirs.home, 'no-system-settings.json'),
+    ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
   });
+  const recorder = options.record
+    ? new SessionRecorder(sessionFile(config.userDir, config.targetDir, config.sessionId), {
+        sessionId: config.sessionId,
+        cwd: config.targetDir,
+        model: 'test-model',
+      })
+    : undefined;
   const registry = createToolRegistry(config);
   const agent = createAgentSession({
     config,
@@ -70,6 +83,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
       maxRetries: 0,
     },
     maxSubagentDepth: 0,
+    ...(recorder ? { recorder } : {}),
   });
   const scheduler = new CoreToolScheduler({
     config,
@@ -100,6 +114,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
       events.push(`resume ${id}`);
     },
     quit: () => events.push('quit'),
+    setPromptText: (text) => events.push(`prompt text: ${text}`),
     signal: new AbortController().signal,
     commands: options.commands ?? (() => []),
   };

@@ -15,6 +15,7 @@ import {
 import { helpCommand } from './builtin/help-command.js';
 import { initCommand } from './builtin/init-command.js';
 import { memoryCommand } from './builtin/memory-command.js';
+import { restoreCommand } from './builtin/restore-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
 import type { SlashCommand } from './command-types.js';
 import { mcpPromptCommands } from './mcp-prompts.js';
@@ -31,6 +32,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   approvalModeCommand,
   agentsCommand,
   resumeCommand,
+  restoreCommand,
   initCommand,
   quitCommand,
 ];

@@ -31,6 +31,8 @@ export interface CommandContext {
   /** Replaces the conversation with a saved session's and shows it. */
   resumeSession(id: string): Promise<void>;
   quit(): void;
+  /** Puts text in the prompt for the person to edit and send (a prompt a restore took back). */
+  setPromptText(text: string): void;
   /** Aborted when the person cancels (Esc) while a command waits on something. */
   signal: AbortSignal;
   /** Every command the prompt knows, for /help and completion. */
