@@ -129,26 +129,34 @@ async function grepWithRipgrep(
   let lastName = '';
   let lastFile = '';
   let lastWanted = false;
+  // The start of a name with a newline in it (a line without the NUL that ends a name).
+  let nameStart = '';
+  const onMatchLine = (line: string, nul: number) => {
+    if (nul !== lastName.length || !line.startsWith(lastName)) {
+      lastName = line.slice(0, nul);
+      lastFile = path.join(request.root, lastName);
+      lastWanted = !byPath || byPath(lastFile);
+    }
+    if (!lastWanted) return;
+    const rest = line.slice(nul + 1);
+    const colon = rest.indexOf(':');
+    onMatch({
+      file: lastFile,
+      line: Number(rest.slice(0, colon)),
+      text: cutLine(rest.slice(colon + 1).replace(/\r$/, '')),
+    });
+  };
   const run = await runRipgrep(args, {
     cwd: request.root,
     signal: request.signal,
     onLine: (line) => {
       const nul = line.indexOf('\0');
-      if (nul === -1) return undefined;
-      if (nul !== lastName.length || !line.startsWith(lastName)) {
-        lastName = line.slice(0, nul);
-        lastFile = path.join(request.root, lastName);
-        lastWanted = !byPath || byPath(lastFile);
+      if (nul === -1) nameStart = `${nameStart}${line}\n`;
+      else if (nameStart === '') onMatchLine(line, nul);
+      else {
+        onMatchLine(nameStart + line, nameStart.length + nul);
+        nameStart = '';
       }
-      if (!lastWanted) return undefined;
-      const file = lastFile;
-      const rest = line.slice(nul + 1);
-      const colon = rest.indexOf(':');
-      onMatch({
-        file,
-        line: Number(rest.slice(0, colon)),
-        text: cutLine(rest.slice(colon + 1).replace(/\r$/, '')),
-      });
       return undefined;
     },
   });
@@ -185,74 +193,62 @@ async function grepWithGit(
   const rules = new IgnoreRules(request.roots);
   const filter = globFilterFor(request);
   // git grep reads untracked symbolic links as files; ripgrep and the JS walk skip them.
-  const symlinks = new Map<string, boolean>();
   const isSymlink = (file: string) => {
-    let known = symlinks.get(file);
-    if (known === undefined) {
-      try {
-        known = lstatSync(file).isSymbolicLink();
-      } catch {
-        known = false;
-      }
-      symlinks.set(file, known);
+    try {
+      return lstatSync(file).isSymbolicLink();
+    } catch {
+      return false;
     }
-    return known;
   };
   const cwd = request.target;
   const isFolder = await isDirectory(request.target);
-  let lastName = Buffer.alloc(0);
-  let lastFile = '';
-  let lastWanted = false;
+  const base = isFolder ? cwd : path.dirname(cwd);
+  // With --heading git names each file once, on a line of its own, above its matches: a
+  // third less output than a name on every line. A match line always holds a NUL (after
+  // its number), a name line never does; a name with a newline in it comes as several
+  // lines without one, joined back here.
+  let name: string | undefined;
+  let file = '';
+  let wanted = false;
   const args = [
     ...GIT_SEARCH_CONFIG,
     'grep',
     '--no-color',
     '-n',
     '-z',
+    '--heading',
     '-I',
     '--untracked',
     pcre ? '-P' : '-E',
   ];
   if (request.ignoreCase) args.push('-i');
   args.push('-e', request.pattern, '--', isFolder ? '.' : path.basename(request.target));
-  const stderr = await spawnLines(
-    'git',
-    args,
-    isFolder ? cwd : path.dirname(cwd),
-    request.signal,
-    (line) => {
-      // file NUL line-number NUL text, as bytes: only what is kept is decoded.
-      const nameEnd = line.indexOf(0);
-      const numberEnd = nameEnd <= 0 ? -1 : line.indexOf(0, nameEnd + 1);
-      if (numberEnd === -1) return;
-      // Lines come grouped by file: the path is built and checked once per file.
-      if (line.compare(lastName, 0, lastName.length, 0, nameEnd) !== 0) {
-        lastName = Buffer.from(line.subarray(0, nameEnd));
-        lastFile = path.join(isFolder ? cwd : path.dirname(cwd), lastName.toString('utf8'));
-        lastWanted =
-          !isSymlink(lastFile) &&
-          !rules.isIgnored(lastFile, false) &&
-          (!filter || filter(lastFile));
-      }
-      if (!lastWanted) return;
-      const lineNumber = Number(line.toString('latin1', nameEnd + 1, numberEnd));
-      if (request.wouldShow && !request.wouldShow(lastFile, lineNumber)) {
-        onMatch({ file: lastFile, line: lineNumber, text: '' });
-        return;
-      }
-      const textStart = numberEnd + 1;
-      // git cannot cut long lines as rg does (a minified file's line can be megabytes):
-      // decode only enough of one to fill MAX_MATCH_LINE characters and the cut marker.
-      const long = line.length - textStart > MAX_MATCH_LINE_BYTES;
-      const textEnd = long ? textStart + MAX_MATCH_LINE_BYTES : line.length;
-      const text = line.toString('utf8', textStart, textEnd);
-      onMatch({
-        file: lastFile,
-        line: lineNumber,
-        text: cutLine(long ? text : text.replace(/\r$/, '')),
-      });
-    },
-  );
+  const stderr = await spawnLines('git', args, base, request.signal, (bytes, start, end) => {
+    const numberEnd = bytes.indexOf(0, start);
+    if (numberEnd === -1 || numberEnd >= end) {
+      const part = bytes.toString('utf8', start, end);
+      name = name === undefined ? part : `${name}\n${part}`;
+      return;
+    }
+    if (name !== undefined) {
+      // The first match of a new file: its path is built and checked once.
+      file = path.join(base, name);
+      name = undefined;
+      wanted = !isSymlink(file) && !rules.isIgnored(file, false) && (!filter || filter(file));
+    }
+    if (!wanted) return;
+    const lineNumber = Number(bytes.toString('latin1', start, numberEnd));
+    if (request.wouldShow && !request.wouldShow(file, lineNumber)) {
+      onMatch({ file, line: lineNumber, text: '' });
+      return;
+    }
+    const textStart = numberEnd + 1;
+    // git cannot cut long lines as rg does (a minified file's line can be megabytes):
+    // decode only enough of one to fill MAX_MATCH_LINE characters and the cut marker.
+    const long = end - textStart > MAX_MATCH_LINE_BYTES;
+    const text = bytes.toString('utf8', textStart, long ? textStart + MAX_MATCH_LINE_BYTES : end);
+    onMatch({ file, line: lineNumber, text: cutLine(long ? text : text.replace(/\r$/, '')) });
+  });
   if (stderr.code === 128 || (stderr.code !== 0 && stderr.code !== 1)) {
     if (
       /regular expression|regex|pattern|PCRE|parenthes|bracket|missing|unmatched|invalid/i.test(
@@ -278,44 +274,50 @@ async function probeGitPcre(cwd: string): Promise<boolean> {
 }
 
 /**
- * Runs a command and hands each line of its output to `onLine` as bytes, undecoded. A line
- * longer than MAX_LINE_BYTES arrives cut there: no reader here needs more of one.
+ * Runs a command and hands each line of its output to `onLine` as a range of bytes in the
+ * chunk it arrived in, undecoded: no object per line, and no chunk is kept alive by a view
+ * of it (over millions of lines both showed in peak memory). A line longer than
+ * MAX_LINE_BYTES arrives cut there: no reader here needs more of one.
  */
 function spawnLines(
   command: string,
   args: string[],
   cwd: string,
   signal: AbortSignal | undefined,
-  onLine: (line: Buffer) => void,
+  onLine: (bytes: Buffer, start: number, end: number) => void,
 ): Promise<{ code: number | null; text: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
-    // The start of a line that has not ended yet, in the chunks it arrived in.
+    // The start of a line that has not ended yet, copied out of the chunks it arrived in.
     const pending: Buffer[] = [];
     let pendingBytes = 0;
-    const keep = (piece: Buffer) => {
-      if (pendingBytes >= MAX_LINE_BYTES) return;
-      pending.push(piece);
-      pendingBytes += piece.length;
+    const keep = (chunk: Buffer, from: number, to: number) => {
+      if (pendingBytes >= MAX_LINE_BYTES || from >= to) return;
+      pending.push(Buffer.from(chunk.subarray(from, to)));
+      pendingBytes += to - from;
+    };
+    const flush = () => {
+      const line = Buffer.concat(pending);
+      pending.length = 0;
+      pendingBytes = 0;
+      onLine(line, 0, line.length);
     };
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       let from = 0;
       let newline = chunk.indexOf(10);
       if (newline !== -1 && pending.length > 0) {
-        keep(chunk.subarray(0, newline));
-        onLine(Buffer.concat(pending));
-        pending.length = 0;
-        pendingBytes = 0;
+        keep(chunk, 0, newline);
+        flush();
         from = newline + 1;
         newline = chunk.indexOf(10, from);
       }
       while (newline !== -1) {
-        onLine(chunk.subarray(from, newline));
+        onLine(chunk, from, newline);
         from = newline + 1;
         newline = chunk.indexOf(10, from);
       }
-      if (from < chunk.length) keep(chunk.subarray(from));
+      keep(chunk, from, chunk.length);
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -325,7 +327,7 @@ function spawnLines(
       signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error),
     );
     child.on('close', (code) => {
-      if (pending.length > 0) onLine(Buffer.concat(pending));
+      if (pending.length > 0) flush();
       resolve({ code, text: stderr });
     });
   });

@@ -22,6 +22,18 @@ describe('IgnoreRules', () => {
     expect(new IgnoreRules([root]).reason(p('a.log'), false)).toBeNull();
   });
 
+  it('answers the same for every file of a walk larger than it keeps answers for', () => {
+    mkdirSync(p('.git'));
+    write('.gitignore', '*.log\n!keep-*.log\n');
+    const rules = new IgnoreRules([root]);
+    for (let i = 0; i < 10_000; i++) {
+      const dir = `d${i % 7}`;
+      expect(rules.reason(p(dir, `f${i}.log`), false)).toBe('git');
+      expect(rules.reason(p(dir, `keep-${i}.log`), false)).toBeNull();
+      expect(rules.reason(p(dir, `f${i}.ts`), false)).toBeNull();
+    }
+  });
+
   it('applies nested .gitignore files, deeper ones winning', () => {
     mkdirSync(p('.git'));
     write('.gitignore', '*.log\nbuild/\n');

@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import ignore, { type Ignore, type TestResult } from 'ignore';
 import { isWithin } from '../workspace/workspace-context.js';
 
 export const TOOLHOST_IGNORE_FILES = ['.toolhostignore', '.qwenignore'] as const;
@@ -26,7 +26,7 @@ export type IgnoreReason = 'git' | 'repository' | 'toolhost' | null;
 
 /** A rule file that applies in a folder, with the folder's path relative to the file's own. */
 interface Layer {
-  rules: Ignore;
+  rules: RuleFile;
   /** Relative path (with a trailing slash, or empty) from the rule file's folder to the folder. */
   prefix: string;
   kind: 'git' | 'toolhost';
@@ -39,7 +39,7 @@ interface FolderFacts {
 }
 
 export class IgnoreRules {
-  private readonly ruleFiles = new Map<string, Ignore | null>();
+  private readonly ruleFiles = new Map<string, RuleFile | null>();
   private readonly repoRoots = new Map<string, string | null>();
   private readonly folders = new Map<string, FolderFacts>();
   private readonly respectGit: boolean;
@@ -140,11 +140,14 @@ export class IgnoreRules {
     return layers;
   }
 
-  private load(file: string): Ignore | null {
+  private load(file: string): RuleFile | null {
     if (!this.ruleFiles.has(file)) {
-      let rules: Ignore | null = null;
+      let rules: RuleFile | null = null;
       try {
-        rules = ignore().add(readFileSync(file, 'utf8'));
+        const text = readFileSync(file, 'utf8');
+        // A file of comments only (git's default info/exclude) decides nothing; as a layer
+        // it would still be asked about, and remember, every path of a walk.
+        rules = hasPatterns(text) ? new RuleFile(text) : null;
       } catch {
         rules = null;
       }
@@ -152,6 +155,39 @@ export class IgnoreRules {
     }
     return this.ruleFiles.get(file) ?? null;
   }
+}
+
+/** Files asked about before the copy of a rule file that answers for files is replaced. */
+const FILE_ANSWERS_KEPT = 4096;
+
+/**
+ * One rule file, compiled twice. The `ignore` package remembers every answer for as long
+ * as its rules live: right for folders, which are asked about again and again, but a walk
+ * asks about each file once, and over a large repository the remembered answers for files
+ * came to tens of MB. The copy that answers for files is therefore replaced now and then.
+ */
+class RuleFile {
+  private readonly folders: Ignore;
+  private files: Ignore;
+  private fileAnswers = 0;
+
+  constructor(private readonly text: string) {
+    this.folders = ignore().add(text);
+    this.files = ignore().add(text);
+  }
+
+  test(relative: string, isDirectory: boolean): TestResult {
+    if (isDirectory) return this.folders.test(relative);
+    if (++this.fileAnswers > FILE_ANSWERS_KEPT) {
+      this.files = ignore().add(this.text);
+      this.fileAnswers = 1;
+    }
+    return this.files.test(relative);
+  }
+}
+
+function hasPatterns(text: string): boolean {
+  return text.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
 /**
@@ -162,7 +198,7 @@ function decide(layers: Layer[], name: string, isDirectory: boolean): IgnoreReas
   let git = false;
   for (const layer of layers) {
     const relative = `${layer.prefix}${name}${isDirectory ? '/' : ''}`;
-    const result = layer.rules.test(relative);
+    const result = layer.rules.test(relative, isDirectory);
     if (layer.kind === 'toolhost') {
       if (result.ignored) return 'toolhost';
       continue;
