@@ -6,7 +6,12 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { type ListFilesOptions, type ListingEngine, listFiles } from '../utils/file-listing.js';
-import { globBase, globMatcher, ripgrepNameGlob } from '../utils/glob-match.js';
+import {
+  globBase,
+  globMatcher,
+  globReachesSubfolders,
+  ripgrepNameGlob,
+} from '../utils/glob-match.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { type IgnoreFlags, ripgrepPath } from '../utils/ripgrep.js';
 import { isWithin } from '../workspace/workspace-context.js';
@@ -82,34 +87,32 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const flags = ignoreFlags(params);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
-    const matched = new Set<string>();
+    const found = new FoundFiles(folders.length > 1);
     const searches: GlobSearch[] = [];
     for (const folder of folders) {
       const search = this.planSearch(params, folder, engine);
       searches.push(search);
-      for (const file of await search.list({ ...flags, signal })) matched.add(file);
+      // Each file is stat'ed as the listing delivers it, while ripgrep walks on.
+      await search.list({ ...flags, signal }, (file) => found.add(file));
       // A path like app/[id]/page.tsx names a real file even though it looks like a glob.
       if (search.literal && this.config.workspace.check(search.literal, 'read').ok)
-        if (isFile(search.literal)) matched.add(search.literal);
+        if (isFile(search.literal) && !found.has(search.literal)) found.add(search.literal);
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');
     // Counting what the ignore rules left out means walking what they exclude (often a
     // large node_modules), so it is done only when it is the whole answer: nothing matched.
     let ignored = 0;
-    if (matched.size === 0 && anyIgnored) {
+    if (found.size === 0 && anyIgnored) {
       for (const search of searches) {
-        const all = await search.list({
-          respectGitIgnore: false,
-          respectToolhostIgnore: false,
-          signal,
+        await search.list({ respectGitIgnore: false, respectToolhostIgnore: false, signal }, () => {
+          ignored++;
         });
-        ignored += all.length;
       }
     }
 
-    const sorted = sortByRecency([...matched]);
-    const shown = sorted.slice(0, MAX_GLOB_RESULTS);
+    const total = found.size;
+    const shown = found.newestFirst(MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
     const where = params.path ?? this.config.workspace.roots.join(', ');
     const ignoredNote =
       ignored > 0
@@ -120,13 +123,13 @@ export class GlobTool extends BaseTool<GlobToolParams> {
       return { llmContent: text, returnDisplay: 'No files found' };
     }
     const more =
-      sorted.length > shown.length
-        ? `\n(${sorted.length - shown.length} more files match; use a narrower pattern or path to see them.)`
+      total > shown.length
+        ? `\n(${total - shown.length} more files match; use a narrower pattern or path to see them.)`
         : '';
-    const header = `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'} matching "${params.pattern}" in ${where}, files changed in the last 24 hours first.${anyIgnored ? ' Files excluded by ignore rules are not listed.' : ''}`;
+    const header = `Found ${total} file${total === 1 ? '' : 's'} matching "${params.pattern}" in ${where}, files changed in the last 24 hours first.${anyIgnored ? ' Files excluded by ignore rules are not listed.' : ''}`;
     return {
       llmContent: `${header}\n${shown.join('\n')}${more}`,
-      returnDisplay: `Found ${sorted.length} file${sorted.length === 1 ? '' : 's'}`,
+      returnDisplay: `Found ${total} file${total === 1 ? '' : 's'}`,
     };
   }
 
@@ -171,11 +174,21 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     };
     return {
       literal,
-      list: async (options) => {
-        if (base === undefined || ignoredOnTheWay(options)) return [];
-        const listing: ListFilesOptions = { ...options, roots, engine, nameGlob };
-        const files = await listFiles(base, listing);
-        return needsFilter ? files.filter((file) => matches(path.relative(folder, file))) : files;
+      list: async (options, onFile) => {
+        if (base === undefined || ignoredOnTheWay(options)) return;
+        const prefixLength = folder.endsWith(path.sep) ? folder.length : folder.length + 1;
+        await listFiles(base, {
+          ...options,
+          roots,
+          engine,
+          nameGlob,
+          recursive: globReachesSubfolders(relative),
+          onFile: needsFilter
+            ? (file) => {
+                if (matches(file.slice(prefixLength))) onFile(file);
+              }
+            : onFile,
+        });
       },
     };
   }
@@ -184,9 +197,11 @@ export class GlobTool extends BaseTool<GlobToolParams> {
 interface GlobSearch {
   /** The file the pattern names if read as a plain path. */
   literal: string;
+  /** Hands each matching file under the folder to `onFile` as the listing finds it. */
   list(
     options: Pick<ListFilesOptions, 'respectGitIgnore' | 'respectToolhostIgnore' | 'signal'>,
-  ): Promise<string[]>;
+    onFile: (file: string) => void,
+  ): Promise<void>;
 }
 
 /**
@@ -229,27 +244,58 @@ function isFile(file: string): boolean {
 }
 
 /**
- * Recently changed files first (newest first), then the rest by path. Synchronous stats:
- * cached metadata answers in microseconds, less than a thread-pool round trip costs.
+ * The files found, each with its modification time, taken with a synchronous stat as it
+ * arrives: cached metadata answers in microseconds, less than a thread-pool round trip.
  */
-function sortByRecency(files: string[]): string[] {
-  const times = new Map<string, number>();
-  for (const file of files) {
+class FoundFiles {
+  private readonly files: string[] = [];
+  private readonly times: number[] = [];
+  /** Only when several folders are searched can one file be found twice. */
+  private readonly seen: Set<string> | undefined;
+
+  constructor(mayRepeat: boolean) {
+    this.seen = mayRepeat ? new Set() : undefined;
+  }
+
+  get size(): number {
+    return this.files.length;
+  }
+
+  has(file: string): boolean {
+    return this.seen ? this.seen.has(file) : this.files.includes(file);
+  }
+
+  add(file: string): void {
+    if (this.seen) {
+      if (this.seen.has(file)) return;
+      this.seen.add(file);
+    }
     let time = 0;
     try {
       time = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     } catch {
       time = 0;
     }
-    times.set(file, time);
+    this.files.push(file);
+    this.times.push(time);
   }
-  const now = Date.now();
-  const recent = (file: string) => now - (times.get(file) ?? 0) < RECENT_MS;
-  return files.sort((a, b) => {
-    const ra = recent(a);
-    const rb = recent(b);
-    if (ra && rb) return (times.get(b) ?? 0) - (times.get(a) ?? 0) || (a < b ? -1 : 1);
-    if (ra !== rb) return ra ? -1 : 1;
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
+
+  /**
+   * The first `count` files in the order the model sees them: those changed since
+   * `recentSince` newest first (ties by path), then the rest by path. Only what can be
+   * shown is sorted.
+   */
+  newestFirst(count: number, recentSince: number): string[] {
+    const recent: number[] = [];
+    const older: string[] = [];
+    for (let i = 0; i < this.files.length; i++) {
+      if (this.times[i]! > recentSince) recent.push(i);
+      else older.push(this.files[i]!);
+    }
+    const { files, times } = this;
+    recent.sort((a, b) => times[b]! - times[a]! || (files[a]! < files[b]! ? -1 : 1));
+    const shown = recent.slice(0, count).map((index) => files[index]!);
+    if (shown.length < count) shown.push(...older.sort().slice(0, count - shown.length));
+    return shown;
+  }
 }

@@ -4,13 +4,17 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import { detectFileType } from '../utils/file-content.js';
 import { listFiles } from '../utils/file-listing.js';
 import { loadFileForModel, windowNotes } from '../utils/file-loader.js';
-import { globBase, globMatcher } from '../utils/glob-match.js';
+import {
+  anyGlobMatcher,
+  globBase,
+  globMatcher,
+  globReachesSubfolders,
+} from '../utils/glob-match.js';
 import {
   FILE_FILTERING_OPTIONS_SCHEMA,
   type IgnoreOptionParams,
@@ -130,14 +134,15 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       ...(params.exclude ?? []),
       ...((params.useDefaultExcludes ?? true) ? DEFAULT_EXCLUDES : []),
     ];
-    const isExcluded = picomatch(excludes.length > 0 ? excludes : ['\0'], { dot: true });
+    const isExcluded = anyGlobMatcher(excludes, { caseSensitive: true });
     const chosen = new Map<string, boolean>();
     const listings = new Map<string, Promise<string[]>>();
-    const listUnder = (dir: string) => {
-      let listing = listings.get(dir);
+    const listUnder = (dir: string, recursive: boolean) => {
+      const key = `${recursive ? 'all' : 'own'}:${dir}`;
+      let listing = listings.get(key);
       if (!listing) {
-        listing = listFiles(dir, { roots, signal, ...flags }).catch(() => []);
-        listings.set(dir, listing);
+        listing = listFiles(dir, { roots, signal, recursive, ...flags }).catch(() => []);
+        listings.set(key, listing);
       }
       return listing;
     };
@@ -170,8 +175,12 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
         const base = path.join(root, globBase(relativeGlob));
         const matches = globMatcher(relativeGlob, { caseSensitive: true });
         const mediaWanted = mediaExtensionsIn(relativeGlob);
-        for (const file of await listUnder(base)) {
-          const relative = path.relative(root, file);
+        // Listed paths are normalized and mostly under the root: a slice, not path.relative.
+        const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+        for (const file of await listUnder(base, globReachesSubfolders(relativeGlob))) {
+          const relative = file.startsWith(rootPrefix)
+            ? file.slice(rootPrefix.length)
+            : path.relative(root, file);
           if (!matches(relative)) continue;
           matchedAny = true;
           if (isExcluded(relative)) continue;

@@ -62,6 +62,9 @@ export function detectFileType(filePath: string, head: Buffer): FileType {
   return isBinary(head) ? { kind: 'binary' } : { kind: 'text' };
 }
 
+/** Control characters text does not use (7 to 13, tab and line ends among them, and escape are fine). */
+const SUSPICIOUS_CONTROL = /[\x00-\x06\x0e-\x1a\x1c-\x1f]/;
+
 /** True for bytes that are not text: a NUL byte (outside UTF-16), or many control characters. */
 export function isBinary(head: Buffer): boolean {
   if (head.length === 0) return false;
@@ -70,6 +73,8 @@ export function isBinary(head: Buffer): boolean {
   if (sample.indexOf(0) !== -1) return true;
   // Control characters are counted over the first kilobyte: enough to tell, and cheap.
   const start = sample.subarray(0, 1024);
+  // Most text has none at all, which one native scan settles.
+  if (!SUSPICIOUS_CONTROL.test(start.toString('latin1'))) return false;
   let suspicious = 0;
   // An indexed loop: a Buffer's iterator costs more than the reading of a small file.
   for (let i = 0; i < start.length; i++) {

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VISIBLE_FILES, writeSearchFixture } from '../../test/helpers/search-fixture.js';
@@ -12,6 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
+const RULES = { respectGitIgnore: true, respectToolhostIgnore: true };
 const list = async (
   engine: ListingEngine,
   flags = { respectGitIgnore: true, respectToolhostIgnore: true },
@@ -42,6 +44,28 @@ describe('listFiles', () => {
           'src/legacy/generated.ts',
         ].sort(),
       );
+    });
+
+    it(`${engine}: lists only a folder's own files when not recursive`, async () => {
+      const own = (
+        await listFiles(ws.p('src'), { roots: [ws.root], engine, recursive: false, ...RULES })
+      )
+        .map((f) => path.relative(ws.root, f))
+        .sort();
+      expect(own).toEqual(['src/app.ts', 'src/util.ts']);
+    });
+
+    it(`${engine}: lists names with a newline, and hands files over as it finds them`, async () => {
+      writeFileSync(ws.p('docs', 'odd\nname.md'), 'x\n');
+      const seen: string[] = [];
+      const returned = await listFiles(ws.p('docs'), {
+        roots: [ws.root],
+        engine,
+        ...RULES,
+        onFile: (file) => seen.push(path.relative(ws.root, file)),
+      });
+      expect(returned).toEqual([]);
+      expect(seen.sort()).toEqual(['docs/guide.md', 'docs/odd\nname.md']);
     });
 
     it(`${engine}: lists a subfolder`, async () => {

@@ -23,51 +23,75 @@ export interface ListFilesOptions extends IgnoreFlags {
    * --glob, it never brings back a file the ignore rules leave out.
    */
   nameGlob?: string;
+  /**
+   * Receives each file as the walk finds it, while it goes on (the listing then returns
+   * nothing): work per file overlaps the walk instead of following it.
+   */
+  onFile?: (file: string) => void;
+  /** False lists only the folder's own files, not those of its subfolders. */
+  recursive?: boolean;
 }
 
 /** Absolute paths of the files under `dir` (inside the workspace), in no particular order. */
 export async function listFiles(dir: string, options: ListFilesOptions): Promise<string[]> {
   const root = options.roots.find((candidate) => isWithin(candidate, dir)) ?? dir;
-  const engine = options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
-  return engine === 'ripgrep'
-    ? listWithRipgrep(root, dir, options)
-    : listWithJavaScript(dir, options);
+  // One folder's own files take one readdir: less than starting ripgrep costs.
+  const engine =
+    options.engine ?? (options.recursive !== false && ripgrepPath() ? 'ripgrep' : 'javascript');
+  const files: string[] = [];
+  const onFile = options.onFile ?? ((file: string) => files.push(file));
+  await (engine === 'ripgrep'
+    ? listWithRipgrep(root, dir, options, onFile)
+    : listWithJavaScript(dir, options, onFile));
+  return files;
 }
 
 async function listWithRipgrep(
   root: string,
   dir: string,
   options: ListFilesOptions,
-): Promise<string[]> {
-  const files: string[] = [];
+  onFile: (file: string) => void,
+): Promise<void> {
   const relativeDir = path.relative(root, dir) || '.';
   const byName = options.nameGlob
     ? ['--type-add', `toolhost:${options.nameGlob}`, '--type', 'toolhost']
     : [];
-  const args = ['--files', ...ignoreArguments(root, options), ...byName, '--', relativeDir];
+  const args = ['--files', '--null', ...ignoreArguments(root, options), ...byName];
+  if (options.recursive === false) args.push('--max-depth', '1');
+  args.push('--', relativeDir);
+  // rg prints the paths as given: "./x" under ".", "sub/x" under "sub", never "..".
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const skip = relativeDir === '.' ? 2 : 0;
+  let found = 0;
   const run = await runRipgrep(args, {
     cwd: root,
     signal: options.signal,
+    separator: '\0',
     onLine: (line) => {
-      if (line) files.push(path.join(root, line));
+      if (line) {
+        found++;
+        onFile(prefix + line.slice(skip));
+      }
       return undefined;
     },
   });
   // rg exits 1 when it finds no files; 2 with partial results when some folders were unreadable.
-  if (run.exitCode !== 0 && run.exitCode !== 1 && files.length === 0 && !run.stopped) {
+  if (run.exitCode !== 0 && run.exitCode !== 1 && found === 0 && !run.stopped) {
     throw new Error(
       `listing ${dir} failed: ${run.stderr.trim() || `rg exited with ${run.exitCode}`}`,
     );
   }
-  return files;
 }
 
-async function listWithJavaScript(dir: string, options: ListFilesOptions): Promise<string[]> {
+async function listWithJavaScript(
+  dir: string,
+  options: ListFilesOptions,
+  onFile: (file: string) => void,
+): Promise<void> {
   const rules = new IgnoreRules(options.roots, {
     respectGitIgnore: options.respectGitIgnore,
     respectToolhostIgnore: options.respectToolhostIgnore,
   });
-  const files: string[] = [];
   const pending = [dir];
   while (pending.length > 0) {
     if (options.signal?.aborted) break;
@@ -82,11 +106,10 @@ async function listWithJavaScript(dir: string, options: ListFilesOptions): Promi
       if (entry.name === '.git') continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!rules.isIgnored(full, true)) pending.push(full);
+        if (options.recursive !== false && !rules.isIgnored(full, true)) pending.push(full);
       } else if (entry.isFile() && !rules.isIgnored(full, false)) {
-        files.push(full);
+        onFile(full);
       }
     }
   }
-  return files;
 }

@@ -62,14 +62,21 @@ export interface RipgrepRun {
 
 /**
  * Runs rg, calling `onLine` for each output line as it arrives (no buffering of the whole
- * output). Returning `false` from `onLine` stops rg.
+ * output); `separator` ends a line (`\0` with --null --files). Returning `false` from
+ * `onLine` stops rg.
  */
 export function runRipgrep(
   args: string[],
-  options: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | undefined },
+  options: {
+    cwd: string;
+    signal?: AbortSignal;
+    separator?: '\n' | '\0';
+    onLine: (line: string) => boolean | undefined;
+  },
 ): Promise<RipgrepRun> {
   const rg = ripgrepPath();
   if (!rg) return Promise.reject(new Error('ripgrep is not available on this platform'));
+  const separator = options.separator ?? '\n';
   return new Promise((resolve, reject) => {
     const child = spawn(rg, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stopped = false;
@@ -85,17 +92,17 @@ export function runRipgrep(
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       if (stopped) return;
-      pending += chunk;
-      let newline = pending.indexOf('\n');
-      while (newline !== -1) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
+      const text = pending + chunk;
+      let from = 0;
+      for (let end = text.indexOf(separator); end !== -1; end = text.indexOf(separator, from)) {
+        const line = text.slice(from, end);
+        from = end + 1;
         if (options.onLine(line) === false) {
           stop();
           return;
         }
-        newline = pending.indexOf('\n');
       }
+      pending = text.slice(from);
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
