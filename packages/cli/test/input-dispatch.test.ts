@@ -185,3 +185,42 @@ describe('/agents create', () => {
     expect(session.printed.at(-1)?.kind).toBe('error');
   });
 });
+
+describe('user commands with !{} blocks', () => {
+  it('run the block once approved, with the arguments quoted for the shell, and send its output', async () => {
+    const asked: string[] = [];
+    const { session, dispatcher, sent } = setUp({
+      decide: async (call) => {
+        asked.push(String(call.request.args.command));
+        return { outcome: ToolConfirmationOutcome.ProceedOnce };
+      },
+    });
+    const dir = path.join(session.dirs.root, '.toolhost/commands');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'note.md'),
+      'Saved: !{printf "%s" $ARGUMENTS > note.txt && wc -c < note.txt}. Explain.',
+    );
+    await dispatcher.submit("/note it's; touch canary");
+    expect(asked).toEqual([`printf "%s" 'it'\\''s; touch canary' > note.txt && wc -c < note.txt`]);
+    expect(readFileSync(path.join(session.dirs.root, 'note.txt'), 'utf8')).toBe(
+      "it's; touch canary",
+    );
+    expect(existsSync(path.join(session.dirs.root, 'canary'))).toBe(false);
+    await expect.poll(() => sent.length).toBe(1);
+    expect(sent[0]?.prompt).toMatch(/^Saved: [\s\S]*18[\s\S]*\. Explain\.$/);
+  });
+
+  it('send nothing when the block is declined', async () => {
+    const { session, dispatcher, sent } = setUp({
+      decide: async () => ({ outcome: ToolConfirmationOutcome.Cancel }),
+    });
+    const dir = path.join(session.dirs.root, '.toolhost/commands');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'status.md'), 'Status: !{touch canary}');
+    await dispatcher.submit('/status');
+    expect(sent).toEqual([]);
+    expect(existsSync(path.join(session.dirs.root, 'canary'))).toBe(false);
+    expect(session.printed.at(-1)).toMatchObject({ kind: 'error' });
+  });
+});

@@ -108,6 +108,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
       toolCalls: { success: 3, error: 1, cancelled: 0 },
     }),
     print: (text, kind = 'info') => printed.push({ text, kind }),
+    runTool,
     submitPrompt: (prompt) => submitted.push(prompt),
     clearConversation: () => events.push('clear'),
     resumeSession: async (id) => {

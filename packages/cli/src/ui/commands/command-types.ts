@@ -4,6 +4,7 @@
  * and a context that records what it printed.
  */
 import type { AgentSession, Config, ToolRegistry } from '@toolhost/core';
+import type { ToolRunner } from '../input/at-references.js';
 
 export type CommandSource = 'built-in' | 'project' | 'user' | 'mcp';
 
@@ -24,6 +25,8 @@ export interface CommandContext {
   stats(): SessionStats;
   /** Shows Markdown text in the conversation (never sent to the model). */
   print(markdown: string, kind?: MessageKind): void;
+  /** Runs a tool call through the app's scheduler, with its approvals and display. */
+  runTool: ToolRunner;
   /** Sends a prompt to the model as if the person had typed it. */
   submitPrompt(prompt: string): void;
   /** Starts a fresh conversation: screen and the model's history. */

@@ -4,8 +4,8 @@
  * sends the result to the model.
  */
 import type { McpPrompt, McpServerConnection, ToolRegistry } from '@toolhost/core';
+import { splitWords } from './command-body.js';
 import type { SlashCommand } from './command-types.js';
-import { splitWords } from './user-commands.js';
 
 export function mcpPromptCommands(registry: ToolRegistry): SlashCommand[] {
   return registry

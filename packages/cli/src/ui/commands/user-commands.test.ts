@@ -4,12 +4,7 @@ import path from 'node:path';
 import { Config } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from './command-types.js';
-import {
-  expandCommandBody,
-  loadUserCommands,
-  splitWords,
-  userCommandFolders,
-} from './user-commands.js';
+import { loadUserCommands, userCommandFolders } from './user-commands.js';
 
 let base: string;
 let home: string;
@@ -67,11 +62,11 @@ describe('user commands', () => {
     });
   });
 
-  it('sends the expanded body as a prompt when run', () => {
+  it('sends the expanded body as a prompt when run', async () => {
     write(path.join(project, '.toolhost/commands/fix.md'), 'Fix issue $1 in $2. Notes: $ARGUMENTS');
     const [fix] = load().commands;
     const sent: string[] = [];
-    fix?.run(
+    await fix?.run(
       { submitPrompt: (prompt: string) => sent.push(prompt) } as unknown as CommandContext,
       '42 "src/a b.ts"',
     );
@@ -92,29 +87,5 @@ describe('user commands', () => {
     expect(warnings.join('\n')).toMatch(/empty\.md: has no prompt after the front matter/);
     expect(warnings.join('\n')).toMatch(/help\.md: \/help is a built-in command/);
     expect(warnings.join('\n')).toMatch(/bad name\.md: a command's folder and file names/);
-  });
-});
-
-describe('command body expansion', () => {
-  it('replaces $ARGUMENTS, {{args}} and positional words', () => {
-    expect(expandCommandBody('Review $ARGUMENTS now', 'src/a.ts')).toBe('Review src/a.ts now');
-    expect(expandCommandBody('Search {{args}}', 'TODO')).toBe('Search TODO');
-    expect(expandCommandBody('from $1 to $2 ($3)', "'a b' c")).toBe('from a b to c ()');
-  });
-
-  it('adds the arguments after the body when it has no placeholder', () => {
-    expect(expandCommandBody('Explain the code.', 'only the parser')).toBe(
-      'Explain the code.\n\nonly the parser',
-    );
-    expect(expandCommandBody('Explain the code.', '')).toBe('Explain the code.');
-  });
-
-  it('splits words like a shell', () => {
-    expect(splitWords(`one "two three" 'four\\' five\\ six`)).toEqual([
-      'one',
-      'two three',
-      'four\\',
-      'five six',
-    ]);
   });
 });

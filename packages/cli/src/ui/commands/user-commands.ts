@@ -3,13 +3,14 @@
  * `.qwen/commands/` or `.claude/commands/`, in the project or the home folder. The file's
  * path names the command (`git/commit.md` is `/git:commit`); its optional YAML front
  * matter gives `description` and `argument-hint`; its body is the prompt sent to the
- * model, with `$ARGUMENTS` (or `{{args}}`) replaced by what follows the name and `$1`..`$9`
- * by single words of it. A project's command wins over the person's of the same name.
+ * model (see command-body.ts for its placeholders). A project's command wins over the
+ * person's of the same name.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '@toolhost/core';
 import { parse as parseYaml } from 'yaml';
+import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';
 
 const FOLDERS = ['.toolhost/commands', '.qwen/commands', '.claude/commands'];
@@ -114,49 +115,23 @@ export function parseCommandFile(file: string): CommandFile | string {
   };
 }
 
-/**
- * The prompt a command's body becomes with these arguments. Without a placeholder, the
- * arguments follow the body after a blank line, so they are never lost.
- */
-export function expandCommandBody(body: string, args: string): string {
-  const words = splitWords(args);
-  let used = false;
-  const expanded = body.replace(/\$ARGUMENTS\b|\{\{args\}\}|\$([1-9])(?!\d)/g, (_all, digit) => {
-    used = true;
-    if (digit === undefined) return args;
-    return words[Number(digit) - 1] ?? '';
-  });
-  if (used || !args) return expanded;
-  return `${expanded}\n\n${args}`;
-}
-
-/** Words as a shell would split them: quotes group, a backslash escapes. */
-export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+)/g;
-  for (const match of text.matchAll(pattern)) {
-    const word = match[1] ?? match[2] ?? match[3] ?? '';
-    words.push(match[2] !== undefined ? word : word.replace(/\\(.)/g, '$1'));
-  }
-  return words;
-}
-
 function userCommand(
   name: string,
   file: string,
   source: 'project' | 'user',
   parsed: CommandFile,
 ): SlashCommand {
-  const usesArguments = /\$ARGUMENTS\b|\{\{args\}\}|\$[1-9]/.test(parsed.body);
   return {
     name,
     description: parsed.description ?? firstLine(parsed.body),
     ...(parsed.argumentHint ? { argumentHint: parsed.argumentHint } : {}),
     source,
     file,
-    takesArguments: usesArguments || Boolean(parsed.argumentHint),
-    run(context, args) {
-      context.submitPrompt(expandCommandBody(parsed.body, args));
+    takesArguments: usesArguments(parsed.body) || Boolean(parsed.argumentHint),
+    async run(context, args) {
+      const rendered = await renderCommandBody(parsed.body, args, context.runTool, context.signal);
+      if ('error' in rendered) context.print(rendered.error, 'error');
+      else context.submitPrompt(rendered.prompt);
     },
   };
 }

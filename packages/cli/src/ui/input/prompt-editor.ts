@@ -70,6 +70,7 @@ export class PromptEditor {
   private historyIndex: number;
   private draft: TextBuffer = EMPTY_BUFFER;
   private beforeSearch: TextBuffer = EMPTY_BUFFER;
+  private readonly listeners = new Set<() => void>();
 
   constructor(readonly history: PromptHistory) {
     this.historyIndex = history.entries.length;
@@ -79,9 +80,21 @@ export class PromptEditor {
     return this.buffer.text;
   }
 
+  /** Replaces the text from outside (a restore offers its prompt again); the view is told. */
   setText(text: string): void {
     this.buffer = bufferOf(text);
     this.completion = undefined;
+    this.draft = this.buffer;
+    this.historyIndex = this.history.entries.length;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called when the text is set from outside; returns the unsubscribe function. */
+  onExternalChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   /** Offers completions for the text as it is now (the app computes them as the text changes). */
@@ -163,7 +176,7 @@ export class PromptEditor {
       case 'c':
         // Ctrl+C clears a prompt being written; on an empty one it is the app's.
         if (!this.buffer.text) return IGNORED;
-        this.reset();
+        this.clear();
         return CHANGED;
       default:
         return IGNORED;
@@ -198,6 +211,11 @@ export class PromptEditor {
     this.history.add(text);
     this.reset();
     return { type: 'submit', text };
+  }
+
+  /** Empties the prompt (Ctrl+C on a prompt being written). */
+  clear(): void {
+    this.reset();
   }
 
   private reset(): void {
