@@ -12,6 +12,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -107,10 +108,20 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const child = openSync(
-        next,
-        constants.O_RDONLY | constants.O_DIRECTORY | (exact ? constants.O_NOFOLLOW : 0),
-      );
+      let child: number;
+      try {
+        child = openSync(
+          next,
+          constants.O_RDONLY | constants.O_DIRECTORY | (exact ? constants.O_NOFOLLOW : 0),
+        );
+      } catch (error) {
+        // Linux answers ENOTDIR, not ELOOP, for a link opened with O_DIRECTORY | O_NOFOLLOW.
+        if (exact && isLink(next))
+          throw new ConfinementError(
+            `${realDir} was changed while it was being created: a folder became a symbolic link. Nothing was written; check the folder and try again.`,
+          );
+        throw error;
+      }
       closeSync(fd);
       fd = child;
       existing = path.join(existing, name);
@@ -118,13 +129,12 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
     return fd;
   } catch (error) {
     closeSync(fd);
-    if (error instanceof ConfinementError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new ConfinementError(
-        `${realDir} was changed while it was being created: a folder became a symbolic link. Nothing was written; check the folder and try again.`,
-      );
     throw error;
   }
+}
+
+function isLink(file: string): boolean {
+  return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 /** Checks that the open folder is still where it was opened, right before a change lands. */

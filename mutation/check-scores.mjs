@@ -1,0 +1,85 @@
+/**
+ * Runs after Stryker: reads its JSON report and fails unless every safety file reaches its
+ * own threshold and every surviving mutant is listed in equivalent.md (with the reason it
+ * cannot change behaviour). Stryker's own thresholds are global, so they cannot say this.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SAFETY_FILES } from './safety-files.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const reportPath = path.resolve(here, '..', process.argv[2] ?? 'reports/mutation/mutation.json');
+const onlyFiles = process.argv.slice(3);
+
+if (!existsSync(reportPath)) {
+  console.error(`No mutation report at ${reportPath}; run \`npm run mutation\` first.`);
+  process.exit(2);
+}
+const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+const equivalents = readEquivalents(path.join(here, 'equivalent.md'));
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+const failures = [];
+const rows = [];
+for (const { path: file, threshold } of SAFETY_FILES) {
+  if (onlyFiles.length > 0 && !onlyFiles.some((only) => file.endsWith(only))) continue;
+  const short = file.replace(/^packages\/core\/src\//, '');
+  const entry = report.files[file];
+  if (!entry) {
+    failures.push(`${short}: not in the report (was it mutated?)`);
+    continue;
+  }
+  let detected = 0;
+  let undetected = 0;
+  let listed = 0;
+  for (const mutant of entry.mutants) {
+    if (DETECTED.has(mutant.status)) detected++;
+    else if (UNDETECTED.has(mutant.status)) {
+      undetected++;
+      const key = mutantKey(short, mutant);
+      if (equivalents.has(key)) listed++;
+      else
+        failures.push(
+          `${key}: ${mutant.status}, not listed in mutation/equivalent.md; add a test that catches it, or list it with the reason it cannot change behaviour`,
+        );
+    }
+  }
+  const total = detected + undetected;
+  const score = total === 0 ? 100 : (100 * detected) / total;
+  rows.push({ file: short, detected, total, score, listed });
+  if (score < threshold)
+    failures.push(`${short}: ${score.toFixed(1)}% is below its threshold of ${threshold}%`);
+}
+
+console.log('| file | mutants caught | score | listed equivalent |');
+console.log('|---|---|---|---|');
+for (const row of rows)
+  console.log(
+    `| \`${row.file}\` | ${row.detected} of ${row.total} | ${row.score.toFixed(1)}% | ${row.listed} |`,
+  );
+if (failures.length > 0) {
+  console.error(`\nMutation testing failed:\n${failures.map((f) => `- ${f}`).join('\n')}`);
+  process.exit(1);
+}
+console.log(
+  '\nEvery safety file reaches its threshold; every surviving mutant is listed as equivalent.',
+);
+
+/** `file:line mutator "replacement"`, the key equivalent.md lists mutants by. */
+function mutantKey(file, mutant) {
+  const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').trim();
+  return `${file}:${mutant.location.start.line} ${mutant.mutatorName} \`${replacement}\``;
+}
+
+/** Keys from equivalent.md: each listed mutant is a bullet `- <key> — <reason>`. */
+function readEquivalents(file) {
+  const keys = new Set();
+  if (!existsSync(file)) return keys;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^- (.+?:\d+ \w+ `.*`) — .+$/.exec(line);
+    if (match) keys.add(match[1]);
+  }
+  return keys;
+}

@@ -1,0 +1,253 @@
+/**
+ * Read-only git judged word by word (gitProblem), the repository-config check that refuses
+ * a repository able to run programs (gitConfigProblem), and the environment that switches
+ * those programs off. Whole command lines through the shell policy are in
+ * read-only-commands.test.ts; real git runs in test/shell-read-only-bypass.test.ts.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitConfigProblem, gitProblem, readOnlyGitEnvironment } from './git-read-only.js';
+import type { ShellWord } from './shell-words.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-git-')));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const words = (...values: (string | ShellWord)[]): ShellWord[] =>
+  values.map((value) => (typeof value === 'string' ? { value, literal: true } : value));
+const unknown = (value: string): ShellWord => ({ value, literal: false });
+
+/** gitProblem with the workspace at /ws and a clean repository config. */
+function problem(args: ShellWord[], seen: { checked: string[]; configDirs: string[] } = fresh()) {
+  return gitProblem(
+    args,
+    '/ws',
+    (word, cwd) => {
+      seen.checked.push(`${cwd}:${word.value}`);
+      return path.resolve(cwd, word.value).startsWith('/ws') ? null : `${word.value} is outside`;
+    },
+    (configDir) => {
+      seen.configDirs.push(configDir);
+      return null;
+    },
+  );
+}
+const fresh = () => ({ checked: [] as string[], configDirs: [] as string[] });
+
+describe('gitProblem', () => {
+  it('lets read-only subcommands through and asks the config check about the right folder', () => {
+    const seen = fresh();
+    expect(problem(words('status'), seen)).toBeNull();
+    expect(seen.configDirs).toEqual(['/ws']);
+    const viaC = fresh();
+    expect(problem(words('-C', 'sub', '--no-pager', '-C', 'deeper', 'log'), viaC)).toBeNull();
+    expect(viaC.checked).toEqual(['/ws:sub', '/ws/sub:deeper']);
+    expect(viaC.configDirs).toEqual(['/ws/sub/deeper']);
+  });
+
+  it('passes on what the config check says', () => {
+    expect(
+      gitProblem(
+        words('status'),
+        '/ws',
+        () => null,
+        () => 'runs a pager',
+      ),
+    ).toBe('runs a pager');
+  });
+
+  it('refuses a -C folder outside, or none at all', () => {
+    expect(problem(words('-C', '/etc', 'status'))).toBe('/etc is outside');
+    expect(problem(words('-C'))).toBe('git -C needs a folder');
+  });
+
+  it('accepts only the global flags known to change nothing', () => {
+    for (const flag of [
+      '--no-pager',
+      '-P',
+      '--no-optional-locks',
+      '--literal-pathspecs',
+      '--glob-pathspecs',
+      '--noglob-pathspecs',
+      '--icase-pathspecs',
+      '--no-replace-objects',
+    ])
+      expect(problem(words(flag, 'status')), flag).toBeNull();
+    expect(problem(words('-c', 'core.pager=sh', 'status'))).toBe(
+      'git: the option -c is not known to be read-only',
+    );
+    expect(problem(words('--exec-path=/tmp', 'status'))).toMatch(/--exec-path=\/tmp is not known/);
+  });
+
+  it('asks about anything only known when the command runs', () => {
+    expect(problem([unknown('-$FLAG'), ...words('status')])).toBe(
+      'git: -$FLAG is only known when the command runs',
+    );
+    expect(problem([unknown('$SUB')])).toBe('git $SUB is not a read-only git command');
+    expect(problem(words('log', '--', unknown('$REV')))).toBe(
+      'git log: an argument is only known when the command runs',
+    );
+  });
+
+  it('refuses a missing or unknown subcommand', () => {
+    expect(problem(words())).toBe('git without a subcommand');
+    expect(problem(words('--no-pager'))).toBe('git without a subcommand');
+    expect(problem(words('commit', '-m', 'x'))).toBe('git commit is not a read-only git command');
+    expect(problem(words('constructor'))).toBe('git constructor is not a read-only git command');
+  });
+
+  it('refuses options a subcommand does not list', () => {
+    expect(problem(words('log', '--output=x'))).toMatch(/^git log: .*--output/);
+  });
+
+  it('lets branch and tag take names only to list them', () => {
+    expect(problem(words('branch', 'feature'))).toBe(
+      'git branch with a name creates or changes it',
+    );
+    expect(problem(words('tag', 'v1'))).toBe('git tag with a name creates or changes it');
+    expect(problem(words('branch', '--list', 'feat*'))).toBeNull();
+    expect(problem(words('tag', '-l', 'v*'))).toBeNull();
+    expect(problem(words('branch', '-a'))).toBeNull();
+  });
+
+  it('lets remote only list or print a URL', () => {
+    expect(problem(words('remote'))).toBeNull();
+    expect(problem(words('remote', '-v'))).toBeNull();
+    expect(problem(words('remote', 'get-url', 'origin'))).toBeNull();
+    expect(problem(words('remote', 'get-url'))).toBe('git remote get-url is not read-only');
+    expect(problem(words('remote', 'get-url', 'a', 'b'))).toBe(
+      'git remote get-url a b is not read-only',
+    );
+    expect(problem(words('remote', 'add', 'x', '/y'))).toBe('git remote add x /y is not read-only');
+  });
+});
+
+describe('gitConfigProblem', () => {
+  function repo(config: string, at = dir) {
+    mkdirSync(path.join(at, '.git'), { recursive: true });
+    writeFileSync(path.join(at, '.git', 'config'), config);
+    return at;
+  }
+
+  it('finds nothing outside a repository or in a plain config', () => {
+    expect(gitConfigProblem(dir)).toBeNull();
+    repo('[core]\n\tbare = false\n\trepositoryformatversion = 0\n[user]\n\tname = pager\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+  });
+
+  it('names each setting that makes git run a program', () => {
+    const settings = [
+      'fsmonitor',
+      'textconv',
+      'command',
+      'external',
+      'program',
+      'pager',
+      'hooksPath',
+      'sshCommand',
+      'askPass',
+      'editor',
+      'clean',
+      'smudge',
+      'process',
+      'showSignature',
+      'cacheTextconv',
+    ];
+    for (const key of settings) {
+      repo(`[section]\n\t${key} = ./x.sh\n`);
+      expect(gitConfigProblem(dir), key).toBe(
+        `the repository's git config (${path.join(dir, '.git', 'config')}) sets "${key} =", which can make git run a program`,
+      );
+    }
+    repo('[core]\nfsmonitor=true\n');
+    expect(gitConfigProblem(dir)).toMatch(/sets "fsmonitor="/);
+  });
+
+  it('names sections that include files or define programs', () => {
+    for (const section of ['include', 'includeIf "gitdir:/x"', 'filter "lfs"', 'pager', 'gpg']) {
+      repo(`[core]\n\tbare = false\n  [ ${section}]\n\tpath = x\n`);
+      expect(gitConfigProblem(dir), section).toMatch(
+        new RegExp(`sets "\\[ ${section.split(' ')[0]}`),
+      );
+    }
+  });
+
+  it('does not mistake longer names or values for those settings', () => {
+    repo('[alias]\n\tst = status --pager\n[user]\n\tname = program\n\tpagerx = 1\n[includes]\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+  });
+
+  it('looks in the repository around a folder deep inside it', () => {
+    repo('[core]\n\tfsmonitor = ./x.sh\n');
+    const deep = path.join(dir, 'a', 'b');
+    mkdirSync(deep, { recursive: true });
+    expect(gitConfigProblem(deep)).toMatch(/fsmonitor/);
+  });
+
+  it('follows a worktree to its own and the shared config', () => {
+    const main = path.join(dir, 'main');
+    repo('[core]\n\tbare = false\n', main);
+    const own = path.join(main, '.git', 'worktrees', 'wt');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'commondir'), '../..\n');
+    const worktree = path.join(dir, 'wt');
+    mkdirSync(worktree);
+    writeFileSync(path.join(worktree, '.git'), `gitdir: ${own}\n`);
+    expect(gitConfigProblem(worktree)).toBeNull();
+
+    writeFileSync(path.join(own, 'config.worktree'), '[core]\n\tpager = less\n');
+    expect(gitConfigProblem(worktree)).toContain(`(${path.join(own, 'config.worktree')})`);
+
+    writeFileSync(path.join(main, '.git', 'config'), '[diff "x"]\n\ttextconv = ./x.sh\n');
+    expect(gitConfigProblem(worktree)).toContain(`(${path.join(main, '.git', 'config')})`);
+  });
+
+  it('treats a .git file it cannot read as a problem', () => {
+    writeFileSync(path.join(dir, '.git'), 'not a pointer\n');
+    expect(gitConfigProblem(dir)).toBe('the repository layout could not be read');
+    rmSync(path.join(dir, '.git'));
+    mkdirSync(path.join(dir, '.git'));
+    mkdirSync(path.join(dir, '.git', 'commondir'));
+    expect(gitConfigProblem(dir)).toBe('the repository layout could not be read');
+  });
+});
+
+describe('readOnlyGitEnvironment', () => {
+  const expected = {
+    GIT_PAGER: 'cat',
+    'core.fsmonitor': 'false',
+    'core.pager': 'cat',
+    'core.hooksPath': '/dev/null',
+    'log.showSignature': 'false',
+    'gpg.program': 'false',
+    'gpg.ssh.program': 'false',
+    'gpg.x509.program': 'false',
+  };
+  /** The config pairs an environment gives git, as git reads them. */
+  function configOf(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+    const out: Record<string, string | undefined> = { GIT_PAGER: env.GIT_PAGER };
+    const count = Number(env.GIT_CONFIG_COUNT);
+    for (let i = 0; i < count; i++)
+      out[env[`GIT_CONFIG_KEY_${i}`] ?? `missing key ${i}`] = env[`GIT_CONFIG_VALUE_${i}`];
+    return out;
+  }
+
+  it('switches off every program git could run from repository config', () => {
+    expect(configOf(readOnlyGitEnvironment({}))).toEqual(expected);
+  });
+
+  it('adds to config already given through the environment, keeping it', () => {
+    const given = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'a.b', GIT_CONFIG_VALUE_0: '1' };
+    const env = { ...given, GIT_CONFIG_KEY_1: 'c.d', GIT_CONFIG_VALUE_1: '2' };
+    const merged = { ...env, ...readOnlyGitEnvironment(env) };
+    expect(configOf(merged)).toEqual({ 'a.b': '1', 'c.d': '2', ...expected });
+  });
+
+  it('starts from zero when the count it finds is not a number', () => {
+    expect(configOf(readOnlyGitEnvironment({ GIT_CONFIG_COUNT: 'lots' }))).toEqual(expected);
+  });
+});
