@@ -9,24 +9,29 @@ import { fileURLToPath } from 'node:url';
 import { SAFETY_FILES } from './safety-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const reportPath = path.resolve(here, '..', process.argv[2] ?? 'reports/mutation/mutation.json');
-const onlyFiles = process.argv.slice(3);
+const root = path.resolve(here, '..');
+const groupArgs = process.argv.slice(2).filter((arg) => arg.startsWith('--group='));
+const wanted = groupArgs.map((arg) => arg.slice('--group='.length));
+const files = SAFETY_FILES.filter((file) => wanted.length === 0 || wanted.includes(file.group));
 
-if (!existsSync(reportPath)) {
-  console.error(`No mutation report at ${reportPath}; run \`npm run mutation\` first.`);
-  process.exit(2);
+const reports = new Map();
+for (const group of new Set(files.map((file) => file.group))) {
+  const reportPath = path.join(root, 'reports', 'mutation', group, 'mutation.json');
+  if (!existsSync(reportPath)) {
+    console.error(`No mutation report at ${reportPath}; run \`npm run mutation\` first.`);
+    process.exit(2);
+  }
+  reports.set(group, JSON.parse(readFileSync(reportPath, 'utf8')));
 }
-const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const equivalents = readEquivalents(path.join(here, 'equivalent.md'));
 
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const failures = [];
 const rows = [];
-for (const { path: file, threshold } of SAFETY_FILES) {
-  if (onlyFiles.length > 0 && !onlyFiles.some((only) => file.endsWith(only))) continue;
+for (const { path: file, threshold, group } of files) {
   const short = file.replace(/^packages\/core\/src\//, '');
-  const entry = report.files[file];
+  const entry = reports.get(group).files[file];
   if (!entry) {
     failures.push(`${short}: not in the report (was it mutated?)`);
     continue;

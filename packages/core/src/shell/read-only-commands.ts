@@ -27,461 +27,556 @@ export interface ReadOnlySpec {
   operandPattern?: RegExp;
 }
 
-const GREP: ReadOnlySpec = {
-  options: {
-    short: 'EFGPiyvwxcLloqsbHhnTZzaIrRU',
-    shortValued: 'efmABCdD',
-    numeric: true,
-    long: [
-      '--extended-regexp',
-      '--fixed-strings',
-      '--basic-regexp',
-      '--perl-regexp',
-      '--ignore-case',
-      '--no-ignore-case',
-      '--invert-match',
-      '--word-regexp',
-      '--line-regexp',
-      '--count',
-      '--files-with-matches',
-      '--files-without-match',
-      '--only-matching',
-      '--quiet',
-      '--silent',
-      '--no-messages',
-      '--byte-offset',
-      '--with-filename',
-      '--no-filename',
-      '--line-number',
-      '--initial-tab',
-      '--null',
-      '--null-data',
-      '--text',
-      '--recursive',
-      '--dereference-recursive',
-      '--line-buffered',
-    ],
-    longValued: [
-      '--regexp',
-      '--file',
-      '--max-count',
-      '--after-context',
-      '--before-context',
-      '--context',
-      '--include',
-      '--exclude',
-      '--exclude-dir',
-      '--label',
-      '--binary-files',
-      '--devices',
-      '--directories',
-      '--exclude-from',
-    ],
-    longOptional: ['--color', '--colour'],
-  },
-  operands: 'pattern-then-paths',
-  pathOptions: ['-f', '--file', '--exclude-from'],
-  patternOptions: ['-e', '-f', '--regexp', '--file'],
-};
-
-const HEAD_TAIL_LONG = ['--quiet', '--silent', '--verbose', '--zero-terminated'];
-
-export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
-  ls: {
+function grep(): ReadOnlySpec {
+  return {
     options: {
-      short: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvwxXZ1',
-      shortValued: 'IwT',
-      long: [
-        '--all',
-        '--almost-all',
-        '--human-readable',
-        '--si',
-        '--recursive',
-        '--reverse',
-        '--size',
-        '--classify',
-        '--directory',
-        '--inode',
-        '--numeric-uid-gid',
-        '--dereference',
-        '--group-directories-first',
-        '--full-time',
-        '--no-group',
-        '--literal',
-        '--author',
-      ],
-      longValued: [
-        '--sort',
-        '--time',
-        '--time-style',
-        '--format',
-        '--indicator-style',
-        '--hide',
-        '--ignore',
-        '--block-size',
-        '--width',
-        '--tabsize',
-        '--quoting-style',
-      ],
-      longOptional: ['--color', '--hyperlink'],
-    },
-    operands: 'paths',
-  },
-  cat: {
-    options: {
-      short: 'AbeEnstTuv',
-      long: [
-        '--number',
-        '--number-nonblank',
-        '--show-all',
-        '--show-ends',
-        '--show-tabs',
-        '--squeeze-blank',
-        '--show-nonprinting',
-      ],
-    },
-    operands: 'paths',
-  },
-  head: {
-    options: {
-      short: 'qvz',
-      shortValued: 'nc',
+      short: 'EFGPiyvwxcLloqsbHhnTZzaIrRU',
+      shortValued: 'efmABCdD',
       numeric: true,
-      long: HEAD_TAIL_LONG,
-      longValued: ['--lines', '--bytes'],
-    },
-    operands: 'paths',
-  },
-  tail: {
-    options: {
-      short: 'qvzfFr',
-      shortValued: 'ncs',
-      numeric: true,
-      long: [...HEAD_TAIL_LONG, '--retry'],
-      longValued: ['--lines', '--bytes', '--sleep-interval', '--max-unchanged-stats', '--pid'],
-      longOptional: ['--follow'],
-    },
-    operands: 'paths',
-  },
-  wc: {
-    options: {
-      short: 'clmwL',
-      long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length'],
-      longValued: ['--files0-from'],
-    },
-    operands: 'paths',
-    pathOptions: ['--files0-from'],
-  },
-  pwd: { options: { short: 'LP' }, operands: 'none' },
-  echo: { options: {}, operands: 'text', anyText: true },
-  printf: { options: {}, operands: 'text', anyText: true },
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
-  rg: {
-    options: {
-      short: 'iSsFwxvclLnNoqbHIuUaP0h.',
-      shortValued: 'egtTmABCjMrEf',
       long: [
-        '--files',
-        '--hidden',
-        '--no-ignore',
-        '--no-ignore-vcs',
-        '--no-ignore-parent',
-        '--no-ignore-dot',
-        '--ignore-case',
-        '--smart-case',
-        '--case-sensitive',
+        '--extended-regexp',
         '--fixed-strings',
+        '--basic-regexp',
+        '--perl-regexp',
+        '--ignore-case',
+        '--no-ignore-case',
+        '--invert-match',
         '--word-regexp',
         '--line-regexp',
-        '--invert-match',
         '--count',
-        '--count-matches',
         '--files-with-matches',
         '--files-without-match',
-        '--line-number',
-        '--no-line-number',
         '--only-matching',
         '--quiet',
-        '--column',
-        '--no-heading',
-        '--heading',
+        '--silent',
+        '--no-messages',
+        '--byte-offset',
         '--with-filename',
         '--no-filename',
-        '--json',
-        '--vimgrep',
-        '--follow',
-        '--multiline',
-        '--multiline-dotall',
-        '--pcre2',
-        '--stats',
-        '--sort-files',
-        '--trim',
-        '--no-messages',
+        '--line-number',
+        '--initial-tab',
         '--null',
+        '--null-data',
         '--text',
-        '--binary',
-        '--no-config',
-        '--type-list',
-        '--unrestricted',
-        '--byte-offset',
-        '--passthru',
-        '--crlf',
-        '--no-require-git',
-        '--one-file-system',
-        '--glob-case-insensitive',
-        '--max-columns-preview',
-        '--pretty',
+        '--recursive',
+        '--dereference-recursive',
+        '--line-buffered',
       ],
       longValued: [
-        '--glob',
-        '--iglob',
-        '--type',
-        '--type-not',
+        '--regexp',
+        '--file',
         '--max-count',
-        '--max-depth',
-        '--maxdepth',
-        '--max-filesize',
         '--after-context',
         '--before-context',
         '--context',
-        '--threads',
-        '--max-columns',
-        '--replace',
-        '--regexp',
-        '--file',
-        '--sort',
-        '--sortr',
-        '--encoding',
-        '--colors',
-        '--type-add',
-        '--context-separator',
-        '--field-match-separator',
-        '--path-separator',
-        '--ignore-file',
+        '--include',
+        '--exclude',
+        '--exclude-dir',
+        '--label',
+        '--binary-files',
+        '--devices',
+        '--directories',
+        '--exclude-from',
       ],
-      longOptional: ['--color'],
+      longOptional: ['--color', '--colour'],
     },
     operands: 'pattern-then-paths',
-    pathOptions: ['-f', '--file', '--ignore-file'],
-    patternOptions: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
+    pathOptions: ['-f', '--file', '--exclude-from'],
+    patternOptions: ['-e', '-f', '--regexp', '--file'],
+  };
+}
+
+const HEAD_TAIL_LONG = ['--quiet', '--silent', '--verbose', '--zero-terminated'];
+
+/**
+ * Each entry is a getter that builds its spec when asked (cheap next to parsing a line), so
+ * a change to one command's rules is tried against the tests of that command only: see
+ * "Mutation testing" in the README.
+ */
+export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
+  get ls(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvwxXZ1',
+        shortValued: 'IwT',
+        long: [
+          '--all',
+          '--almost-all',
+          '--human-readable',
+          '--si',
+          '--recursive',
+          '--reverse',
+          '--size',
+          '--classify',
+          '--directory',
+          '--inode',
+          '--numeric-uid-gid',
+          '--dereference',
+          '--group-directories-first',
+          '--full-time',
+          '--no-group',
+          '--literal',
+          '--author',
+        ],
+        longValued: [
+          '--sort',
+          '--time',
+          '--time-style',
+          '--format',
+          '--indicator-style',
+          '--hide',
+          '--ignore',
+          '--block-size',
+          '--width',
+          '--tabsize',
+          '--quoting-style',
+        ],
+        longOptional: ['--color', '--hyperlink'],
+      },
+      operands: 'paths',
+    };
   },
-  which: { options: { short: 'as' }, operands: 'text' },
-  type: { options: { short: 'afptP' }, operands: 'text' },
-  whoami: { options: {}, operands: 'none' },
-  id: { options: { short: 'gGnruz' }, operands: 'text' },
-  uname: {
-    options: {
-      short: 'asnrvmpio',
-      long: ['--all', '--kernel-name', '--kernel-release', '--machine', '--operating-system'],
-    },
-    operands: 'none',
+  get cat(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'AbeEnstTuv',
+        long: [
+          '--number',
+          '--number-nonblank',
+          '--show-all',
+          '--show-ends',
+          '--show-tabs',
+          '--squeeze-blank',
+          '--show-nonprinting',
+        ],
+      },
+      operands: 'paths',
+    };
   },
-  printenv: { options: { short: '0', long: ['--null'] }, operands: 'text' },
-  date: {
-    // No -s/--set, and no operand but +FORMAT (a bare operand sets the clock).
-    options: {
-      short: 'uR',
-      shortValued: 'dIr',
-      long: ['--utc', '--universal', '--rfc-email', '--debug'],
-      longValued: ['--date', '--reference', '--rfc-3339'],
-      longOptional: ['--iso-8601'],
-    },
-    operands: 'text',
-    operandPattern: /^\+/,
-    pathOptions: ['-r', '--reference'],
+  get head(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'qvz',
+        shortValued: 'nc',
+        numeric: true,
+        long: HEAD_TAIL_LONG,
+        longValued: ['--lines', '--bytes'],
+      },
+      operands: 'paths',
+    };
   },
-  file: {
-    options: {
-      short: 'bhiLkNrsz0E',
-      long: [
-        '--brief',
-        '--mime',
-        '--mime-type',
-        '--mime-encoding',
-        '--dereference',
-        '--no-dereference',
-        '--keep-going',
-      ],
-    },
-    operands: 'paths',
+  get tail(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'qvzfFr',
+        shortValued: 'ncs',
+        numeric: true,
+        long: [...HEAD_TAIL_LONG, '--retry'],
+        longValued: ['--lines', '--bytes', '--sleep-interval', '--max-unchanged-stats', '--pid'],
+        longOptional: ['--follow'],
+      },
+      operands: 'paths',
+    };
   },
-  stat: {
-    options: {
-      short: 'fLt',
-      shortValued: 'c',
-      long: ['--dereference', '--file-system', '--terse'],
-      longValued: ['--format', '--printf'],
-    },
-    operands: 'paths',
+  get wc(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'clmwL',
+        long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length'],
+        longValued: ['--files0-from'],
+      },
+      operands: 'paths',
+      pathOptions: ['--files0-from'],
+    };
   },
-  du: {
-    options: {
-      short: 'abcDhHkLlmPsSx0',
-      shortValued: 'dBt',
-      long: [
-        '--all',
-        '--apparent-size',
-        '--bytes',
-        '--total',
-        '--human-readable',
-        '--si',
-        '--summarize',
-        '--separate-dirs',
-        '--one-file-system',
-        '--count-links',
-        '--dereference',
-        '--null',
-      ],
-      longValued: ['--max-depth', '--block-size', '--threshold', '--exclude', '--time-style'],
-      longOptional: ['--time'],
-    },
-    operands: 'paths',
+  get pwd(): ReadOnlySpec {
+    return { options: { short: 'LP' }, operands: 'none' };
   },
-  df: {
-    options: {
-      short: 'ahHiklPTx',
-      shortValued: 'Bt',
-      long: ['--all', '--human-readable', '--si', '--inodes', '--local', '--portability'],
-      longValued: ['--block-size', '--type', '--exclude-type', '--output'],
-    },
-    operands: 'paths',
+  get echo(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
   },
-  tree: {
-    options: { short: 'adlfiqNQpugshDFvtrcUACSnJx', shortValued: 'LPI' },
-    operands: 'paths',
+  get printf(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
   },
-  basename: {
-    options: {
-      short: 'az',
-      shortValued: 's',
-      long: ['--multiple', '--zero'],
-      longValued: ['--suffix'],
-    },
-    operands: 'text',
+  get grep(): ReadOnlySpec {
+    return grep();
   },
-  dirname: { options: { short: 'z', long: ['--zero'] }, operands: 'text' },
-  realpath: {
-    options: {
-      short: 'eLmPqsz',
-      long: [
-        '--canonicalize-existing',
-        '--canonicalize-missing',
-        '--logical',
-        '--physical',
-        '--quiet',
-        '--strip',
-        '--no-symlinks',
-        '--zero',
-      ],
-      longValued: ['--relative-to', '--relative-base'],
-    },
-    operands: 'text',
+  get egrep(): ReadOnlySpec {
+    return grep();
   },
-  readlink: { options: { short: 'efmnqsvz' }, operands: 'text' },
-  sort: {
-    // Not -o/--output (writes), -T (temporary files), --compress-program (runs a program).
-    options: {
-      short: 'bdfgiMhnRrVcCsumz',
-      shortValued: 'kSt',
-      long: [
-        '--ignore-leading-blanks',
-        '--dictionary-order',
-        '--ignore-case',
-        '--general-numeric-sort',
-        '--ignore-nonprinting',
-        '--month-sort',
-        '--human-numeric-sort',
-        '--numeric-sort',
-        '--random-sort',
-        '--reverse',
-        '--version-sort',
-        '--stable',
-        '--unique',
-        '--zero-terminated',
-        '--merge',
-      ],
-      longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--sort'],
-      longOptional: ['--check'],
-    },
-    operands: 'paths',
+  get fgrep(): ReadOnlySpec {
+    return grep();
   },
-  uniq: {
-    options: {
-      short: 'cdDiuz',
-      shortValued: 'fsw',
-      long: ['--count', '--repeated', '--ignore-case', '--unique', '--zero-terminated'],
-      longValued: ['--skip-fields', '--skip-chars', '--check-chars'],
-      longOptional: ['--all-repeated', '--group'],
-    },
-    operands: 'paths',
-    maxOperands: 1,
+  get rg(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'iSsFwxvclLnNoqbHIuUaP0h.',
+        shortValued: 'egtTmABCjMrEf',
+        long: [
+          '--files',
+          '--hidden',
+          '--no-ignore',
+          '--no-ignore-vcs',
+          '--no-ignore-parent',
+          '--no-ignore-dot',
+          '--ignore-case',
+          '--smart-case',
+          '--case-sensitive',
+          '--fixed-strings',
+          '--word-regexp',
+          '--line-regexp',
+          '--invert-match',
+          '--count',
+          '--count-matches',
+          '--files-with-matches',
+          '--files-without-match',
+          '--line-number',
+          '--no-line-number',
+          '--only-matching',
+          '--quiet',
+          '--column',
+          '--no-heading',
+          '--heading',
+          '--with-filename',
+          '--no-filename',
+          '--json',
+          '--vimgrep',
+          '--follow',
+          '--multiline',
+          '--multiline-dotall',
+          '--pcre2',
+          '--stats',
+          '--sort-files',
+          '--trim',
+          '--no-messages',
+          '--null',
+          '--text',
+          '--binary',
+          '--no-config',
+          '--type-list',
+          '--unrestricted',
+          '--byte-offset',
+          '--passthru',
+          '--crlf',
+          '--no-require-git',
+          '--one-file-system',
+          '--glob-case-insensitive',
+          '--max-columns-preview',
+          '--pretty',
+        ],
+        longValued: [
+          '--glob',
+          '--iglob',
+          '--type',
+          '--type-not',
+          '--max-count',
+          '--max-depth',
+          '--maxdepth',
+          '--max-filesize',
+          '--after-context',
+          '--before-context',
+          '--context',
+          '--threads',
+          '--max-columns',
+          '--replace',
+          '--regexp',
+          '--file',
+          '--sort',
+          '--sortr',
+          '--encoding',
+          '--colors',
+          '--type-add',
+          '--context-separator',
+          '--field-match-separator',
+          '--path-separator',
+          '--ignore-file',
+        ],
+        longOptional: ['--color'],
+      },
+      operands: 'pattern-then-paths',
+      pathOptions: ['-f', '--file', '--ignore-file'],
+      patternOptions: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
+    };
   },
-  cut: {
-    options: {
-      short: 'nsz',
-      shortValued: 'bcdf',
-      long: ['--complement', '--only-delimited', '--zero-terminated'],
-      longValued: ['--bytes', '--characters', '--delimiter', '--fields', '--output-delimiter'],
-    },
-    operands: 'paths',
+  get which(): ReadOnlySpec {
+    return { options: { short: 'as' }, operands: 'text' };
   },
-  tr: { options: { short: 'cCdst' }, operands: 'text' },
-  diff: {
-    options: {
-      short: 'qsyitbwBEZaurNpTlc',
-      shortValued: 'UCFDIxW',
-      long: [
-        '--brief',
-        '--report-identical-files',
-        '--side-by-side',
-        '--ignore-case',
-        '--ignore-all-space',
-        '--ignore-space-change',
-        '--ignore-blank-lines',
-        '--text',
-        '--recursive',
-        '--new-file',
-        '--show-c-function',
-        '--expand-tabs',
-        '--strip-trailing-cr',
-        '--minimal',
-        '--normal',
-        '--suppress-common-lines',
-        '--left-column',
-        '--no-dereference',
-      ],
-      longValued: ['--label', '--exclude', '--ignore-matching-lines', '--width', '--tabsize'],
-      longOptional: ['--unified', '--context', '--color'],
-    },
-    operands: 'paths',
+  get type(): ReadOnlySpec {
+    return { options: { short: 'afptP' }, operands: 'text' };
   },
-  comm: { options: { short: '123iz' }, operands: 'paths' },
-  cmp: { options: { short: 'blsz', shortValued: 'in' }, operands: 'paths', maxOperands: 2 },
-  seq: { options: { shortValued: 'fs', short: 'w' }, operands: 'text' },
-  sha256sum: {
-    options: { short: 'bztz', long: ['--binary', '--text', '--tag', '--zero'] },
-    operands: 'paths',
+  get whoami(): ReadOnlySpec {
+    return { options: {}, operands: 'none' };
   },
-  md5sum: {
-    options: { short: 'btz', long: ['--binary', '--text', '--tag', '--zero'] },
-    operands: 'paths',
+  get id(): ReadOnlySpec {
+    return { options: { short: 'gGnruz' }, operands: 'text' };
   },
-  true: { options: {}, operands: 'text', anyText: true },
-  false: { options: {}, operands: 'text', anyText: true },
-  test: { options: {}, operands: 'text', anyText: true },
-  '[': { options: {}, operands: 'text', anyText: true },
-  env: {
-    // Only reached when env runs no command: it prints the (already filtered) environment.
-    options: {
-      short: 'i0',
-      shortValued: 'u',
-      long: ['--null', '--ignore-environment'],
-      longValued: ['--unset'],
-    },
-    operands: 'text',
-    operandPattern: /^\w+=/,
+  get uname(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'asnrvmpio',
+        long: ['--all', '--kernel-name', '--kernel-release', '--machine', '--operating-system'],
+      },
+      operands: 'none',
+    };
   },
-  node: { options: { short: 'v', long: ['--version'] }, operands: 'none' },
+  get printenv(): ReadOnlySpec {
+    return { options: { short: '0', long: ['--null'] }, operands: 'text' };
+  },
+  get date(): ReadOnlySpec {
+    return {
+      // No -s/--set, and no operand but +FORMAT (a bare operand sets the clock).
+      options: {
+        short: 'uR',
+        shortValued: 'dIr',
+        long: ['--utc', '--universal', '--rfc-email', '--debug'],
+        longValued: ['--date', '--reference', '--rfc-3339'],
+        longOptional: ['--iso-8601'],
+      },
+      operands: 'text',
+      operandPattern: /^\+/,
+      pathOptions: ['-r', '--reference'],
+    };
+  },
+  get file(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'bhiLkNrsz0E',
+        long: [
+          '--brief',
+          '--mime',
+          '--mime-type',
+          '--mime-encoding',
+          '--dereference',
+          '--no-dereference',
+          '--keep-going',
+        ],
+      },
+      operands: 'paths',
+    };
+  },
+  get stat(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'fLt',
+        shortValued: 'c',
+        long: ['--dereference', '--file-system', '--terse'],
+        longValued: ['--format', '--printf'],
+      },
+      operands: 'paths',
+    };
+  },
+  get du(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'abcDhHkLlmPsSx0',
+        shortValued: 'dBt',
+        long: [
+          '--all',
+          '--apparent-size',
+          '--bytes',
+          '--total',
+          '--human-readable',
+          '--si',
+          '--summarize',
+          '--separate-dirs',
+          '--one-file-system',
+          '--count-links',
+          '--dereference',
+          '--null',
+        ],
+        longValued: ['--max-depth', '--block-size', '--threshold', '--exclude', '--time-style'],
+        longOptional: ['--time'],
+      },
+      operands: 'paths',
+    };
+  },
+  get df(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'ahHiklPTx',
+        shortValued: 'Bt',
+        long: ['--all', '--human-readable', '--si', '--inodes', '--local', '--portability'],
+        longValued: ['--block-size', '--type', '--exclude-type', '--output'],
+      },
+      operands: 'paths',
+    };
+  },
+  get tree(): ReadOnlySpec {
+    return {
+      options: { short: 'adlfiqNQpugshDFvtrcUACSnJx', shortValued: 'LPI' },
+      operands: 'paths',
+    };
+  },
+  get basename(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'az',
+        shortValued: 's',
+        long: ['--multiple', '--zero'],
+        longValued: ['--suffix'],
+      },
+      operands: 'text',
+    };
+  },
+  get dirname(): ReadOnlySpec {
+    return { options: { short: 'z', long: ['--zero'] }, operands: 'text' };
+  },
+  get realpath(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'eLmPqsz',
+        long: [
+          '--canonicalize-existing',
+          '--canonicalize-missing',
+          '--logical',
+          '--physical',
+          '--quiet',
+          '--strip',
+          '--no-symlinks',
+          '--zero',
+        ],
+        longValued: ['--relative-to', '--relative-base'],
+      },
+      operands: 'text',
+    };
+  },
+  get readlink(): ReadOnlySpec {
+    return { options: { short: 'efmnqsvz' }, operands: 'text' };
+  },
+  get sort(): ReadOnlySpec {
+    return {
+      // Not -o/--output (writes), -T (temporary files), --compress-program (runs a program).
+      options: {
+        short: 'bdfgiMhnRrVcCsumz',
+        shortValued: 'kSt',
+        long: [
+          '--ignore-leading-blanks',
+          '--dictionary-order',
+          '--ignore-case',
+          '--general-numeric-sort',
+          '--ignore-nonprinting',
+          '--month-sort',
+          '--human-numeric-sort',
+          '--numeric-sort',
+          '--random-sort',
+          '--reverse',
+          '--version-sort',
+          '--stable',
+          '--unique',
+          '--zero-terminated',
+          '--merge',
+        ],
+        longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--sort'],
+        longOptional: ['--check'],
+      },
+      operands: 'paths',
+    };
+  },
+  get uniq(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'cdDiuz',
+        shortValued: 'fsw',
+        long: ['--count', '--repeated', '--ignore-case', '--unique', '--zero-terminated'],
+        longValued: ['--skip-fields', '--skip-chars', '--check-chars'],
+        longOptional: ['--all-repeated', '--group'],
+      },
+      operands: 'paths',
+      maxOperands: 1,
+    };
+  },
+  get cut(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'nsz',
+        shortValued: 'bcdf',
+        long: ['--complement', '--only-delimited', '--zero-terminated'],
+        longValued: ['--bytes', '--characters', '--delimiter', '--fields', '--output-delimiter'],
+      },
+      operands: 'paths',
+    };
+  },
+  get tr(): ReadOnlySpec {
+    return { options: { short: 'cCdst' }, operands: 'text' };
+  },
+  get diff(): ReadOnlySpec {
+    return {
+      options: {
+        short: 'qsyitbwBEZaurNpTlc',
+        shortValued: 'UCFDIxW',
+        long: [
+          '--brief',
+          '--report-identical-files',
+          '--side-by-side',
+          '--ignore-case',
+          '--ignore-all-space',
+          '--ignore-space-change',
+          '--ignore-blank-lines',
+          '--text',
+          '--recursive',
+          '--new-file',
+          '--show-c-function',
+          '--expand-tabs',
+          '--strip-trailing-cr',
+          '--minimal',
+          '--normal',
+          '--suppress-common-lines',
+          '--left-column',
+          '--no-dereference',
+        ],
+        longValued: ['--label', '--exclude', '--ignore-matching-lines', '--width', '--tabsize'],
+        longOptional: ['--unified', '--context', '--color'],
+      },
+      operands: 'paths',
+    };
+  },
+  get comm(): ReadOnlySpec {
+    return { options: { short: '123iz' }, operands: 'paths' };
+  },
+  get cmp(): ReadOnlySpec {
+    return { options: { short: 'blsz', shortValued: 'in' }, operands: 'paths', maxOperands: 2 };
+  },
+  get seq(): ReadOnlySpec {
+    return { options: { shortValued: 'fs', short: 'w' }, operands: 'text' };
+  },
+  get sha256sum(): ReadOnlySpec {
+    return {
+      options: { short: 'bztz', long: ['--binary', '--text', '--tag', '--zero'] },
+      operands: 'paths',
+    };
+  },
+  get md5sum(): ReadOnlySpec {
+    return {
+      options: { short: 'btz', long: ['--binary', '--text', '--tag', '--zero'] },
+      operands: 'paths',
+    };
+  },
+  get true(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
+  },
+  get false(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
+  },
+  get test(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
+  },
+  get '['(): ReadOnlySpec {
+    return { options: {}, operands: 'text', anyText: true };
+  },
+  get env(): ReadOnlySpec {
+    return {
+      // Only reached when env runs no command: it prints the (already filtered) environment.
+      options: {
+        short: 'i0',
+        shortValued: 'u',
+        long: ['--null', '--ignore-environment'],
+        longValued: ['--unset'],
+      },
+      operands: 'text',
+      operandPattern: /^\w+=/,
+    };
+  },
+  get node(): ReadOnlySpec {
+    return { options: { short: 'v', long: ['--version'] }, operands: 'none' };
+  },
 };
