@@ -148,4 +148,149 @@ describe('resolveLikeKernel', () => {
   it('appends missing components lexically', () => {
     expect(resolveLikeKernel(path.join(ws, 'a', 'b', '..', 'c'))).toBe(path.join(ws, 'a', 'c'));
   });
+
+  it('skips . and repeated slashes', () => {
+    expect(resolveLikeKernel(`${ws}/./src//./a.ts`)).toBe(path.join(ws, 'src', 'a.ts'));
+  });
+
+  it('applies .. after a link pointing outside to the link target', () => {
+    symlinkSync(path.join(outside, 'sub'), path.join(ws, 'link'));
+    mkdirSync(path.join(outside, 'sub'));
+    expect(resolveLikeKernel(`${ws}/link/..`)).toBe(outside);
+    expect(resolveLikeKernel(`${ws}/link/../secret.txt`)).toBe(path.join(outside, 'secret.txt'));
+  });
+
+  it('follows relative and absolute link targets, and links inside links', () => {
+    symlinkSync('../outside', path.join(ws, 'rel'));
+    symlinkSync(path.join(ws, 'rel'), path.join(ws, 'abs'));
+    expect(resolveLikeKernel(path.join(ws, 'rel', 'secret.txt'))).toBe(
+      path.join(outside, 'secret.txt'),
+    );
+    expect(resolveLikeKernel(path.join(ws, 'abs', 'secret.txt'))).toBe(
+      path.join(outside, 'secret.txt'),
+    );
+  });
+
+  it('follows a dangling link to where the file would be created', () => {
+    symlinkSync(path.join(outside, 'new', 'file.txt'), path.join(ws, 'dangling'));
+    expect(resolveLikeKernel(path.join(ws, 'dangling'))).toBe(
+      path.join(outside, 'new', 'file.txt'),
+    );
+  });
+
+  it('follows 40 links in a row, as Linux does, and calls the 41st a loop', () => {
+    const chain = (length: number, prefix: string) => {
+      writeFileSync(path.join(ws, `${prefix}-end`), 'x');
+      let target = path.join(ws, `${prefix}-end`);
+      for (let i = 0; i < length; i++) {
+        const link = path.join(ws, `${prefix}-${i}`);
+        symlinkSync(target, link);
+        target = link;
+      }
+      return target;
+    };
+    expect(resolveLikeKernel(chain(40, 'ok'))).toBe(path.join(ws, 'ok-end'));
+    expect(resolveLikeKernel(chain(41, 'long'))).toBeNull();
+  });
+});
+
+describe('WorkspaceContext: what tools rely on', () => {
+  it('checks for reading unless told otherwise', () => {
+    const workspace = new WorkspaceContext([ws]);
+    workspace.addReadOnlyDirectory(outside);
+    expect(workspace.check(path.join(outside, 'secret.txt')).ok).toBe(true);
+    expect(workspace.allowsRealPath(path.join(outside, 'secret.txt'))).toBe(true);
+    expect(workspace.allowsRealPath(path.join(outside, 'secret.txt'), 'write')).toBe(false);
+    expect(workspace.contains(path.join(outside, 'secret.txt'))).toBe(false);
+    expect(workspace.contains(path.join(ws, 'src', 'a.ts'))).toBe(true);
+  });
+
+  it('says whether a refused path was to be read or changed', () => {
+    const workspace = new WorkspaceContext([ws]);
+    const target = path.join(outside, 'secret.txt');
+    const read = workspace.check(target);
+    expect(!read.ok && read.message).toBe(
+      `${target} is outside the workspace; only paths inside ${ws} may be read.`,
+    );
+    const write = workspace.check(target, 'write');
+    expect(!write.ok && write.message).toBe(
+      `${target} is outside the workspace; only paths inside ${ws} may be changed.`,
+    );
+    symlinkSync(outside, path.join(ws, 'out'));
+    const viaLink = workspace.check(path.join(ws, 'out', 'secret.txt'), 'write');
+    expect(!viaLink.ok && viaLink.message).toBe(
+      `${path.join(ws, 'out', 'secret.txt')} leads outside the workspace through a symbolic link (it resolves to ${target}); only paths inside ${ws} may be changed.`,
+    );
+  });
+
+  it('names every root when there are several', () => {
+    const workspace = new WorkspaceContext([ws, evil]);
+    const result = workspace.check(path.join(outside, 'secret.txt'));
+    expect(!result.ok && result.message).toContain(`only paths inside one of ${ws}, ${evil} may`);
+  });
+
+  it('counts a root given twice, or through a link, once', () => {
+    const alias = path.join(base, 'alias');
+    symlinkSync(ws, alias);
+    expect(new WorkspaceContext([ws, alias, `${ws}/`]).roots).toEqual([ws]);
+    expect(() => new WorkspaceContext([])).toThrow(WorkspaceError);
+  });
+
+  it('explains a missing root and a file root with what to do', () => {
+    const missing = path.join(base, 'nope');
+    expect(() => new WorkspaceContext([missing])).toThrow(
+      `Workspace folder ${missing} does not exist; create it or pass another folder.`,
+    );
+    const file = path.join(ws, 'src', 'a.ts');
+    expect(() => new WorkspaceContext([file])).toThrow(
+      `Workspace root ${file} is not a folder; pass a folder instead.`,
+    );
+  });
+
+  it('lets one outside file be read and written, but not its folder or a neighbour', () => {
+    const workspace = new WorkspaceContext([ws]);
+    const memory = path.join(outside, 'memory.md');
+    workspace.allowFile(memory);
+    expect(workspace.check(memory, 'write')).toEqual({ ok: true, realPath: memory });
+    expect(workspace.allowsRealPath(memory, 'write')).toBe(true);
+    expect(workspace.check(outside).ok).toBe(false);
+    expect(workspace.check(path.join(outside, 'secret.txt')).ok).toBe(false);
+  });
+
+  it('keeps read-only folders listed once and ignores one that is a loop', () => {
+    const workspace = new WorkspaceContext([ws]);
+    symlinkSync(path.join(base, 'loop'), path.join(base, 'loop'));
+    workspace.addReadOnlyDirectory(path.join(base, 'loop'));
+    workspace.addReadOnlyDirectory(outside);
+    workspace.addReadOnlyDirectory(`${outside}/`);
+    expect(workspace.check(path.join(outside, 'secret.txt')).ok).toBe(true);
+    expect(workspace.check(path.join(base, 'loop', 'x')).ok).toBe(false);
+  });
+
+  it('shows paths relative to the root holding them', () => {
+    const workspace = new WorkspaceContext([ws, outside]);
+    expect(workspace.relative(ws)).toBe('.');
+    expect(workspace.relative(outside)).toBe(path.join('outside', '.'));
+    expect(workspace.relative(path.join(evil, 'x.txt'))).toBe(path.join(evil, 'x.txt'));
+    expect(new WorkspaceContext([ws]).relative(path.join(ws, 'src'))).toBe('src');
+    expect(workspace.projectRoot).toBe(ws);
+  });
+
+  it('suggests the absolute path for a relative one', () => {
+    const workspace = new WorkspaceContext([ws]);
+    expect(workspace.notAbsoluteMessage(path.join(ws, 'a'))).toBeNull();
+    expect(workspace.notAbsoluteMessage('src/a.ts')).toBe(
+      `src/a.ts is not an absolute path; send the full path, e.g. ${path.join(ws, 'src/a.ts')}.`,
+    );
+  });
+
+  it('reports a loop with a message', () => {
+    symlinkSync(path.join(ws, 'self'), path.join(ws, 'self'));
+    const result = new WorkspaceContext([ws]).check(path.join(ws, 'self', 'x'));
+    expect(result).toEqual({
+      ok: false,
+      reason: 'symlink_loop',
+      message: `${path.join(ws, 'self', 'x')} goes through a loop of symbolic links and cannot be opened.`,
+    });
+  });
 });
