@@ -14,6 +14,9 @@
  * - A package that reads its own files at run time (`__dirname`, `import.meta.url`,
  *   `require.resolve`, `.wasm`, native addons) cannot be moved into a bundle; it is found by
  *   a first pass and kept external, loaded from node_modules as before.
+ * - Optional packages that are never installed stay external: Ink imports
+ *   `react-devtools-core` only when DEV=true (a developer's own debugging session).
+ * - Ink reads its own package.json, so it stays external; React goes with it (one copy).
  * - bundle/meta.json records which inputs went into which chunk (the startup test reads it).
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,15 @@ const OUT = path.join(CLI, 'bundle');
 const ENTRY = path.join(CLI, 'dist', 'index.js');
 
 /** Signs that a module locates files relative to itself at run time. */
+/** Imported only by code paths a person never takes; not installed, so not bundled. */
+const NEVER_INSTALLED = ['react-devtools-core'];
+
+/**
+ * Packages that must be one shared copy with a package kept external: React's hooks work
+ * only when Ink and our components use the same React.
+ */
+const FOLLOWS_EXTERNAL = { ink: ['react', 'react-reconciler', 'scheduler'] };
+
 const READS_OWN_FILES =
   /\b__dirname\b|\b__filename\b|import\.meta\.(url|dirname|filename)|require\.resolve\b|\.wasm\b|\.node['"]/;
 
@@ -138,7 +150,7 @@ function options(external) {
 
 /** Packages that must stay in node_modules: they read their own files at run time. */
 async function packagesReadingOwnFiles() {
-  const probe = await build({ ...options([]), write: false, logLevel: 'silent' });
+  const probe = await build({ ...options(NEVER_INSTALLED), write: false, logLevel: 'silent' });
   const found = new Set();
   for (const input of Object.keys(probe.metafile.inputs)) {
     const file = path.resolve(REPO, input);
@@ -146,12 +158,16 @@ async function packagesReadingOwnFiles() {
     if (!name || found.has(name) || !existsSync(file)) continue;
     if (READS_OWN_FILES.test(readFileSync(file, 'utf8'))) found.add(name);
   }
+  for (const name of [...found])
+    for (const shared of FOLLOWS_EXTERNAL[name] ?? []) found.add(shared);
   return [...found].sort();
 }
 
 const external = await packagesReadingOwnFiles();
 rmSync(OUT, { recursive: true, force: true });
-const result = await build(options(external.flatMap((name) => [name, `${name}/*`])));
+const result = await build(
+  options([...NEVER_INSTALLED, ...external.flatMap((name) => [name, `${name}/*`])]),
+);
 writeFileSync(
   path.join(OUT, 'meta.json'),
   JSON.stringify({ external, metafile: result.metafile }, null, 1),

@@ -90,7 +90,13 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);
     if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {
-      // Nothing to do: `toolhost` alone (the interactive terminal is not built yet).
+      if (io.stdin.isTTY && io.stdout.isTTY) {
+        // `toolhost` alone in a terminal: the interactive app (Ink is loaded only here).
+        const { runInteractive } = await import('./ui/interactive.js');
+        exitCode = await runInteractive(flags, io);
+        return;
+      }
+      // Nothing to do and nobody to talk to: say what the command does.
       program.outputHelp();
       return;
     }
@@ -266,10 +272,6 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     });
 
   try {
-    if (argv.length === 0 && io.stdin.isTTY) {
-      program.outputHelp();
-      return ExitCode.Success;
-    }
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {

@@ -25,6 +25,7 @@ export interface AgentFlags {
   resume?: string;
   root?: string;
   includeDirectories?: string[];
+  screenReader?: boolean;
 }
 
 const collectList = (value: string, previous: string[] = []) => [
@@ -81,6 +82,10 @@ export function addAgentOptions(command: Command): Command {
       '--include-directories <dirs>',
       'more workspace folders, comma-separated (repeatable)',
       collectList,
+    )
+    .option(
+      '--screen-reader',
+      'interactive terminal: plain lines for screen readers (no spinners or redrawn areas)',
     );
 }
 

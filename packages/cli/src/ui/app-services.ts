@@ -1,0 +1,76 @@
+/**
+ * What the running interactive app gives to the prompt editor and the slash commands
+ * (packages/cli/src/ui/input and ui/commands): the agent, the session's settings and
+ * tools, the history on screen, approvals, and the app's own life. One object of this type
+ * is made by the session controller and passed down; commands never reach into React.
+ */
+import type {
+  AgentSession,
+  ApprovalMode,
+  CompletedToolCall,
+  Config,
+  ModelEndpoint,
+  ScheduleInput,
+  TokenUsage,
+  ToolRegistry,
+} from '@toolhost/core';
+import type { ReactElement } from 'react';
+
+/** How a message printed into the history looks. */
+export type MessageLevel = 'info' | 'warning' | 'error';
+
+/** Counters for `/stats`. */
+export interface SessionStats {
+  /** Tokens of the whole session, subagents and side requests included. */
+  usage: TokenUsage;
+  /** Model requests made. */
+  requests: number;
+  /** Tool calls that ended, by how they ended. */
+  toolCalls: { success: number; error: number; cancelled: number };
+  /** When the app started (ms since the epoch). */
+  startedAt: number;
+  /** Time spent waiting on the model and tools, in ms. */
+  activeMs: number;
+  /** Percentage of the context window still free after the last request (0-100). */
+  contextLeftPercent: number | undefined;
+}
+
+export interface AppServices {
+  /** The agent: `agent.loop` (history, run, compressNow), `agent.usage`, `agent.model`. */
+  readonly agent: AgentSession;
+  readonly config: Config;
+  readonly registry: ToolRegistry;
+  readonly endpoint: ModelEndpoint;
+  /** The session id, as `-r <id>` resumes it. */
+  readonly sessionId: string;
+
+  /** Prints a line (Markdown allowed) into the history, above the prompt. */
+  print(message: string, level?: MessageLevel): void;
+  /** Prints any Ink element into the history (rendered once, then scrolled like text). */
+  printElement(element: ReactElement): void;
+  /** Clears the screen and the history shown (the conversation itself is kept). */
+  clearScreen(): void;
+  /** Starts a new conversation: an empty history for the model and on screen. */
+  resetConversation(): void;
+  /** Saves the session and leaves the app. */
+  quit(): void;
+
+  /** Sends a prompt to the agent as if typed; resolves when the turn has ended. */
+  submitPrompt(prompt: string): Promise<void>;
+  /** True while the agent works on a turn (new prompts wait for it). */
+  isBusy(): boolean;
+  /** Cancels the running turn, as Esc does. */
+  cancelTurn(): void;
+
+  /**
+   * Runs tool calls through the scheduler, with the same approvals as the model's calls
+   * (the dialog in place), shown in the history like them. Used for `!` shell lines.
+   */
+  runToolCalls(calls: ScheduleInput[]): Promise<CompletedToolCall[]>;
+
+  getApprovalMode(): ApprovalMode;
+  /** Changes the approval mode (the status line follows). */
+  setApprovalMode(mode: ApprovalMode): void;
+
+  getStats(): SessionStats;
+}

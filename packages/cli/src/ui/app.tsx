@@ -1,0 +1,129 @@
+/**
+ * The interactive app's screen: the finished history in Ink's <Static> (printed once, so
+ * it scrolls like ordinary output and is never redrawn), then the live part of the turn
+ * (thinking, the answer's unfinished tail, running calls, the approval asked), the prompt
+ * and the status line. Global keys live here: Esc, Ctrl+C, Ctrl+D, Shift+Tab, Ctrl+O.
+ */
+import { Box, Static, Text, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { ApprovalDialog } from './components/approval-dialog.js';
+import { HistoryItemView } from './components/history-item-view.js';
+import { LiveTurn } from './components/live-turn.js';
+import { PromptInput } from './components/prompt-input.js';
+import { StatusLine } from './components/status-line.js';
+import { gitBranch } from './git-branch.js';
+import type { SessionController } from './session-controller.js';
+import type { Theme } from './theme.js';
+import { UiContext } from './ui-context.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+/** How long after a first Ctrl+C a second one quits. */
+const QUIT_WINDOW_MS = 2000;
+const CLEAR_TERMINAL = '\u001b[2J\u001b[3J\u001b[H';
+
+export interface AppProps {
+  controller: SessionController;
+  model: string;
+  folder: string;
+  /** The folder as shown (with ~ for the home folder). */
+  folderLabel: string;
+  theme: Theme;
+  plain: boolean;
+}
+
+export function App({ controller, model, folder, folderLabel, theme, plain }: AppProps) {
+  const { history, live } = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout, () => controller.reprintHistory());
+  const inputText = useRef('');
+  const lastCtrlC = useRef(0);
+  const branch = useBranch(folder, live.busy);
+
+  // A new epoch prints the history again from a clean screen (clear, resize, Ctrl+O).
+  const firstEpoch = useRef(live.historyEpoch);
+  useEffect(() => {
+    if (live.historyEpoch !== firstEpoch.current && !plain) stdout.write(CLEAR_TERMINAL);
+  }, [live.historyEpoch, stdout, plain]);
+
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') {
+        if (controller.isBusy()) controller.cancelTurn();
+        const now = Date.now();
+        if (now - lastCtrlC.current < QUIT_WINDOW_MS) {
+          void controller.quit();
+          return;
+        }
+        lastCtrlC.current = now;
+        controller.setHint('Press Ctrl+C again to quit.');
+        setTimeout(() => {
+          if (Date.now() - lastCtrlC.current >= QUIT_WINDOW_MS) controller.setHint(undefined);
+        }, QUIT_WINDOW_MS);
+        return;
+      }
+      if (key.ctrl && input === 'd') {
+        if (inputText.current === '') void controller.quit();
+        return;
+      }
+      if (key.shift && key.tab) {
+        controller.cycleApprovalMode();
+        return;
+      }
+      if (key.ctrl && input === 'o') {
+        controller.toggleThinking();
+        return;
+      }
+      if (key.escape && controller.isBusy() && !live.approval) controller.cancelTurn();
+    },
+    { isActive: !live.suspended },
+  );
+
+  return (
+    <UiContext.Provider
+      value={{ theme, width: columns, height: rows, plain, showThinking: live.showThinking }}
+    >
+      <Static key={live.historyEpoch} items={[...history]}>
+        {(item) => <HistoryItemView key={item.id} item={item} />}
+      </Static>
+      {live.suspended ? null : (
+        <Box flexDirection="column">
+          <LiveTurn live={live} />
+          {live.approval ? (
+            <ApprovalDialog
+              key={live.approval.id}
+              call={live.approval.call}
+              isActive={!live.suspended}
+              onAnswer={(decision) => controller.answerApproval(decision)}
+              onEscape={() => controller.cancelTurn()}
+            />
+          ) : null}
+          <PromptInput
+            isActive={!live.approval && !live.suspended}
+            onSubmit={(text) => void controller.submitPrompt(text)}
+            onChange={(text) => {
+              inputText.current = text;
+            }}
+            placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
+          />
+          <StatusLine
+            model={model}
+            approvalMode={live.approvalMode}
+            contextLeftPercent={live.contextLeftPercent}
+            folder={folderLabel}
+            branch={branch}
+          />
+          {live.hint ? <Text color={theme.warning}>{live.hint}</Text> : null}
+        </Box>
+      )}
+    </UiContext.Provider>
+  );
+}
+
+/** The branch, read again after each turn (the agent may have switched it). */
+function useBranch(folder: string, busy: boolean): string | undefined {
+  const branch = useRef<string | undefined>(undefined);
+  const lastBusy = useRef<boolean | undefined>(undefined);
+  if (lastBusy.current !== busy && !busy) branch.current = gitBranch(folder);
+  lastBusy.current = busy;
+  return branch.current;
+}

@@ -1,0 +1,61 @@
+import type { FileDiff } from '@toolhost/core';
+import { Box, Text } from 'ink';
+import { useUi } from '../ui-context.js';
+
+/** How many diff lines are shown before the rest is summarised. */
+const MAX_DIFF_LINES = 200;
+
+/** A unified diff, coloured: added green, removed red, hunk headers cyan. */
+export function DiffLines({
+  unified,
+  maxLines = MAX_DIFF_LINES,
+}: {
+  unified: string;
+  maxLines?: number;
+}) {
+  const { theme } = useUi();
+  const lines = unified
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((line) => !line.startsWith('Index:') && !/^={5,}$/.test(line));
+  const shown = lines.slice(0, maxLines);
+  return (
+    <Box flexDirection="column">
+      {shown.map((line, index) => {
+        const color =
+          line.startsWith('+++') || line.startsWith('---')
+            ? theme.muted
+            : line.startsWith('+')
+              ? theme.added
+              : line.startsWith('-')
+                ? theme.removed
+                : line.startsWith('@@')
+                  ? theme.hunk
+                  : undefined;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: diff lines repeat; their position is their identity
+          <Text key={index} color={color} wrap="truncate-end">
+            {line || ' '}
+          </Text>
+        );
+      })}
+      {lines.length > shown.length ? (
+        <Text color={theme.muted}>… {lines.length - shown.length} more lines</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function FileDiffView({ diff, summaryOnly }: { diff: FileDiff; summaryOnly?: boolean }) {
+  const { theme } = useUi();
+  const { linesAdded, linesRemoved } = diff.diffStat;
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{diff.fileName}</Text> <Text color={theme.added}>+{linesAdded}</Text>{' '}
+        <Text color={theme.removed}>-{linesRemoved}</Text>
+      </Text>
+      {summaryOnly ? null : <DiffLines unified={diff.fileDiff} />}
+    </Box>
+  );
+}

@@ -1,0 +1,486 @@
+/**
+ * The interactive app's state, outside React: the history shown, the live turn (streamed
+ * answer, thinking, running calls, the approval asked), and the agent driven by it. The
+ * Ink components only render snapshots of it and call its methods; commands and the
+ * prompt editor reach it through `AppServices` (app-services.ts).
+ */
+import {
+  type AgentEvent,
+  type AgentSession,
+  type ApprovalMode,
+  type CompletedToolCall,
+  type Config,
+  type ConfirmationDecision,
+  CoreToolScheduler,
+  type ModelEndpoint,
+  type ScheduleInput,
+  type ToolCall,
+  ToolConfirmationOutcome,
+  type ToolRegistry,
+  type WaitingToolCall,
+} from '@toolhost/core';
+import type { ReactElement } from 'react';
+import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
+import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
+import { splitFinishedBlocks } from './markdown-split.js';
+import { toolRow } from './tool-rows.js';
+
+export interface PendingApproval {
+  id: number;
+  call: WaitingToolCall;
+  resolve(decision: ConfirmationDecision): void;
+}
+
+export interface LiveState {
+  busy: boolean;
+  turnStartedAt: number | undefined;
+  /** The answer's unfinished tail (finished blocks are already in the history). */
+  streaming: string;
+  thinking: string;
+  thinkingStartedAt: number | undefined;
+  tools: ToolRow[];
+  approval: PendingApproval | undefined;
+  approvalMode: ApprovalMode;
+  contextLeftPercent: number | undefined;
+  /** A short hint under the prompt ("Press Ctrl+C again to quit"). */
+  hint: string | undefined;
+  /** The external editor has the terminal: nothing may read keys. */
+  suspended: boolean;
+  /** Changes when the history must be printed again (cleared, resized, thinking expanded). */
+  historyEpoch: number;
+  showThinking: boolean;
+  queuedPrompts: number;
+}
+
+export interface Snapshot {
+  history: readonly HistoryItem[];
+  live: LiveState;
+}
+
+export interface ControllerOptions {
+  config: Config;
+  registry: ToolRegistry;
+  endpoint: ModelEndpoint;
+  /** Called once the person quits (Ctrl+C twice, Ctrl+D, /quit). */
+  onQuit: () => void;
+  /** Tells the recorder a turn ended (the session file marks it). */
+  onTurnEnd?: (status: string) => void;
+}
+
+const CANCELLED_NOTE =
+  '[The person cancelled the previous turn before it finished (Esc); anything it was doing was stopped. Continue with the request below.]';
+
+export class SessionController {
+  private history: HistoryItem[] = [];
+  private live: LiveState;
+  private snapshot: Snapshot;
+  private readonly listeners = new Set<() => void>();
+  private nextId = 1;
+  private agentSession: AgentSession | undefined;
+  private turn: { controller: AbortController; startedAt: number } | undefined;
+  private readonly queue: Array<{ prompt: string; done: () => void }> = [];
+  private readonly liveOutputs = new Map<string, string>();
+  private readonly approvals: PendingApproval[] = [];
+  private streamedThisResponse = false;
+  private cancelledLastTurn = false;
+  private readonly startedAt = Date.now();
+  private activeMs = 0;
+  private readonly toolCounts = { success: 0, error: 0, cancelled: 0 };
+  private readonly modesInCycle: ApprovalMode[];
+  private extraScheduler: CoreToolScheduler | undefined;
+
+  constructor(private readonly options: ControllerOptions) {
+    const mode = options.config.getApprovalMode();
+    // yolo only through its flag: it stays in the cycle only when the app started in it.
+    this.modesInCycle = [
+      'default',
+      'auto-edit',
+      'plan',
+      ...(mode === 'yolo' ? ['yolo' as const] : []),
+    ];
+    this.live = {
+      busy: false,
+      turnStartedAt: undefined,
+      streaming: '',
+      thinking: '',
+      thinkingStartedAt: undefined,
+      tools: [],
+      approval: undefined,
+      approvalMode: mode,
+      contextLeftPercent: undefined,
+      hint: undefined,
+      suspended: false,
+      historyEpoch: 0,
+      showThinking: false,
+      queuedPrompts: 0,
+    };
+    this.snapshot = { history: this.history, live: this.live };
+    options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
+  }
+
+  /** The agent is made after the controller, since it reports to it. */
+  attach(agent: AgentSession): void {
+    this.agentSession = agent;
+  }
+
+  get agent(): AgentSession {
+    if (!this.agentSession) throw new Error('the agent is not attached yet');
+    return this.agentSession;
+  }
+
+  // ---- for React -------------------------------------------------------------------
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  private update(changes: Partial<LiveState>): void {
+    this.live = { ...this.live, ...changes };
+    this.publish();
+  }
+
+  private publish(): void {
+    this.snapshot = { history: this.history, live: this.live };
+    for (const listener of this.listeners) listener();
+  }
+
+  add(item: HistoryItemContent): void {
+    this.history = [...this.history, { ...item, id: this.nextId++ } as HistoryItem];
+    this.publish();
+  }
+
+  // ---- the agent's events ----------------------------------------------------------
+
+  onEvent = (event: AgentEvent): void => {
+    switch (event.type) {
+      case 'thinking':
+        this.update({
+          thinking: this.live.thinking + event.text,
+          thinkingStartedAt: this.live.thinkingStartedAt ?? Date.now(),
+        });
+        return;
+      case 'text':
+        this.commitThinking();
+        this.streamedThisResponse = true;
+        this.stream(this.live.streaming + event.text);
+        return;
+      case 'retry':
+        this.update({ streaming: '', thinking: '', thinkingStartedAt: undefined });
+        this.streamedThisResponse = false;
+        this.add({
+          kind: 'message',
+          level: 'warning',
+          text: `${event.reason} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.`,
+        });
+        return;
+      case 'assistant': {
+        this.commitThinking(event.thinking);
+        const rest = this.streamedThisResponse ? this.live.streaming : event.text;
+        if (rest.trim()) this.add({ kind: 'assistant', text: rest.trim() });
+        this.streamedThisResponse = false;
+        const used = event.usage.inputTokens + event.usage.outputTokens;
+        const window = this.options.endpoint.contextWindow;
+        this.update({
+          streaming: '',
+          contextLeftPercent:
+            used > 0 && window > 0
+              ? Math.max(0, Math.min(100, Math.round(100 - (used * 100) / window)))
+              : this.live.contextLeftPercent,
+        });
+        return;
+      }
+      case 'tool_calls':
+        this.showCalls(event.calls);
+        return;
+      case 'tool_output':
+        this.liveOutputs.set(event.callId, event.output);
+        this.update({
+          tools: this.live.tools.map((row) =>
+            row.callId === event.callId && row.status === 'executing'
+              ? { ...row, liveOutput: event.output }
+              : row,
+          ),
+        });
+        return;
+      case 'tool_results':
+        this.finishCalls();
+        return;
+      case 'subagent':
+        this.onSubagentEvent(event.description, event.event);
+        return;
+      case 'compressed':
+        this.add({
+          kind: 'message',
+          level: 'info',
+          text: `The conversation was compressed${event.automatic ? ' (it neared the context limit)' : ''}: about ${event.tokensBefore} → ${event.tokensAfter} tokens.`,
+        });
+        return;
+      case 'notice':
+        this.add({ kind: 'message', level: event.level, text: event.message });
+        return;
+      default:
+        return;
+    }
+  };
+
+  private stream(text: string): void {
+    const { finished, rest } = splitFinishedBlocks(text);
+    if (finished) this.add({ kind: 'assistant', text: finished });
+    this.update({ streaming: rest });
+  }
+
+  private commitThinking(fallback = ''): void {
+    const text = this.live.thinking || fallback;
+    if (!text.trim()) return;
+    const startedAt = this.live.thinkingStartedAt ?? Date.now();
+    this.update({ thinking: '', thinkingStartedAt: undefined });
+    this.add({ kind: 'thinking', text: text.trim(), durationMs: Date.now() - startedAt });
+  }
+
+  private showCalls(calls: readonly ToolCall[]): void {
+    const previous = new Map(this.live.tools.map((row) => [row.callId, row]));
+    this.update({
+      tools: calls.map((call) =>
+        toolRow(call, this.liveOutputs.get(call.request.callId), previous.get(call.request.callId)),
+      ),
+    });
+  }
+
+  private finishCalls(): void {
+    const rows = this.live.tools;
+    for (const row of rows) {
+      if (row.status === 'success' || row.status === 'error' || row.status === 'cancelled')
+        this.toolCounts[row.status]++;
+      this.liveOutputs.delete(row.callId);
+    }
+    this.update({ tools: [] });
+    if (rows.length > 0) this.add({ kind: 'tools', rows });
+  }
+
+  /** A subagent's calls, shown under the running `task` call that started it. */
+  private onSubagentEvent(description: string, event: AgentEvent): void {
+    if (event.type !== 'tool_calls') return;
+    const children = event.calls.map((call) => toolRow(call, undefined, undefined));
+    this.update({
+      tools: this.live.tools.map((row) =>
+        row.toolName === 'task' &&
+        row.status === 'executing' &&
+        row.args.description === description
+          ? { ...row, children }
+          : row,
+      ),
+    });
+  }
+
+  // ---- approvals ---------------------------------------------------------------------
+
+  requestApproval = (call: WaitingToolCall): Promise<ConfirmationDecision> =>
+    new Promise((resolve) => {
+      this.approvals.push({ id: this.nextId++, call, resolve });
+      this.update({ approval: this.approvals[0] });
+    });
+
+  answerApproval(decision: ConfirmationDecision): void {
+    const answered = this.approvals.shift();
+    this.update({ approval: this.approvals[0] });
+    answered?.resolve(decision);
+  }
+
+  private declineAllApprovals(): void {
+    const pending = this.approvals.splice(0);
+    this.update({ approval: undefined });
+    for (const approval of pending) approval.resolve({ outcome: ToolConfirmationOutcome.Cancel });
+  }
+
+  /** Hands the terminal to an external program (the editor) and takes it back after. */
+  async whileSuspended<T>(work: () => Promise<T>): Promise<T> {
+    this.update({ suspended: true });
+    // Let Ink release the keyboard (raw mode off) before the program starts.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      return await work();
+    } finally {
+      this.update({ suspended: false, historyEpoch: this.live.historyEpoch + 1 });
+    }
+  }
+
+  // ---- turns -------------------------------------------------------------------------
+
+  submitPrompt = (prompt: string): Promise<void> => {
+    if (this.turn) {
+      return new Promise((done) => {
+        this.queue.push({ prompt, done });
+        this.update({ queuedPrompts: this.queue.length });
+      });
+    }
+    return this.runTurn(prompt);
+  };
+
+  private async runTurn(prompt: string): Promise<void> {
+    this.add({ kind: 'user', text: prompt });
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    this.turn = { controller, startedAt };
+    this.update({ busy: true, turnStartedAt: startedAt, hint: undefined });
+    const sent = this.cancelledLastTurn ? `${CANCELLED_NOTE}\n\n${prompt}` : prompt;
+    this.cancelledLastTurn = false;
+    try {
+      const result = await this.agent.loop.run(sent, controller.signal);
+      this.options.onTurnEnd?.(result.status);
+      if (result.status === 'cancelled') {
+        this.cancelledLastTurn = true;
+        this.add({
+          kind: 'message',
+          level: 'warning',
+          text: 'Cancelled. Tell me what to do instead.',
+        });
+      } else if (result.status !== 'success') {
+        this.add({ kind: 'message', level: 'error', text: result.message ?? 'The turn failed.' });
+      }
+    } catch (error) {
+      this.add({
+        kind: 'message',
+        level: 'error',
+        text: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      this.flushLive();
+      this.activeMs += Date.now() - startedAt;
+      this.turn = undefined;
+      this.update({ busy: false, turnStartedAt: undefined });
+    }
+    const next = this.queue.shift();
+    this.update({ queuedPrompts: this.queue.length });
+    if (next) void this.runTurn(next.prompt).then(next.done);
+  }
+
+  /** What a stopped turn left on screen goes into the history. */
+  private flushLive(): void {
+    this.commitThinking();
+    if (this.live.streaming.trim())
+      this.add({ kind: 'assistant', text: this.live.streaming.trim() });
+    this.update({ streaming: '' });
+    if (this.live.tools.length > 0) this.finishCalls();
+    this.declineAllApprovals();
+  }
+
+  cancelTurn = (): void => {
+    if (!this.turn) return;
+    this.turn.controller.abort(new Error('cancelled by the person'));
+    this.declineAllApprovals();
+  };
+
+  isBusy = (): boolean => this.turn !== undefined;
+
+  /** Runs calls the person asked for (a `!` line) with the same approvals and display. */
+  runToolCalls = async (calls: ScheduleInput[]): Promise<CompletedToolCall[]> => {
+    this.extraScheduler ??= new CoreToolScheduler({
+      config: this.options.config,
+      toolRegistry: this.options.registry,
+      onToolCallsUpdate: (updated) => this.showCalls(updated),
+      outputUpdateHandler: (callId, output) =>
+        this.onEvent({ type: 'tool_output', callId, output }),
+      onConfirmationRequest: this.requestApproval,
+    });
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    this.turn ??= { controller, startedAt };
+    const ownsTurn = this.turn.controller === controller;
+    if (ownsTurn) this.update({ busy: true, turnStartedAt: startedAt });
+    try {
+      return await this.extraScheduler.schedule(calls, this.turn.controller.signal);
+    } finally {
+      this.finishCalls();
+      if (ownsTurn) {
+        this.turn = undefined;
+        this.activeMs += Date.now() - startedAt;
+        this.update({ busy: false, turnStartedAt: undefined });
+      }
+    }
+  };
+
+  // ---- modes, keys, screen -----------------------------------------------------------
+
+  cycleApprovalMode = (): void => {
+    const current = this.options.config.getApprovalMode();
+    const at = this.modesInCycle.indexOf(current);
+    const next = this.modesInCycle[(at + 1) % this.modesInCycle.length] ?? 'default';
+    this.options.config.setApprovalMode(next);
+  };
+
+  setHint(hint: string | undefined): void {
+    this.update({ hint });
+  }
+
+  toggleThinking(): void {
+    this.update({
+      showThinking: !this.live.showThinking,
+      historyEpoch: this.live.historyEpoch + 1,
+    });
+  }
+
+  /** Prints the history again from the top (after a resize or a display change). */
+  reprintHistory(): void {
+    this.update({ historyEpoch: this.live.historyEpoch + 1 });
+  }
+
+  clearScreen(): void {
+    this.history = [];
+    this.update({ historyEpoch: this.live.historyEpoch + 1 });
+  }
+
+  quit = async (): Promise<void> => {
+    if (this.turn) {
+      this.cancelTurn();
+      const deadline = Date.now() + 5000;
+      while (this.turn && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    }
+    this.options.onQuit();
+  };
+
+  getStats(): SessionStats {
+    return {
+      usage: this.agent.usage.usage,
+      requests: this.agent.usage.requests,
+      toolCalls: { ...this.toolCounts },
+      startedAt: this.startedAt,
+      activeMs: this.activeMs + (this.turn ? Date.now() - this.turn.startedAt : 0),
+      contextLeftPercent: this.live.contextLeftPercent,
+    };
+  }
+
+  /** The object the prompt editor and slash commands use. */
+  services(): AppServices {
+    const controller = this;
+    const { config, registry, endpoint } = this.options;
+    return {
+      get agent() {
+        return controller.agent;
+      },
+      config,
+      registry,
+      endpoint,
+      sessionId: config.sessionId,
+      print: (message: string, level: MessageLevel = 'info') =>
+        this.add({ kind: 'message', level, text: message }),
+      printElement: (element: ReactElement) => this.add({ kind: 'element', element }),
+      clearScreen: () => this.clearScreen(),
+      resetConversation: () => {
+        this.agent.loop.history = [];
+        this.cancelledLastTurn = false;
+        this.clearScreen();
+      },
+      quit: () => void this.quit(),
+      submitPrompt: this.submitPrompt,
+      isBusy: this.isBusy,
+      cancelTurn: this.cancelTurn,
+      runToolCalls: this.runToolCalls,
+      getApprovalMode: () => config.getApprovalMode(),
+      setApprovalMode: (mode: ApprovalMode) => config.setApprovalMode(mode),
+      getStats: () => this.getStats(),
+    };
+  }
+}

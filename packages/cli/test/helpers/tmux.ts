@@ -1,0 +1,201 @@
+/**
+ * The command in a real terminal, as a person uses it: a tmux server on a private socket
+ * runs `toolhost` in a pane of a given size; a test types keys, resizes the window and
+ * reads the screen. Waits are for what the screen shows, never for time: the machine may
+ * be busy, so every wait has a generous deadline and fails with the screen it last saw.
+ *
+ * The command runs with a clean environment (PATH, HOME, TERM, a UTF-8 locale, and what
+ * the test passes): no CI variables, which would make Ink print only a final frame.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { CLI } from '../run-cli.js';
+
+export const hasTmux: boolean = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Why tmux tests are skipped here, for the describe title. */
+export const tmuxSkipReason = hasTmux ? '' : ' (skipped: tmux is not installed; CI installs it)';
+
+/** Deadline of a wait for the screen (a loaded machine is slow, not wrong). */
+export const SCREEN_TIMEOUT_MS = 45_000;
+
+export interface TerminalOptions {
+  cwd: string;
+  home: string;
+  env?: Record<string, string>;
+  columns?: number;
+  rows?: number;
+}
+
+export interface Terminal {
+  /** Keys as tmux names them: 'Enter', 'Escape', 'C-c', 'BTab' (Shift+Tab), 'Up'... */
+  press(...keys: string[]): void;
+  /** Types text literally (no key names). */
+  type(text: string): void;
+  /** The visible screen as text (trailing spaces trimmed). */
+  screen(): string;
+  /** The whole pane, scrollback included. */
+  scrollback(): string;
+  /** The visible screen with colours (escape sequences), for the README's screenshot. */
+  screenWithColors(): string;
+  /** Waits until the screen (or scrollback) shows the text; resolves with that screen. */
+  waitFor(
+    text: string | RegExp,
+    options?: { timeoutMs?: number; scrollback?: boolean },
+  ): Promise<string>;
+  /** Waits until the text is gone from the visible screen. */
+  waitForGone(text: string | RegExp, options?: { timeoutMs?: number }): Promise<string>;
+  resize(columns: number, rows: number): void;
+  /** The command's exit code once it ended, else undefined. */
+  exitCode(): number | undefined;
+  waitForExit(timeoutMs?: number): Promise<number>;
+  /** The process id of the command (the pane's process). */
+  pid(): number;
+  /** Ends the tmux server and everything in it. */
+  close(): void;
+}
+
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** Starts `toolhost <args>` in a new tmux server of its own. */
+export function startToolhostInTmux(args: string[], options: TerminalOptions): Terminal {
+  return startInTmux([process.execPath, CLI, ...args], options);
+}
+
+export function startInTmux(command: string[], options: TerminalOptions): Terminal {
+  const socket = `toolhost-tui-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(options.home, 'no-system-settings.json'),
+    ...options.env,
+  };
+  const line = [
+    'cd',
+    quote(options.cwd),
+    '&&',
+    'exec',
+    'env',
+    '-i',
+    ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
+    ...command.map(quote),
+  ].join(' ');
+  const columns = options.columns ?? 100;
+  const rows = options.rows ?? 30;
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'app',
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    'sh',
+    '-c',
+    line,
+  );
+  // Keep the pane after the command ends, to read its last screen and exit code.
+  tmux('set-option', '-t', 'app', 'remain-on-exit', 'on');
+  tmux('set-option', '-t', 'app', 'history-limit', '5000');
+  // The window follows the size asked for, not that of an attached client (there is none).
+  tmux('set-option', '-t', 'app', 'window-size', 'manual');
+
+  const capture = (...extra: string[]) => tmux('capture-pane', '-p', '-J', '-t', 'app', ...extra);
+  const trim = (text: string) =>
+    text
+      .split('\n')
+      .map((row) => row.trimEnd())
+      .join('\n')
+      .replace(/\n+$/, '\n');
+  const screen = () => trim(capture());
+  const scrollback = () => trim(capture('-S', '-'));
+  const matches = (shown: string, text: string | RegExp) =>
+    typeof text === 'string' ? shown.includes(text) : text.test(shown);
+  const exitCode = () => {
+    const [dead, status] = tmux(
+      'display-message',
+      '-p',
+      '-t',
+      'app',
+      '#{pane_dead} #{pane_dead_status}',
+    )
+      .trim()
+      .split(' ');
+    return dead === '1' ? Number(status) : undefined;
+  };
+
+  const terminal: Terminal = {
+    press: (...keys) => {
+      for (const key of keys) tmux('send-keys', '-t', 'app', key);
+    },
+    type: (text) => {
+      tmux('send-keys', '-t', 'app', '-l', text);
+    },
+    screen,
+    scrollback,
+    screenWithColors: () => tmux('capture-pane', '-p', '-e', '-t', 'app'),
+    async waitFor(text, waitOptions = {}) {
+      const deadline = Date.now() + (waitOptions.timeoutMs ?? SCREEN_TIMEOUT_MS);
+      for (;;) {
+        const shown = waitOptions.scrollback ? scrollback() : screen();
+        if (matches(shown, text)) return shown;
+        if (Date.now() > deadline) {
+          throw new Error(`timed out waiting for ${String(text)}; the screen shows:\n${shown}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async waitForGone(text, waitOptions = {}) {
+      const deadline = Date.now() + (waitOptions.timeoutMs ?? SCREEN_TIMEOUT_MS);
+      for (;;) {
+        const shown = screen();
+        if (!matches(shown, text)) return shown;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `timed out waiting for ${String(text)} to go; the screen shows:\n${shown}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    resize: (newColumns, newRows) => {
+      tmux('resize-window', '-t', 'app', '-x', String(newColumns), '-y', String(newRows));
+    },
+    exitCode,
+    async waitForExit(timeoutMs = SCREEN_TIMEOUT_MS) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const code = exitCode();
+        if (code !== undefined) return code;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `timed out waiting for the command to end; the screen shows:\n${screen()}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    pid: () => Number(tmux('display-message', '-p', '-t', 'app', '#{pane_pid}').trim()),
+    close: () => {
+      try {
+        tmux('kill-server');
+      } catch {
+        // already gone
+      }
+    },
+  };
+  return terminal;
+}

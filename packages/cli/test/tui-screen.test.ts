@@ -1,0 +1,86 @@
+/**
+ * The interactive app as a person meets it: `toolhost` in tmux against the scripted model
+ * server, typing a prompt and reading the streamed answer, at 80x24 and after a resize,
+ * and in screen-reader mode.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+
+let dirs: TempDirs;
+let server: ModelServer | undefined;
+let terminal: Terminal | undefined;
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+});
+afterEach(async () => {
+  terminal?.close();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+  dirs.cleanup();
+});
+
+function modelEnv(baseUrl: string): Record<string, string> {
+  return { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted-model', OPENAI_API_KEY: 'test' };
+}
+
+const ANSWER = [
+  'Here is the plan:',
+  '',
+  '1. Read the **config** file',
+  '2. Change the port',
+  '',
+  '| name | port |',
+  '| ---- | ---- |',
+  '| web  | 8080 |',
+  '',
+  '```js',
+  'const port = 8080;',
+  '```',
+  '',
+  'All done.',
+].join('\n');
+
+describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout: 120_000 }, () => {
+  it('streams the answer to a typed prompt as Markdown, with the status line', async () => {
+    server = await startModelServer([
+      { text: ANSWER, chunkDelayMs: 5, usage: { prompt_tokens: 1200, completion_tokens: 80 } },
+    ]);
+    terminal = startToolhostInTmux([], {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: modelEnv(server.baseUrl),
+      columns: 80,
+      rows: 24,
+    });
+    await terminal.waitFor('ask before changes');
+    terminal.type('what is the port?');
+    terminal.press('Enter');
+    await terminal.waitFor('All done.');
+    // The turn has ended once the prompt is idle again.
+    const shown = await terminal.waitFor('Ask anything');
+    expect(shown).toContain('> what is the port?');
+    // Rendered, not raw Markdown: no pipes' separator row, no fences, no ** markers.
+    expect(shown).toMatch(/web\s+.*8080/);
+    expect(shown).not.toContain('| ---- |');
+    expect(shown).not.toContain('```');
+    expect(shown).not.toContain('**config**');
+    expect(shown).toContain('const port = 8080;');
+    expect(shown).toContain('scripted-model');
+    expect(shown).toMatch(/\d+% context left/);
+    expect(server.requests[0]?.body.messages.at(-1)?.content).toBe('what is the port?');
+  });
+
+  it('says how to configure a model when none is, instead of opening', async () => {
+    terminal = startToolhostInTmux([], { cwd: dirs.root, home: dirs.home });
+    const code = await terminal.waitForExit();
+    expect(code).toBe(2);
+    const shown = terminal.scrollback();
+    expect(shown).toContain('No model is configured');
+    expect(shown).toContain('OPENAI_BASE_URL');
+    expect(shown).not.toMatch(/\bat .*\.js:\d+/);
+  });
+});
