@@ -94,7 +94,7 @@ describe('the installed command', () => {
   it.each([
     ['tools', 'packages/cli/dist/commands/tools-command.js'],
     ['call', 'packages/cli/dist/commands/call-command.js'],
-  ])('"%s" loads no MCP, web, shell-parsing, model, legacy-encoding or terminal-UI code', (_name, command) => {
+  ])('"%s" loads no MCP, web, shell-parsing, model or legacy-encoding code', (_name, command) => {
     const loaded = new Set([
       ...loadedWith(outputFor('packages/cli/dist/index.js')),
       ...loadedWith(outputFor('packages/cli/dist/session.js')),
