@@ -8,6 +8,8 @@
  * the test passes): no CI variables, which would make Ink print only a final frame.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CLI } from '../run-cli.js';
 
@@ -62,6 +64,13 @@ export interface Terminal {
   close(): void;
 }
 
+/**
+ * Set before the command starts (a command that ends at once must still leave its pane):
+ * the pane stays after the command ends, to read its last screen.
+ */
+const TMUX_CONFIG = path.join(os.tmpdir(), 'toolhost-tui-tests.tmux.conf');
+writeFileSync(TMUX_CONFIG, 'set -g history-limit 5000\nset -wg remain-on-exit on\n');
+
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** Starts `toolhost <args>` in a new tmux server of its own. */
@@ -72,7 +81,7 @@ export function startToolhostInTmux(args: string[], options: TerminalOptions): T
 export function startInTmux(command: string[], options: TerminalOptions): Terminal {
   const socket = `toolhost-tui-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const tmux = (...args: string[]) =>
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    execFileSync('tmux', ['-L', socket, '-f', TMUX_CONFIG, ...args], { encoding: 'utf8' });
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.home,
@@ -82,15 +91,21 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
     TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(options.home, 'no-system-settings.json'),
     ...options.env,
   };
+  // tmux's own record of a pane's exit status can miss a command that ends at once.
+  const statusFile = path.join(os.tmpdir(), `${socket}.status`);
   const line = [
     'cd',
     quote(options.cwd),
     '&&',
-    'exec',
     'env',
     '-i',
     ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
     ...command.map(quote),
+    ';',
+    'echo',
+    '$?',
+    '>',
+    quote(statusFile),
   ].join(' ');
   const columns = options.columns ?? 100;
   const rows = options.rows ?? 30;
@@ -107,10 +122,7 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
     '-c',
     line,
   );
-  // Keep the pane after the command ends, to read its last screen and exit code.
-  tmux('set-option', '-t', 'app', 'remain-on-exit', 'on');
-  tmux('set-option', '-t', 'app', 'history-limit', '5000');
-  // The window follows the size asked for, not that of an attached client (there is none).
+  // The window keeps the size asked for (no client is attached to size it).
   tmux('set-option', '-t', 'app', 'window-size', 'manual');
 
   const capture = (...extra: string[]) => tmux('capture-pane', '-p', '-J', '-t', 'app', ...extra);
@@ -125,16 +137,12 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
   const matches = (shown: string, text: string | RegExp) =>
     typeof text === 'string' ? shown.includes(text) : text.test(shown);
   const exitCode = () => {
-    const [dead, status] = tmux(
-      'display-message',
-      '-p',
-      '-t',
-      'app',
-      '#{pane_dead} #{pane_dead_status}',
-    )
-      .trim()
-      .split(' ');
-    return dead === '1' ? Number(status) : undefined;
+    try {
+      const text = readFileSync(statusFile, 'utf8').trim();
+      return text === '' ? undefined : Number(text);
+    } catch {
+      return undefined;
+    }
   };
 
   const terminal: Terminal = {
@@ -195,6 +203,7 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
       } catch {
         // already gone
       }
+      rmSync(statusFile, { force: true });
     },
   };
   return terminal;
