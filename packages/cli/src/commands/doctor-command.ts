@@ -1,5 +1,5 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
-import { Config, sandboxStatus, shellProgram } from '@toolhost/core';
+import { Config, SETTING_DEFAULTS, sandboxStatus, shellProgram } from '@toolhost/core';
 
 export function runDoctorCommand(
   options: { root?: string },
@@ -7,7 +7,7 @@ export function runDoctorCommand(
 ): number {
   const { config } = Config.load({ root: options.root });
   const shellSettings = config.settings.tools?.shell ?? {};
-  const setting = shellSettings.sandbox ?? 'auto';
+  const setting = shellSettings.sandbox ?? SETTING_DEFAULTS.tools.shell.sandbox;
   const lines: string[] = [];
   let healthy = true;
 

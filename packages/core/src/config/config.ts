@@ -17,13 +17,14 @@ import {
   type ApprovalMode,
   type LoadedSettings,
   loadSettings,
+  SETTING_DEFAULTS,
   type Settings,
   type SettingsWarning,
   userSettingsDir,
 } from './settings.js';
 
-export const DEFAULT_TRUNCATE_THRESHOLD = 25_000;
-export const DEFAULT_CONTEXT_FILE_NAME = 'AGENTS.md';
+export const DEFAULT_TRUNCATE_THRESHOLD = SETTING_DEFAULTS.tools.truncateOutputThreshold;
+export const DEFAULT_CONTEXT_FILE_NAME = SETTING_DEFAULTS.context.fileName;
 
 export interface ConfigParameters {
   /** Workspace roots; the first is the project root. Defaults to the current folder. */
@@ -86,7 +87,10 @@ export class Config {
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
     this.sessionId = params.sessionId ?? randomUUID();
-    this.approvalMode = params.approvalMode ?? this.settings.tools?.approvalMode ?? 'default';
+    this.approvalMode =
+      params.approvalMode ??
+      this.settings.tools?.approvalMode ??
+      SETTING_DEFAULTS.tools.approvalMode;
     this.workspace.addReadOnlyDirectory(this.projectTempDir);
     this.backgroundProcesses.keepAfterExit = Boolean(
       this.settings.tools?.shell?.keepBackgroundProcesses,

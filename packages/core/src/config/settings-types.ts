@@ -90,3 +90,33 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
   approvalMode: ['tools', 'approvalMode'],
   checkpointing: ['general', 'checkpointing'],
 };
+
+/**
+ * What toolhost does when a setting is left out: the code reads its defaults from here, and
+ * the schema's `default`s must say the same (settings-schema.test.ts checks both ways).
+ * Settings whose default depends on the machine or the model (the editor, the legacy
+ * encoding, a model's context window and media) have none here.
+ */
+export const SETTING_DEFAULTS = {
+  tools: {
+    approvalMode: 'default',
+    truncateOutputThreshold: 25_000,
+    shell: {
+      defaultTimeout: 120_000,
+      keepBackgroundProcesses: false,
+      sandbox: 'auto',
+      network: 'allow',
+    },
+  },
+  files: { defaultEncoding: 'utf-8' },
+  context: { fileName: 'AGENTS.md' },
+  model: { timeout: 120_000, maxRetries: 4 },
+  security: { folderTrust: { enabled: true } },
+} as const satisfies Settings;
+
+/** Defaults of each entry of `mcpServers`. */
+export const MCP_SERVER_DEFAULTS = {
+  timeout: 60_000,
+  maxTotalTimeout: 30 * 60_000,
+  oauth: { enabled: true },
+} as const satisfies McpServerSettings;

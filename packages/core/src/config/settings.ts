@@ -15,6 +15,7 @@ import {
   APPROVAL_MODES,
   type ApprovalMode,
   FLAT_ALIASES,
+  SETTING_DEFAULTS,
   type Settings,
 } from './settings-types.js';
 import { isFolderTrusted } from './trusted-folders.js';
@@ -123,7 +124,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
       .find(
         (file) =>
           file.scope !== 'project' && file.settings.security?.folderTrust?.enabled !== undefined,
-      )?.settings.security?.folderTrust?.enabled ?? true;
+      )?.settings.security?.folderTrust?.enabled ?? SETTING_DEFAULTS.security.folderTrust.enabled;
   const project = files.find((file) => file.scope === 'project');
   if (trustEnabled && project?.exists) {
     const trusted =

@@ -3,7 +3,7 @@
  * environment's OPENAI_* variables and the command-line flags already fill), and how large
  * the model's context window is.
  */
-import type { Settings } from '../config/settings-types.js';
+import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
 
 export interface ModelEndpoint {
   baseUrl: string;
@@ -17,7 +17,7 @@ export interface ModelEndpoint {
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
-export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_TIMEOUT_MS = SETTING_DEFAULTS.model.timeout;
 
 export const HOW_TO_CONFIGURE_MODEL =
   'No model is configured: set OPENAI_MODEL and OPENAI_BASE_URL (and OPENAI_API_KEY if the endpoint needs one), the settings model.name, model.baseUrl and model.apiKey, or the flags --model, --openai-base-url and --openai-api-key.';
@@ -66,6 +66,6 @@ export function resolveEndpoint(settings: Settings): ModelEndpoint | undefined {
     model: name,
     contextWindow: model.contextWindow ?? contextWindowFor(name),
     timeoutMs: model.timeout ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: model.maxRetries ?? 4,
+    maxRetries: model.maxRetries ?? SETTING_DEFAULTS.model.maxRetries,
   };
 }

@@ -32,7 +32,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
-import type { McpServerSettings } from '../config/settings.js';
+import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { schemaProblems } from '../utils/schema-validator.js';
 import { completeAnswers } from './mcp-elicitation.js';
 import { McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
@@ -41,9 +41,9 @@ import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 
 export { stdioEnvironment } from './mcp-transport.js';
 
-export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+export const DEFAULT_MCP_TIMEOUT_MS = MCP_SERVER_DEFAULTS.timeout;
 /** How long a call that keeps reporting progress may run in all. */
-export const DEFAULT_MCP_MAX_TOTAL_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_MCP_MAX_TOTAL_TIMEOUT_MS = MCP_SERVER_DEFAULTS.maxTotalTimeout;
 /** Pauses between failed reconnection attempts: 1 s, doubling, at most 30 s. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
@@ -340,7 +340,8 @@ export class McpServerConnection {
    */
   private oauthProvider(): ToolhostOAuthProvider | undefined {
     const url = remoteUrl(this.settings);
-    if (!url || this.settings.oauth?.enabled === false) return undefined;
+    if (!url || !(this.settings.oauth?.enabled ?? MCP_SERVER_DEFAULTS.oauth.enabled))
+      return undefined;
     const store = new McpOAuthStore(this.config.userDir, url.href);
     return new ToolhostOAuthProvider(store, this.alias, this.settings.oauth ?? {});
   }

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../config/config.js';
-import type { McpServerSettings } from '../config/settings.js';
+import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { describeError } from './mcp-client.js';
 import { listenForRedirect, McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
 import { createTransport, remoteUrl } from './mcp-transport.js';
@@ -60,7 +60,9 @@ export async function signInToMcpServer(
         | SSEClientTransport;
       const client = new Client({ name: 'toolhost', version: '0.1.0' });
       try {
-        await client.connect(transport, { timeout: settings.timeout ?? 60_000 });
+        await client.connect(transport, {
+          timeout: settings.timeout ?? MCP_SERVER_DEFAULTS.timeout,
+        });
         await client.close();
         return store.file;
       } catch (error) {

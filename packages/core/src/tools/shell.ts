@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
@@ -35,7 +36,7 @@ export interface ShellToolParams {
   outside_sandbox?: boolean;
 }
 
-export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+export const DEFAULT_SHELL_TIMEOUT_MS = SETTING_DEFAULTS.tools.shell.defaultTimeout;
 export const MAX_SHELL_TIMEOUT_MS = 600_000;
 
 const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns its output (stdout and stderr in the order they came), exit code or signal.

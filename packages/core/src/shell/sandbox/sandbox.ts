@@ -7,6 +7,7 @@
  * nor which environment variables it gets (shell-environment.ts).
  */
 import os from 'node:os';
+import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
@@ -68,11 +69,11 @@ export class CommandSandbox {
   ) {}
 
   get setting(): SandboxSetting {
-    return this.settings().sandbox ?? 'auto';
+    return this.settings().sandbox ?? SETTING_DEFAULTS.tools.shell.sandbox;
   }
 
   get network(): NetworkSetting {
-    return this.settings().network ?? 'allow';
+    return this.settings().network ?? SETTING_DEFAULTS.tools.shell.network;
   }
 
   /** True when commands run sandboxed, so running one outside is a separate permission. */
