@@ -16,6 +16,7 @@ import {
   startHttpsServer,
   startProxy,
   startServer,
+  TEST_CA,
   type TestServer,
 } from './helpers/http-server.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
@@ -32,7 +33,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.useRealTimers();
-  vi.unstubAllEnvs();
   for (const server of servers.splice(0)) await server.close();
   ws.cleanup();
 });
@@ -66,20 +66,32 @@ async function publicServerBehindProxy(body: Record<string, string>) {
     }),
   );
   const proxy = await track(startProxy({ tunnelTo: site.port }));
-  // The test certificate is self-signed; trust it for this test file's process only.
-  vi.stubEnv('NODE_TLS_REJECT_UNAUTHORIZED', '0');
   return { site, proxy };
 }
 
 describe('web_fetch through a proxy', () => {
   it('sends https requests through HTTPS_PROXY as a CONNECT tunnel', async () => {
     const { site, proxy } = await publicServerBehindProxy({ '/notes.txt': 'secure notes' });
-    const tool = fetcher([], { env: { HTTPS_PROXY: proxy.url }, resolver: publicResolver });
+    const tool = fetcher([], {
+      env: { HTTPS_PROXY: proxy.url },
+      resolver: publicResolver,
+      ca: TEST_CA,
+    });
     const { result, text } = await fetchText(tool, 'https://proxied.test/notes.txt');
     expect(result.error).toBeUndefined();
     expect(text).toContain('secure notes');
     expect(proxy.requests).toEqual(['CONNECT proxied.test:443']);
     expect(site.requests).toEqual(['GET proxied.test/notes.txt']);
+  });
+
+  it("checks the server's certificate: refused without the ca option that trusts it", async () => {
+    const { site, proxy } = await publicServerBehindProxy({ '/notes.txt': 'secure notes' });
+    const tool = fetcher([], { env: { HTTPS_PROXY: proxy.url }, resolver: publicResolver });
+    const { result, text } = await fetchText(tool, 'https://proxied.test/notes.txt');
+    expect(result.error?.type).toBe(ToolErrorType.WEB_FETCH_FAILED);
+    expect(result.error?.message).toMatch(/certificate/i);
+    expect(text).not.toContain('secure notes');
+    expect(site.requests).toEqual([]);
   });
 
   it('goes direct to hosts NO_PROXY names, and through the proxy to the others', async () => {
@@ -109,7 +121,11 @@ describe('web_fetch: GitHub blob links', () => {
     const { site, proxy } = await publicServerBehindProxy({
       '/owner/repo/main/src/a.ts': 'export const a = 1;\n',
     });
-    const tool = fetcher([], { env: { HTTPS_PROXY: proxy.url }, resolver: publicResolver });
+    const tool = fetcher([], {
+      env: { HTTPS_PROXY: proxy.url },
+      resolver: publicResolver,
+      ca: TEST_CA,
+    });
     const { result, text } = await fetchText(
       tool,
       'https://github.com/owner/repo/blob/main/src/a.ts',

@@ -6,7 +6,13 @@ import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
-import { checkUrl, type FetchedPage, guardedFetch, WebFetchError } from '../web/guarded-fetch.js';
+import {
+  checkUrl,
+  type FetchedPage,
+  type GuardedFetchOptions,
+  guardedFetch,
+  WebFetchError,
+} from '../web/guarded-fetch.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
 import {
   BaseTool,
@@ -37,6 +43,8 @@ export interface WebFetchOptions {
   env?: NodeJS.ProcessEnv;
   /** Whole-request time limit (default 30 s). */
   totalTimeoutMs?: number;
+  /** Certificates (PEM) to trust besides Node's own roots, e.g. a corporate CA. */
+  ca?: GuardedFetchOptions['ca'];
 }
 
 export const CACHE_TTL_MS = 15 * 60 * 1000;
@@ -117,6 +125,7 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
           resolver: this.options.resolver,
           env: this.options.env,
           totalTimeoutMs: this.options.totalTimeoutMs,
+          ca: this.options.ca,
         });
       } catch (error) {
         return errorResult(ToolErrorType.WEB_FETCH_FAILED, (error as Error).message);

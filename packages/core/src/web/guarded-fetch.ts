@@ -4,8 +4,12 @@
  * size are capped. Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY; through a proxy
  * the name is checked here first, and when it does not resolve here (no direct DNS, as
  * behind many corporate proxies) the proxy resolves it, unless it is local by definition.
+ * Certificates are checked against Node's trusted roots (with $NODE_EXTRA_CA_CERTS), plus
+ * the `ca` a caller names, such as a corporate CA; checking is never turned off.
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import {
   BlockedAddressError,
@@ -29,6 +33,8 @@ export interface GuardedFetchOptions {
   totalTimeoutMs?: number;
   maxBytes?: number;
   env?: NodeJS.ProcessEnv;
+  /** Certificates (PEM) to trust besides Node's own, e.g. a corporate or test CA. */
+  ca?: string | Buffer | readonly (string | Buffer)[];
 }
 
 export interface FetchedPage {
@@ -74,9 +80,11 @@ export async function guardedFetch(
   const resolver = options.resolver ?? systemResolver;
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const env = options.env ?? process.env;
+  const trust = options.ca ? { ca: trustedCertificates(options.ca) } : {};
   const connect = {
     lookup: guardedLookup(resolver, allowedHosts),
     timeout: options.connectTimeoutMs ?? 10_000,
+    ...trust,
   };
   // Loaded on the first fetch: a session that never fetches never pays for the HTTP client.
   const { Agent, ProxyAgent, request } = await import('undici');
@@ -89,7 +97,11 @@ export async function guardedFetch(
     if (!proxy) return { dispatcher: direct, proxied: false };
     let agent = proxies.get(proxy);
     if (!agent) {
-      agent = new ProxyAgent({ uri: proxy, proxyTls: { timeout: connect.timeout } });
+      agent = new ProxyAgent({
+        uri: proxy,
+        proxyTls: { timeout: connect.timeout, ...trust },
+        requestTls: trust,
+      });
       proxies.set(proxy, agent);
     }
     return { dispatcher: agent, proxied: true };
@@ -144,6 +156,23 @@ export async function guardedFetch(
       [direct, ...proxies.values()].map((agent) => agent.close().catch(() => undefined)),
     );
   }
+}
+
+/**
+ * Node's roots and $NODE_EXTRA_CA_CERTS, which a `ca` option would otherwise replace, and
+ * the given certificates.
+ */
+function trustedCertificates(extra: NonNullable<GuardedFetchOptions['ca']>): (string | Buffer)[] {
+  const fromEnvironment: string[] = [];
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (file) {
+    try {
+      fromEnvironment.push(readFileSync(file, 'utf8'));
+    } catch {
+      // Node itself warns at startup when this file cannot be read.
+    }
+  }
+  return [...tls.rootCertificates, ...fromEnvironment, ...(Array.isArray(extra) ? extra : [extra])];
 }
 
 /**

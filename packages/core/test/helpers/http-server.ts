@@ -23,15 +23,15 @@ export async function startServer(handler: http.RequestListener): Promise<TestSe
   return listenOnLoopback(server, requests);
 }
 
+const TLS_FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tls');
+/** The test servers' self-signed certificate, for clients to trust explicitly. */
+export const TEST_CA = readFileSync(path.join(TLS_FIXTURES, 'cert.pem'), 'utf8');
+
 /** An HTTPS server on 127.0.0.1 with the test certificate in fixtures/tls. */
 export async function startHttpsServer(handler: http.RequestListener): Promise<TestServer> {
   const requests: string[] = [];
-  const tls = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tls');
   const server = https.createServer(
-    {
-      cert: readFileSync(path.join(tls, 'cert.pem')),
-      key: readFileSync(path.join(tls, 'key.pem')),
-    },
+    { cert: TEST_CA, key: readFileSync(path.join(TLS_FIXTURES, 'key.pem')) },
     (req, res) => {
       requests.push(`${req.method} ${req.headers.host}${req.url}`);
       handler(req, res);
