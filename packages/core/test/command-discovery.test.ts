@@ -2,10 +2,10 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { runDiscoveryCommand } from '../src/tools/discovered-tool.js';
-import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
+import { ToolErrorType } from '../src/tools/tools.js';
+import { scriptedScheduler } from './helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 let ws: TempWorkspace;
@@ -50,16 +50,7 @@ function setup(discoveryCommand: string, callCommand?: string) {
     settings: { tools: { discoveryCommand, ...(callCommand ? { callCommand } : {}) } },
   });
   const registry = createToolRegistry(config, { env: {} });
-  const run = async (name: string, args: Record<string, unknown>) => {
-    const scheduler = new CoreToolScheduler({
-      config,
-      toolRegistry: registry,
-      onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
-    });
-    return (
-      await scheduler.schedule({ callId: name, name, args }, new AbortController().signal)
-    )[0]!;
-  };
+  const { call: run } = scriptedScheduler(config, { registry });
   return { config, registry, run };
 }
 

@@ -7,9 +7,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { Settings } from '../src/config/settings.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
-import { createToolRegistry } from '../src/tools/builtin.js';
-import { type ToolCallConfirmationDetails, ToolConfirmationOutcome } from '../src/tools/tools.js';
+import { ToolConfirmationOutcome } from '../src/tools/tools.js';
+import { scriptedScheduler } from './helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 let ws: TempWorkspace;
@@ -30,20 +29,9 @@ async function call(
   settings: Settings = {},
 ) {
   const config = new Config({ roots: [ws.root], homeDir: ws.home, settings, approvalMode: mode });
-  const asked: ToolCallConfirmationDetails[] = [];
-  const scheduler = new CoreToolScheduler({
-    config,
-    toolRegistry: createToolRegistry(config, { env: {} }),
-    onConfirmationRequest: async (waiting) => {
-      asked.push(waiting.confirmationDetails);
-      return { outcome: ToolConfirmationOutcome.Cancel };
-    },
-  });
-  const [done] = await scheduler.schedule(
-    { callId: 'w', name, args },
-    new AbortController().signal,
-  );
-  return { status: done!.status, asked };
+  const scheduled = scriptedScheduler(config, { answer: ToolConfirmationOutcome.Cancel });
+  const done = await scheduled.call(name, args);
+  return { status: done.status, asked: scheduled.asked };
 }
 
 const EVIL = '[core]\n\tfsmonitor = ./run.sh\n';
@@ -99,10 +87,7 @@ describe('changes inside .git/ always ask', () => {
       settings: { tools: { allowed: ['write_file'] } },
       approvalMode: 'auto-edit',
     });
-    const scheduler = new CoreToolScheduler({
-      config,
-      toolRegistry: createToolRegistry(config, { env: {} }),
-    });
+    const { scheduler } = scriptedScheduler(config, { answer: null });
     const ask = (file: string) =>
       scheduler.needsApproval(
         { callId: 'n', name: 'write_file', args: { file_path: ws.p(file), content: 'x' } },

@@ -3,9 +3,7 @@
  * saved whole with read_file exactly as the message tells it to, through the scheduler.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
-import { createToolRegistry } from '../src/tools/builtin.js';
-import { ToolConfirmationOutcome } from '../src/tools/tools.js';
+import { outputOf, scriptedScheduler } from './helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 let ws: TempWorkspace;
@@ -19,18 +17,9 @@ afterEach(async () => {
 
 describe('paging through a truncated output with read_file', () => {
   it('reads the missing middle from the saved file at the offsets the message gives', async () => {
-    const scheduler = new CoreToolScheduler({
-      config: ws.config,
-      toolRegistry: createToolRegistry(ws.config, { env: {} }),
-      onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
-    });
-    const run = async (name: string, args: Record<string, unknown>) => {
-      const [done] = await scheduler.schedule(
-        { callId: name, name, args },
-        new AbortController().signal,
-      );
-      return String(done?.response.responseParts[0]?.functionResponse?.response?.output);
-    };
+    const { call } = scriptedScheduler(ws.config);
+    const run = async (name: string, args: Record<string, unknown>) =>
+      outputOf(await call(name, args));
     const output = await run('run_shell_command', { command: 'seq 1 20000', is_background: false });
     expect(output).not.toContain('\n10000\n');
     const hint = /absolute_path "([^"]+)", offset (\d+), limit (\d+)/.exec(output);

@@ -7,11 +7,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { Settings } from '../src/config/settings.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
-import { ToolConfirmationOutcome } from '../src/tools/tools.js';
 import { EVERYTHING } from './helpers/mcp-servers.js';
+import { outputOf, scriptedScheduler } from './helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 // One variable per listed word, plus a credentials URL under a harmless name.
@@ -49,18 +48,9 @@ afterEach(async () => {
 function setup(settings: Settings) {
   const config = new Config({ roots: [ws.root], homeDir: ws.home, settings, approvalMode: 'yolo' });
   registry = createToolRegistry(config, { env: {} });
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const scheduler = new CoreToolScheduler({
-      config,
-      toolRegistry: registry!,
-      onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
-    });
-    const [done] = await scheduler.schedule(
-      { callId: name, name, args },
-      new AbortController().signal,
-    );
-    return String(done!.response.responseParts[0]?.functionResponse?.response?.output);
-  };
+  const scheduled = scriptedScheduler(config, { registry });
+  const call = async (name: string, args: Record<string, unknown>) =>
+    outputOf(await scheduled.call(name, args));
   return { config, registry, call };
 }
 

@@ -2,8 +2,8 @@ import { chmodSync, copyFileSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import { EditTool, type EditToolParams } from './edit.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -227,12 +227,7 @@ describe('edit: through the scheduler', () => {
   ) {
     const registry = new ToolRegistry(ws.config);
     registry.registerTool(tool);
-    return new CoreToolScheduler({
-      config: ws.config,
-      toolRegistry: registry,
-      onConfirmationRequest: async (call) => ({ outcome: answer(call.confirmationDetails) }),
-      ...(editProposal ? { editProposal } : {}),
-    });
+    return scriptedScheduler(ws.config, { registry, answer, editProposal }).scheduler;
   }
 
   it('accepts replace as an alias of edit and asks with the diff', async () => {

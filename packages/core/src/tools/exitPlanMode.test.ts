@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { outputOf, scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import { createToolRegistry } from './builtin.js';
-import type { ToolCallConfirmationDetails } from './tools.js';
 import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
 
 let ws: TempWorkspace;
@@ -12,17 +10,7 @@ beforeEach(() => {
 afterEach(() => ws.cleanup());
 
 function session(answer: ToolConfirmationOutcome) {
-  const shown: ToolCallConfirmationDetails[] = [];
-  const scheduler = new CoreToolScheduler({
-    config: ws.config,
-    toolRegistry: createToolRegistry(ws.config, { env: {} }),
-    onConfirmationRequest: async (call) => {
-      shown.push(call.confirmationDetails);
-      return { outcome: answer };
-    },
-  });
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await scheduler.schedule({ callId: name, name, args }, new AbortController().signal))[0]!;
+  const { call, asked: shown } = scriptedScheduler(ws.config, { answer });
   return { call, shown };
 }
 
@@ -41,9 +29,7 @@ describe('plan mode through the scheduler', () => {
     const done = await call('exit_plan_mode', { plan: PLAN });
     expect(shown[0]).toMatchObject({ type: 'plan', plan: PLAN });
     expect(ws.config.getApprovalMode()).toBe('default');
-    expect(String(done.response.responseParts[0]?.functionResponse?.response?.output)).toContain(
-      'plan mode is off',
-    );
+    expect(outputOf(done)).toContain('plan mode is off');
     const write = await call('write_file', { file_path: ws.p('a.ts'), content: 'x' });
     expect(write.status).toBe('success');
     expect(shown[1]?.type).toBe('edit');
@@ -72,8 +58,6 @@ describe('plan mode through the scheduler', () => {
     const { call, shown } = session(ToolConfirmationOutcome.ProceedOnce);
     const done = await call('exit_plan_mode', { plan: PLAN });
     expect(shown).toEqual([]);
-    expect(String(done.response.responseParts[0]?.functionResponse?.response?.output)).toContain(
-      'nothing to exit',
-    );
+    expect(outputOf(done)).toContain('nothing to exit');
   });
 });

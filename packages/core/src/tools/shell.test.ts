@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processesMatching, uniqueSleep, waitUntil } from '../../test/helpers/processes.js';
+import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
 import type { Settings } from '../config/settings.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import { createToolRegistry } from './builtin.js';
 import { ShellTool, type ShellToolParams } from './shell.js';
 import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
 
@@ -224,23 +223,15 @@ describe('run_shell_command: through the scheduler', () => {
     const config = new Config({ roots: [ws.root], homeDir: ws.home, settings, approvalMode: mode });
     const asked: { command: string; roots: string[] }[] = [];
     let answer = ToolConfirmationOutcome.ProceedOnce;
-    const s = new CoreToolScheduler({
-      config,
-      toolRegistry: createToolRegistry(config),
-      onConfirmationRequest: async (call) => {
-        const details = call.confirmationDetails;
+    const scheduled = scriptedScheduler(config, {
+      answer: (details) => {
         if (details.type === 'exec')
           asked.push({ command: details.command, roots: details.rootCommands });
-        return { outcome: answer };
+        return answer;
       },
     });
-    const call = async (command: string) =>
-      (
-        await s.schedule(
-          { callId: command, name: 'run_shell_command', args: { command, is_background: false } },
-          new AbortController().signal,
-        )
-      )[0]!;
+    const call = (command: string) =>
+      scheduled.call('run_shell_command', { command, is_background: false }, { callId: command });
     return { call, asked, config, answerWith: (o: ToolConfirmationOutcome) => (answer = o) };
   }
 

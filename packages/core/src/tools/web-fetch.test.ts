@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startProxy, startServer, type TestServer } from '../../test/helpers/http-server.js';
+import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { Resolver } from '../web/address-guard.js';
 import { ToolRegistry } from './tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
@@ -271,21 +271,18 @@ describe('web_fetch: parameters and confirmation', () => {
     const { tool, config } = fetcher();
     const registry = new ToolRegistry(config);
     registry.registerTool(tool);
-    const asked: string[] = [];
-    const scheduler = new CoreToolScheduler({
-      config,
-      toolRegistry: registry,
-      onConfirmationRequest: async (call) => {
-        const details = call.confirmationDetails;
-        if (details.type === 'info') asked.push(details.urls?.[0] ?? '');
-        return { outcome: ToolConfirmationOutcome.ProceedAlways };
-      },
+    const scheduled = scriptedScheduler(config, {
+      registry,
+      answer: ToolConfirmationOutcome.ProceedAlways,
     });
+    const asked = scheduled.asked;
     const call = (url: string) =>
-      scheduler.schedule({ callId: url, name: 'web_fetch', args: { url, prompt: 'p' } }, signal);
+      scheduled.call('web_fetch', { url, prompt: 'p' }, { signal, callId: url });
     await call(`${server.url}/notes.txt`);
     await call(`${server.url}/data.json`);
-    expect(asked).toEqual([`${server.url}/notes.txt`]);
+    expect(asked).toEqual([
+      expect.objectContaining({ type: 'info', urls: [`${server.url}/notes.txt`] }),
+    ]);
     expect(config.sessionAllowedTools.has('web_fetch')).toBe(false);
     await call(`http://localhost:${server.port}/x`);
     expect(asked).toHaveLength(2);

@@ -17,12 +17,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileForChild } from '../../test/helpers/child-module.js';
 import { canMount, mountTmpfs, needsMount, remountReadOnly } from '../../test/helpers/mounts.js';
 import { waitUntil } from '../../test/helpers/processes.js';
+import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import { TEMP_FILE_MARKER } from '../utils/atomic-write.js';
 import { ReadFileTool } from './read-file.js';
 import { ToolRegistry } from './tool-registry.js';
-import { type FileDiff, ToolErrorType } from './tools.js';
+import { type FileDiff, ToolConfirmationOutcome, ToolErrorType } from './tools.js';
 import { WriteFileTool } from './write-file.js';
 
 let ws: TempWorkspace;
@@ -269,23 +269,22 @@ describe('write_file: confirmation through the scheduler', () => {
     ws.config.setApprovalMode(mode);
     const registry = new ToolRegistry(ws.config);
     registry.registerTool(tool);
-    const asked: string[] = [];
-    const scheduler = new CoreToolScheduler({
-      config: ws.config,
-      toolRegistry: registry,
-      ...(answer === undefined
-        ? {}
-        : {
-            onConfirmationRequest: async (call) => {
-              const details = call.confirmationDetails;
-              asked.push(details.type === 'edit' ? details.fileDiff : details.type);
-              return { outcome: answer ? ('proceed_once' as never) : ('cancel' as never) };
-            },
-          }),
+    const scheduled = scriptedScheduler(ws.config, {
+      registry,
+      answer:
+        answer === undefined
+          ? null
+          : answer
+            ? ToolConfirmationOutcome.ProceedOnce
+            : ToolConfirmationOutcome.Cancel,
     });
-    const [done] = await scheduler.schedule(
-      { callId: 'w', name: 'write_file', args: { file_path: ws.p('c.txt'), content: 'hi\n' } },
-      signal,
+    const done = await scheduled.call(
+      'write_file',
+      { file_path: ws.p('c.txt'), content: 'hi\n' },
+      { signal },
+    );
+    const asked = scheduled.asked.map((details) =>
+      details.type === 'edit' ? details.fileDiff : details.type,
     );
     return { done, asked };
   };

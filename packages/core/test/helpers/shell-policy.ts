@@ -7,12 +7,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Config } from '../../src/config/config.js';
 import type { Settings } from '../../src/config/settings.js';
-import { CoreToolScheduler } from '../../src/core/core-tool-scheduler.js';
-import { createToolRegistry } from '../../src/tools/builtin.js';
 import {
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
 } from '../../src/tools/tools.js';
+import { outputOf, scriptedScheduler } from './scheduler.js';
 import type { TempWorkspace } from './temp-workspace.js';
 
 export type Mode = 'default' | 'yolo';
@@ -55,29 +54,20 @@ export async function runThroughScheduler(
     settings: options.settings ?? {},
     approvalMode: options.mode,
   });
-  const asked: ToolCallConfirmationDetails[] = [];
-  const scheduler = new CoreToolScheduler({
-    config,
-    toolRegistry: createToolRegistry(config, { env: {} }),
-    onConfirmationRequest: async (call) => {
-      asked.push(call.confirmationDetails);
-      return { outcome: options.answer ?? ToolConfirmationOutcome.Cancel };
-    },
+  const { call, asked } = scriptedScheduler(config, {
+    answer: options.answer ?? ToolConfirmationOutcome.Cancel,
   });
   try {
-    const [done] = await scheduler.schedule(
-      {
-        callId: 'c',
-        name: 'run_shell_command',
-        args: { command, is_background: false, directory: options.directory, timeout: 20_000 },
-      },
-      new AbortController().signal,
-    );
-    const output = done!.response.responseParts[0]?.functionResponse?.response;
+    const done = await call('run_shell_command', {
+      command,
+      is_background: false,
+      directory: options.directory,
+      timeout: 20_000,
+    });
     return {
-      status: done!.status,
-      errorType: done!.response.error?.type,
-      message: done!.response.error?.message ?? String(output?.output ?? ''),
+      status: done.status,
+      errorType: done.response.error?.type,
+      message: done.response.error?.message ?? outputOf(done),
       asked,
     };
   } finally {
