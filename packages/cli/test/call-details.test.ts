@@ -3,36 +3,25 @@
  * name only what allows the call, warnings on standard error in every output mode, tools
  * that settings turn off, and file-change summaries.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCli } from './run-cli.js';
 
+let dirs: TempDirs;
 let base: string;
 let root: string;
 let home: string;
 const cli = (args: string[], input?: string) => runCli(args, { cwd: root, home, input });
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-details-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ base, root, home } = dirs);
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 /** The person's own settings: they may start programs without `toolhost trust`. */
 function writeUserSettings(settings: unknown) {

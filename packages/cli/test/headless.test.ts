@@ -1,13 +1,4 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -16,24 +7,22 @@ import {
   startModelServer,
 } from '../../core/test/helpers/model-server.js';
 import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCliAsync, startInstalledCli } from './run-cli.js';
 
-let base: string;
+let dirs: TempDirs;
 let root: string;
 let home: string;
 let server: ModelServer | undefined;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-headless-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ root, home } = dirs);
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  rmSync(base, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 async function withModel(script: Script) {

@@ -1,37 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { CLI } from './run-cli.js';
 
-const PIXEL = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../core/test/fixtures/pixel.png',
-);
+const PIXEL = path.join(FIXTURES, 'pixel.png');
 
-let base: string;
+let dirs: TempDirs;
 let root: string;
 let client: Client | undefined;
 let server: ChildProcess | undefined;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-mcp-')));
-  root = path.join(base, 'project');
-  mkdirSync(root);
+  dirs = makeTempDirs({ rootName: 'project' });
+  root = dirs.root;
   writeFileSync(path.join(root, 'notes.txt'), 'remember the milk\n');
   copyFileSync(PIXEL, path.join(root, 'pixel.png'));
 });
@@ -40,13 +27,13 @@ afterEach(async () => {
   client = undefined;
   server?.kill('SIGTERM');
   server = undefined;
-  rmSync(base, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 const env = () => ({
   PATH: process.env.PATH ?? '',
-  HOME: base,
-  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+  HOME: dirs.home,
+  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.base, 'none.json'),
 });
 const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');

@@ -2,28 +2,25 @@
  * The sandbox seen from the command line: toolhost's own environment (API keys included)
  * is out of a command's reach, and `toolhost doctor` says whether the sandbox works.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxStatus } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCli } from './run-cli.js';
 
 const status = sandboxStatus('allow');
 const reason = status.available ? '' : ` (skipped: ${status.available ? '' : status.reason})`;
 if (!status.available) console.warn(`sandbox command-line tests skipped: ${status.reason}`);
 
-let base: string;
+let dirs: TempDirs;
 let root: string;
 let home: string;
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-sandbox-cli-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ root, home } = dirs);
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 // Every process's environment the command can find, toolhost's own first.
 const SNOOP =

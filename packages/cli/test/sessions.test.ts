@@ -1,26 +1,23 @@
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCliAsync, startInstalledCli } from './run-cli.js';
 
-let base: string;
+let dirs: TempDirs;
 let root: string;
 let home: string;
 let server: ModelServer | undefined;
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-sessions-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ root, home } = dirs);
 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  rmSync(base, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 type Message = { role: string; content?: unknown; tool_calls?: unknown[] };

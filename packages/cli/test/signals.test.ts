@@ -3,13 +3,13 @@
  * `toolhost` process end the command's whole tree, grandchildren included, before it exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processesRunning, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { CLI } from './run-cli.js';
 
 // Starting toolhost on a loaded machine can take many seconds; the test waits for events.
@@ -17,16 +17,15 @@ vi.setConfig({ testTimeout: 200_000 });
 
 // The tests share one project folder and tell their processes apart by unique sleep
 // arguments.
+let dirs: TempDirs;
 let base: string;
 let root: string;
 const startedProcesses: ChildProcess[] = [];
 const markers: string[] = [];
 
 beforeAll(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-signals-')));
-  root = path.join(base, 'project');
-  mkdirSync(root);
-  mkdirSync(path.join(base, 'home'));
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ base, root } = dirs);
 });
 afterAll(() => {
   for (const child of startedProcesses) child.kill('SIGKILL');
@@ -40,7 +39,7 @@ afterAll(() => {
       }
     }
   }
-  rmSync(base, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 const env = () => ({

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
 import { formatSettingsWarning, loadSettings } from './settings.js';
 
+let dirs: TempDirs;
 let home: string;
 let project: string;
 let systemFile: string;
@@ -25,16 +26,11 @@ const load = (env: NodeJS.ProcessEnv = {}, overrides = {}, projectTrusted = true
   });
 
 beforeEach(() => {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'toolhost-settings-'));
-  home = path.join(base, 'home');
-  project = path.join(base, 'project');
-  systemFile = path.join(base, 'etc', 'settings.json');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(project, { recursive: true });
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ home, root: project } = dirs);
+  systemFile = path.join(dirs.base, 'etc', 'settings.json');
 });
-afterEach(() => {
-  rmSync(path.dirname(home), { recursive: true, force: true });
-});
+afterEach(() => dirs.cleanup());
 
 describe('loadSettings', () => {
   it('returns empty settings and no warnings when no file exists', () => {

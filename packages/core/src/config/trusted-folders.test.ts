@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
+import { userSettingsDir } from './settings.js';
 import { isFolderTrusted, setFolderTrust } from './trusted-folders.js';
 
+let dirs: TempDirs;
 let userDir: string;
 beforeEach(() => {
-  userDir = mkdtempSync(path.join(os.tmpdir(), 'toolhost-trust-'));
+  dirs = makeTempDirs();
+  userDir = userSettingsDir(dirs.home);
 });
-afterEach(() => rmSync(userDir, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 describe('trusted folders', () => {
   it('trusts nothing by default', () => {

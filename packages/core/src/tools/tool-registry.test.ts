@@ -1,21 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
 import { newRunLog, RecordingTool } from '../../test/helpers/test-tools.js';
 import { Config } from '../config/config.js';
 import type { Settings } from '../config/settings.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
 import { Kind } from './tools.js';
 
-let base: string;
+let dirs: TempDirs;
 beforeEach(() => {
-  base = mkdtempSync(path.join(os.tmpdir(), 'toolhost-reg-'));
+  dirs = makeTempDirs();
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 function registryWith(settings: Settings = {}) {
-  const registry = new ToolRegistry(new Config({ roots: [base], settings, homeDir: base }));
+  const registry = new ToolRegistry(
+    new Config({ roots: [dirs.root], settings, homeDir: dirs.home }),
+  );
   const log = newRunLog();
   for (const name of ['read_file', 'grep_search', 'edit', 'run_shell_command']) {
     registry.registerTool(new RecordingTool(name, Kind.Read, log));

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
 import { IgnoreRules } from './ignore-rules.js';
 
+let dirs: TempDirs;
 let root: string;
 const p = (...parts: string[]) => path.join(root, ...parts);
 function write(rel: string, text = '') {
@@ -12,9 +13,10 @@ function write(rel: string, text = '') {
 }
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-ignore-')));
+  dirs = makeTempDirs();
+  root = dirs.root;
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 describe('IgnoreRules', () => {
   it('ignores nothing outside a git repository, even with a .gitignore', () => {

@@ -21,10 +21,13 @@ export interface TempDirs {
   cleanup(): void;
 }
 
-/** A temporary base folder with an empty project root and home folder in it. */
-export function makeTempDirs(): TempDirs {
+/**
+ * A temporary base folder with an empty project root (`ws`, or `rootName` for tests whose
+ * output names the project) and home folder in it.
+ */
+export function makeTempDirs(options: { rootName?: string } = {}): TempDirs {
   const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-test-')));
-  const root = path.join(base, 'ws');
+  const root = path.join(base, options.rootName ?? 'ws');
   const home = path.join(base, 'home');
   mkdirSync(root);
   mkdirSync(home);
