@@ -1,48 +1,44 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  grepHits as hits,
+  TODO_HITS,
+  writeSearchFixture,
+} from '../../test/helpers/search-fixture.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { GrepTool, type GrepToolParams } from './grep.js';
 import { chooseEngine, type GrepEngineName, isCaseInsensitive } from './grep-engines.js';
 import { ToolErrorType } from './tools.js';
 
+/** The fixture, built once: tests that change files make their own (withOwnFixture). */
 let ws: TempWorkspace;
 const signal = new AbortController().signal;
 
-beforeEach(() => {
-  ws = makeWorkspace();
-  writeSearchFixture(ws.root);
+function fixtureWorkspace(): TempWorkspace {
+  const made = makeWorkspace();
+  writeSearchFixture(made.root);
+  return made;
+}
+beforeAll(() => {
+  ws = fixtureWorkspace();
 });
-afterEach(() => ws.cleanup());
+afterAll(() => ws.cleanup());
+
+async function withOwnFixture(test: (own: TempWorkspace) => Promise<void>): Promise<void> {
+  const own = fixtureWorkspace();
+  try {
+    await test(own);
+  } finally {
+    own.cleanup();
+  }
+}
 
 const ENGINES: GrepEngineName[] = ['ripgrep', 'git', 'javascript'];
 const grep = (engine: GrepEngineName, params: GrepToolParams) =>
   new GrepTool(ws.config, { engine }).execute(params, signal);
-
-/** "file:line" for every match line of a result. */
-function hits(text: unknown): string[] {
-  const found: string[] = [];
-  let file = '';
-  for (const line of String(text).split('\n').slice(1)) {
-    const match = /^ {2}(\d+): /.exec(line);
-    if (match) found.push(`${file}:${match[1]}`);
-    else if (line && !line.startsWith('[')) file = line;
-  }
-  return found;
-}
-
-const TODO_HITS = [
-  'README.md:2',
-  'app/[id]/page.tsx:1',
-  'src/app.ts:2',
-  'src/components/.hidden.ts:1',
-  'src/components/Button.tsx:1',
-  'src/legacy/keep.log:1',
-  'src/legacy/old.js:1',
-];
 
 describe('grep_search: every engine gives the same answers', () => {
   for (const engine of ENGINES) {
@@ -145,31 +141,35 @@ describe('grep_search: every engine gives the same answers', () => {
 });
 
 describe('grep_search: limits and errors', () => {
-  it('keeps the first matches in path order and says how many were left', async () => {
-    for (let i = 0; i < 30; i++)
-      writeFileSync(ws.p(`many-${String(i).padStart(2, '0')}.txt`), 'needle\nneedle\n');
-    const result = await new GrepTool(ws.config).execute({ pattern: 'needle', limit: 5 }, signal);
-    const text = String(result.llmContent);
-    expect(text).toContain('Found 60 matches for /needle/ in 30 files');
-    expect(hits(text)).toEqual([
-      'many-00.txt:1',
-      'many-00.txt:2',
-      'many-01.txt:1',
-      'many-01.txt:2',
-      'many-02.txt:1',
-    ]);
-    expect(text).toContain('Showing the first 5 of 60 matches in path order; 55 more not shown');
-    expect(text).toContain('raise limit');
-  });
+  it('keeps the first matches in path order and says how many were left', () =>
+    withOwnFixture(async (ws) => {
+      for (let i = 0; i < 30; i++)
+        writeFileSync(ws.p(`many-${String(i).padStart(2, '0')}.txt`), 'needle\nneedle\n');
+      const result = await new GrepTool(ws.config).execute({ pattern: 'needle', limit: 5 }, signal);
+      const text = String(result.llmContent);
+      expect(text).toContain('Found 60 matches for /needle/ in 30 files');
+      expect(hits(text)).toEqual([
+        'many-00.txt:1',
+        'many-00.txt:2',
+        'many-01.txt:1',
+        'many-01.txt:2',
+        'many-02.txt:1',
+      ]);
+      expect(text).toContain('Showing the first 5 of 60 matches in path order; 55 more not shown');
+      expect(text).toContain('raise limit');
+    }));
 
-  it('cuts very long lines', async () => {
-    writeFileSync(ws.p('long.txt'), `needle${'x'.repeat(5000)}\n`);
-    const result = await new GrepTool(ws.config).execute(
-      { pattern: 'needle', path: ws.p('long.txt') },
-      signal,
-    );
-    expect(String(result.llmContent).length).toBeLessThan(2000);
-  });
+  it('cuts very long lines', () =>
+    withOwnFixture(async (ws) => {
+      writeFileSync(ws.p('long.txt'), `needle${'x'.repeat(5000)}\n`);
+      const result = await new GrepTool(ws.config).execute(
+        { pattern: 'needle', path: ws.p('long.txt') },
+        signal,
+      );
+      const text = String(result.llmContent);
+      expect(text.length).toBeLessThan(2000);
+      expect(hits(text)).toEqual(['long.txt:1']);
+    }));
 
   it('accepts include as an alias of glob', () => {
     const tool = new GrepTool(ws.config);
@@ -220,15 +220,17 @@ describe('grep_search: engine choice', () => {
     expect(hits(result.llmContent)).toEqual(TODO_HITS);
   });
 
-  it('falls back to ripgrep when git refuses the repository', async () => {
-    await auto({ pattern: 'TODO' }); // git answers while the repository is whole
-    // A .git file naming a missing repository: git stops with "not a git repository".
-    rmSync(path.join(ws.root, '.git'), { recursive: true });
-    writeFileSync(path.join(ws.root, '.git'), `gitdir: ${path.join(ws.base, 'moved-away')}\n`);
-    expect(() =>
-      execFileSync('git', ['grep', '-e', 'TODO'], { cwd: ws.root, stdio: 'pipe' }),
-    ).toThrow();
-    const result = await auto({ pattern: 'TODO' });
-    expect(hits(result.llmContent)).toEqual(TODO_HITS);
-  });
+  it('falls back to ripgrep when git refuses the repository', () =>
+    withOwnFixture(async (ws) => {
+      const auto = (params: GrepToolParams) => new GrepTool(ws.config).execute(params, signal);
+      await auto({ pattern: 'TODO' }); // git answers while the repository is whole
+      // A .git file naming a missing repository: git stops with "not a git repository".
+      rmSync(path.join(ws.root, '.git'), { recursive: true });
+      writeFileSync(path.join(ws.root, '.git'), `gitdir: ${path.join(ws.base, 'moved-away')}\n`);
+      expect(() =>
+        execFileSync('git', ['grep', '-e', 'TODO'], { cwd: ws.root, stdio: 'pipe' }),
+      ).toThrow();
+      const result = await auto({ pattern: 'TODO' });
+      expect(hits(result.llmContent)).toEqual(TODO_HITS);
+    }));
 });
