@@ -72,11 +72,13 @@ function typeShape(checker: ts.TypeChecker, type: ts.Type): Shape {
 
 const schema = getSettingsSchema();
 
+/** Follows a `$ref` (a JSON pointer into this schema). */
 function deref(node: Node): Node {
   const ref = node.$ref;
   if (typeof ref !== 'string') return node;
-  const definitions = schema.definitions as Record<string, Node>;
-  return definitions[ref.replace('#/definitions/', '')]!;
+  let target: Node = schema;
+  for (const segment of ref.replace(/^#\//, '').split('/')) target = target[segment] as Node;
+  return deref(target);
 }
 
 function schemaShape(raw: Node): Shape {
@@ -176,6 +178,14 @@ function validSample(raw: Node): unknown {
     case 'array':
       return [validSample(node.items as Node)];
     default:
+      if (node.properties) {
+        return Object.fromEntries(
+          Object.entries(node.properties as Record<string, Node>).map(([key, child]) => [
+            key,
+            validSample(child),
+          ]),
+        );
+      }
       return { NAME: validSample(node.additionalProperties as Node) };
   }
 }

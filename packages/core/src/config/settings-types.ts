@@ -98,6 +98,7 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
  * encoding, a model's context window and media) have none here.
  */
 export const SETTING_DEFAULTS = {
+  general: { checkpointing: { enabled: true, onFailure: 'stop' } },
   tools: {
     approvalMode: 'default',
     truncateOutputThreshold: 25_000,

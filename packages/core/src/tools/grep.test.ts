@@ -104,28 +104,34 @@ describe('grep_search: every engine gives the same answers', () => {
         expect(result.llmContent).toBe('No matches for /NOT_ANYWHERE_\\d+/ (matching case).');
       });
 
-      it('reads names with a newline, lines arriving in pieces, and committed ignored files', async () => {
-        writeFileSync(ws.p('odd\nname.txt'), 'TODO in an odd name\n');
-        // Enough output to arrive in many chunks, lines of every length cut across them.
-        const lines = Array.from({ length: 20_000 }, (_, i) => `TODO ${'x'.repeat(i % 300)} ${i}`);
-        writeFileSync(ws.p('docs', 'many.md'), `${lines.join('\n')}\n`);
-        // Committed, then ignored: git grep searches it, the other engines never do.
-        writeFileSync(ws.p('dist', 'tracked.js'), '// TODO tracked but ignored\n');
-        execFileSync('git', ['add', '-f', 'dist/tracked.js'], { cwd: ws.root });
-        execFileSync(
-          'git',
-          ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'tracked'],
-          { cwd: ws.root },
-        );
-        const result = await grep(engine, { pattern: 'TODO', limit: 30_000 });
-        const text = String(result.llmContent);
-        expect(text).toMatch(/^Found 20008 matches for \/TODO\/ in 9 files/);
-        expect(text).not.toContain('tracked but ignored');
-        const odd = String((await grep(engine, { pattern: 'odd name' })).llmContent);
-        expect(odd).toContain('odd\nname.txt\n  1: TODO in an odd name');
-        const last = await grep(engine, { pattern: ' 19999$', path: ws.p('docs') });
-        expect(String(last.llmContent)).toContain(`  20000: ${lines[19_999]}`);
-      });
+      it('reads names with a newline, lines arriving in pieces, and committed ignored files', () =>
+        withOwnFixture(async (ws) => {
+          const grep = (engine: GrepEngineName, params: GrepToolParams) =>
+            new GrepTool(ws.config, { engine }).execute(params, signal);
+          writeFileSync(ws.p('odd\nname.txt'), 'TODO in an odd name\n');
+          // Enough output to arrive in many chunks, lines of every length cut across them.
+          const lines = Array.from(
+            { length: 20_000 },
+            (_, i) => `TODO ${'x'.repeat(i % 300)} ${i}`,
+          );
+          writeFileSync(ws.p('docs', 'many.md'), `${lines.join('\n')}\n`);
+          // Committed, then ignored: git grep searches it, the other engines never do.
+          writeFileSync(ws.p('dist', 'tracked.js'), '// TODO tracked but ignored\n');
+          execFileSync('git', ['add', '-f', 'dist/tracked.js'], { cwd: ws.root });
+          execFileSync(
+            'git',
+            ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'tracked'],
+            { cwd: ws.root },
+          );
+          const result = await grep(engine, { pattern: 'TODO', limit: 30_000 });
+          const text = String(result.llmContent);
+          expect(text).toMatch(/^Found 20008 matches for \/TODO\/ in 9 files/);
+          expect(text).not.toContain('tracked but ignored');
+          const odd = String((await grep(engine, { pattern: 'odd name' })).llmContent);
+          expect(odd).toContain('odd\nname.txt\n  1: TODO in an odd name');
+          const last = await grep(engine, { pattern: ' 19999$', path: ws.p('docs') });
+          expect(String(last.llmContent)).toContain(`  20000: ${lines[19_999]}`);
+        }));
 
       it('rejects an invalid regular expression with a clear error', async () => {
         const result = await grep(engine, { pattern: 'foo(' });

@@ -5,6 +5,7 @@
  * (general.checkpointing.onFailure; by default it may not).
  */
 import type { Config } from '../../config/config.js';
+import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';
@@ -49,7 +50,9 @@ export class Checkpointer implements CheckpointHook {
       ...(options.gitPath ? { gitPath: options.gitPath } : {}),
     });
     this.onFailure =
-      options.onFailure ?? config.settings.general?.checkpointing?.onFailure ?? 'stop';
+      options.onFailure ??
+      config.settings.general?.checkpointing?.onFailure ??
+      SETTING_DEFAULTS.general.checkpointing.onFailure;
   }
 
   /** A checkpointer when settings leave checkpoints on (the default), else undefined. */
@@ -58,7 +61,13 @@ export class Checkpointer implements CheckpointHook {
     registry: ToolRegistry,
     options: CheckpointerOptions = {},
   ): Checkpointer | undefined {
-    if (config.settings.general?.checkpointing?.enabled === false) return undefined;
+    if (
+      !(
+        config.settings.general?.checkpointing?.enabled ??
+        SETTING_DEFAULTS.general.checkpointing.enabled
+      )
+    )
+      return undefined;
     return new Checkpointer(config, registry, options);
   }
 
