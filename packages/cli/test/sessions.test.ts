@@ -2,7 +2,12 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import {
+  killMatching,
+  processesMatching,
+  uniqueSleep,
+  waitUntil,
+} from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCliAsync, startInstalledCli } from './run-cli.js';
 
@@ -10,11 +15,14 @@ let dirs: TempDirs;
 let root: string;
 let home: string;
 let server: ModelServer | undefined;
+/** Commands a test started that a kill -9 of toolhost leaves running. */
+const leftovers: string[] = [];
 beforeEach(() => {
   dirs = makeTempDirs({ rootName: 'project' });
   ({ root, home } = dirs);
 });
 afterEach(async () => {
+  for (const marker of leftovers.splice(0)) killMatching(marker);
   await server?.close();
   server = undefined;
   dirs.cleanup();
@@ -26,6 +34,7 @@ describe('sessions', { timeout: 240_000 }, () => {
   it('a session killed with -9 mid-call resumes from its last complete exchange (-c, -r, toolhost sessions)', async () => {
     writeFileSync(path.join(root, 'notes.txt'), 'remember: the build uses make\n');
     const seconds = uniqueSleep();
+    leftovers.push(`sleep ${seconds}`);
     server = await startModelServer((request) => {
       const messages = request.body.messages as Message[];
       const last = messages.at(-1)!;
@@ -67,9 +76,7 @@ describe('sessions', { timeout: 240_000 }, () => {
     first.child.kill('SIGKILL');
     await first.done;
     // kill -9 leaves the command running: end it here (the point is the session file).
-    for (const line of processesMatching(`sleep ${seconds}`)) {
-      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
-    }
+    killMatching(`sleep ${seconds}`);
     const sessionId = (JSON.parse(first.stdout().split('\n')[0]!) as { session_id: string })
       .session_id;
     const dir = path.join(home, '.toolhost', 'sessions', root.replace(/[^a-zA-Z0-9]/g, '-'));

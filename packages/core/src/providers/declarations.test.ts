@@ -79,13 +79,21 @@ describe('prepareDeclarations', () => {
   it('emits the default warning once per process, however often the tools are prepared', async () => {
     const emitted: string[] = [];
     const listener = (warning: Error) => emitted.push(warning.message);
+    // Node's own listener prints every warning to stderr; this one is expected, so only the
+    // test's listener hears it while it runs.
+    const printers = process.listeners('warning');
+    for (const printer of printers) process.off('warning', printer);
     process.on('warning', listener);
-    const many = Array.from({ length: 129 }, (_, index) => ({ name: `w_${index}` }));
-    prepareDeclarations(many, 'openai-responses');
-    prepareDeclarations(many, 'openai-responses');
-    // process.emitWarning delivers on the next tick.
-    await new Promise((resolve) => setImmediate(resolve));
-    process.off('warning', listener);
+    try {
+      const many = Array.from({ length: 129 }, (_, index) => ({ name: `w_${index}` }));
+      prepareDeclarations(many, 'openai-responses');
+      prepareDeclarations(many, 'openai-responses');
+      // process.emitWarning delivers on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+      for (const printer of printers) process.on('warning', printer);
+    }
     expect(emitted.filter((message) => message.includes('129 tools'))).toHaveLength(1);
   });
 

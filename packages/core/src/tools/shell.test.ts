@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { processesMatching, uniqueSleep, waitUntil } from '../../test/helpers/processes.js';
+import {
+  killMatching,
+  processesMatching,
+  uniqueSleep,
+  waitUntil,
+} from '../../test/helpers/processes.js';
 import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
@@ -183,8 +188,7 @@ describe('run_shell_command: ending process trees', () => {
       expect(processesMatching(`sleep ${marker}`)).toHaveLength(1);
     } finally {
       // It escaped the process group, so end it here by its id.
-      for (const line of processesMatching(`sleep ${marker}`))
-        process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+      killMatching(`sleep ${marker}`);
     }
   });
 
