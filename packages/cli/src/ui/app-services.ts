@@ -55,8 +55,15 @@ export interface AppServices {
   /** Saves the session and leaves the app. */
   quit(): void;
 
-  /** Sends a prompt to the agent as if typed; resolves when the turn has ended. */
-  submitPrompt(prompt: string): Promise<void>;
+  /**
+   * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
+   * what the history shows when the prompt carries more (the files `@` references attach).
+   */
+  submitPrompt(prompt: string, shown?: string): Promise<void>;
+  /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
+  showUserLine(text: string): void;
+  /** Continues a saved session's conversation in this app (`/resume <id>`). */
+  resumeSession(id: string): Promise<void>;
   /** True while the agent works on a turn (new prompts wait for it). */
   isBusy(): boolean;
   /** Cancels the running turn, as Esc does. */

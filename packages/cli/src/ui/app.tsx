@@ -9,9 +9,9 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './components/approval-dialog.js';
 import { HistoryItemView } from './components/history-item-view.js';
 import { LiveTurn } from './components/live-turn.js';
-import { PromptInput } from './components/prompt-input.js';
 import { StatusLine } from './components/status-line.js';
 import { gitBranch } from './git-branch.js';
+import { PromptArea } from './input/prompt-area.js';
 import type { SessionController } from './session-controller.js';
 import type { Theme } from './theme.js';
 import { UiContext } from './ui-context.js';
@@ -48,6 +48,8 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
   useInput(
     (input, key) => {
       if (key.ctrl && input === 'c') {
+        // A prompt being written is cleared by the editor; the next Ctrl+C is the app's.
+        if (inputText.current !== '') return;
         if (controller.isBusy()) controller.cancelTurn();
         const now = Date.now();
         if (now - lastCtrlC.current < QUIT_WINDOW_MS) {
@@ -97,9 +99,9 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
               onEscape={() => controller.cancelTurn()}
             />
           ) : null}
-          <PromptInput
+          <PromptArea
+            services={controller.services()}
             isActive={!live.approval && !live.suspended}
-            onSubmit={(text) => void controller.submitPrompt(text)}
             onChange={(text) => {
               inputText.current = text;
             }}

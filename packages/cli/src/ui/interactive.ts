@@ -80,6 +80,7 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       endpoint,
       onQuit: () => quit(),
       onTurnEnd: (status) => recorder.recordEnd(status),
+      onHistoryReplaced: (history) => recorder.recordHistoryReplaced(history),
     });
     const services = controller.services();
     const agent = createAgentSession({

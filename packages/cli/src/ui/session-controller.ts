@@ -8,10 +8,13 @@ import {
   type AgentEvent,
   type AgentSession,
   type ApprovalMode,
+  type ChatMessage,
   type CompletedToolCall,
   type Config,
   type ConfirmationDecision,
   CoreToolScheduler,
+  findSession,
+  loadSession,
   type ModelEndpoint,
   type ScheduleInput,
   type ToolCall,
@@ -23,6 +26,7 @@ import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
 import { splitFinishedBlocks } from './markdown-split.js';
+import { historyItemsFromMessages } from './resumed-history.js';
 import { toolRow } from './tool-rows.js';
 
 export interface PendingApproval {
@@ -65,6 +69,8 @@ export interface ControllerOptions {
   onQuit: () => void;
   /** Tells the recorder a turn ended (the session file marks it). */
   onTurnEnd?: (status: string) => void;
+  /** Tells the recorder the conversation was replaced (/clear, /resume). */
+  onHistoryReplaced?: (history: ChatMessage[]) => void;
 }
 
 const CANCELLED_NOTE =
@@ -78,7 +84,8 @@ export class SessionController {
   private nextId = 1;
   private agentSession: AgentSession | undefined;
   private turn: { controller: AbortController; startedAt: number } | undefined;
-  private readonly queue: Array<{ prompt: string; done: () => void }> = [];
+  private readonly queue: Array<{ prompt: string; shown: string; done: () => void }> = [];
+  private servicesObject: AppServices | undefined;
   private readonly liveOutputs = new Map<string, string>();
   private readonly approvals: PendingApproval[] = [];
   private streamedThisResponse = false;
@@ -309,18 +316,19 @@ export class SessionController {
 
   // ---- turns -------------------------------------------------------------------------
 
-  submitPrompt = (prompt: string): Promise<void> => {
+  /** `shown` is what the person typed, when the prompt sent carries more (attached files). */
+  submitPrompt = (prompt: string, shown = prompt): Promise<void> => {
     if (this.turn) {
       return new Promise((done) => {
-        this.queue.push({ prompt, done });
+        this.queue.push({ prompt, shown, done });
         this.update({ queuedPrompts: this.queue.length });
       });
     }
-    return this.runTurn(prompt);
+    return this.runTurn(prompt, shown);
   };
 
-  private async runTurn(prompt: string): Promise<void> {
-    this.add({ kind: 'user', text: prompt });
+  private async runTurn(prompt: string, shown = prompt): Promise<void> {
+    this.add({ kind: 'user', text: shown });
     const controller = new AbortController();
     const startedAt = Date.now();
     this.turn = { controller, startedAt };
@@ -354,7 +362,7 @@ export class SessionController {
     }
     const next = this.queue.shift();
     this.update({ queuedPrompts: this.queue.length });
-    if (next) void this.runTurn(next.prompt).then(next.done);
+    if (next) void this.runTurn(next.prompt, next.shown).then(next.done);
   }
 
   /** What a stopped turn left on screen goes into the history. */
@@ -452,8 +460,34 @@ export class SessionController {
     };
   }
 
-  /** The object the prompt editor and slash commands use. */
+  /** Continues a saved session's conversation here (recorded in this session's file). */
+  private async resumeSession(id: string): Promise<void> {
+    const { config, registry } = this.options;
+    const found = findSession(config.userDir, config.targetDir, { id });
+    if (typeof found === 'string') {
+      this.add({ kind: 'message', level: 'error', text: found });
+      return;
+    }
+    const loaded = loadSession(found.file);
+    this.agent.loop.history = loaded.history;
+    this.cancelledLastTurn = false;
+    this.options.onHistoryReplaced?.(loaded.history);
+    this.clearScreen();
+    for (const item of historyItemsFromMessages(loaded.history, registry)) this.add(item);
+    this.add({
+      kind: 'message',
+      level: 'info',
+      text: `Continuing session ${loaded.id} (${loaded.history.length} messages); from here on it is saved as session ${config.sessionId}.`,
+    });
+  }
+
+  /** The object the prompt editor and slash commands use (one per app). */
   services(): AppServices {
+    this.servicesObject ??= this.makeServices();
+    return this.servicesObject;
+  }
+
+  private makeServices(): AppServices {
     const controller = this;
     const { config, registry, endpoint } = this.options;
     return {
@@ -471,8 +505,11 @@ export class SessionController {
       resetConversation: () => {
         this.agent.loop.history = [];
         this.cancelledLastTurn = false;
+        this.options.onHistoryReplaced?.([]);
         this.clearScreen();
       },
+      resumeSession: (id: string) => this.resumeSession(id),
+      showUserLine: (text: string) => this.add({ kind: 'user', text }),
       quit: () => void this.quit(),
       submitPrompt: this.submitPrompt,
       isBusy: this.isBusy,

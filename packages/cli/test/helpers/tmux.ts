@@ -41,6 +41,8 @@ export interface Terminal {
   press(...keys: string[]): void;
   /** Types text literally (no key names). */
   type(text: string): void;
+  /** Pastes text as a terminal does (bracketed when the app asked for it; line feeds sent as CR). */
+  paste(text: string): void;
   /** The visible screen as text (trailing spaces trimmed). */
   screen(): string;
   /** The whole pane, scrollback included. */
@@ -151,6 +153,10 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
     },
     type: (text) => {
       tmux('send-keys', '-t', 'app', '-l', text);
+    },
+    paste: (text) => {
+      tmux('set-buffer', '-b', 'paste', '--', text);
+      tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', 'app');
     },
     screen,
     scrollback,

@@ -1,0 +1,33 @@
+/**
+ * The prompt as the app places it: the editor view on this session's input state (made
+ * once per app), sending each line to the dispatcher. Esc stops a command that is waiting
+ * (a /compress, an /agents create) when no turn is running.
+ */
+import { useMemo } from 'react';
+import type { AppServices } from '../app-services.js';
+import { PromptEditorView } from './prompt-editor-view.js';
+import { createPromptInputState } from './prompt-input-state.js';
+
+export interface PromptAreaProps {
+  services: AppServices;
+  isActive: boolean;
+  placeholder?: string;
+  onChange?(text: string): void;
+}
+
+export function PromptArea({ services, isActive, placeholder, onChange }: PromptAreaProps) {
+  const state = useMemo(() => createPromptInputState(services), [services]);
+  return (
+    <PromptEditorView
+      editor={state.editor}
+      isActive={isActive}
+      {...(placeholder !== undefined ? { placeholder } : {})}
+      complete={state.complete}
+      onSubmit={(line) => void state.submit(line)}
+      {...(onChange ? { onChange } : {})}
+      onEscape={() => {
+        if (state.cancelCommand()) services.print('Stopped.', 'warning');
+      }}
+    />
+  );
+}

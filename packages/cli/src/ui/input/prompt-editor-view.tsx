@@ -1,0 +1,205 @@
+/**
+ * The prompt on screen: the editor's text with its cursor, the completion menu under it
+ * and the Ctrl+R search line. It reads the terminal's raw key sequences (through Ink's
+ * stdin events) so the KeyDecoder can tell keys apart, turns on bracketed paste while it
+ * is shown, and asks for completions whenever the text changes.
+ */
+import { Box, Text, useStdin, useStdout } from 'ink';
+import { type ReactElement, useEffect, useReducer, useRef } from 'react';
+import { useUi } from '../ui-context.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, KeyDecoder } from './key-decoder.js';
+import type { Completion, PromptEditor } from './prompt-editor.js';
+
+export type CompletionSource = (text: string, cursor: number) => Promise<Completion | undefined>;
+
+export interface PromptEditorViewProps {
+  editor: PromptEditor;
+  isActive: boolean;
+  placeholder?: string;
+  complete: CompletionSource;
+  onSubmit(text: string): void;
+  /** Called after every change of the text (the app's Ctrl+D and Ctrl+C look at it). */
+  onChange?(text: string): void;
+  /** Esc with no menu or search open (the app may be waiting on a command to stop). */
+  onEscape?(): void;
+}
+
+const MENU_ROWS = 8;
+
+export function PromptEditorView(props: PromptEditorViewProps) {
+  const { editor, isActive } = props;
+  const { theme, width, plain } = useUi();
+  const [, render] = useReducer((count: number) => count + 1, 0);
+  const decoder = useRef(new KeyDecoder());
+  const latest = useRef(props);
+  latest.current = props;
+  const completionRequest = useRef(0);
+  const { internal_eventEmitter: events } = useStdin() as ReturnType<typeof useStdin> & {
+    internal_eventEmitter?: NodeJS.EventEmitter;
+  };
+  const { stdout } = useStdout();
+
+  useBracketedPaste(stdout, isActive);
+
+  useEffect(
+    () =>
+      editor.onExternalChange(() => {
+        render();
+        queueMicrotask(() => latest.current.onChange?.(editor.text));
+      }),
+    [editor],
+  );
+
+  useEffect(() => {
+    if (!isActive || !events) return;
+    const refreshCompletion = () => {
+      const request = ++completionRequest.current;
+      const { text, cursor } = editor.buffer;
+      if (editor.search) return;
+      void latest.current
+        .complete(text, cursor)
+        .catch(() => undefined)
+        .then((completion) => {
+          // Only for the text it was asked for: a slower answer must not replace a newer one.
+          if (request !== completionRequest.current) return;
+          if (editor.buffer.text !== text || editor.buffer.cursor !== cursor) return;
+          editor.setCompletion(completion);
+          render();
+        });
+    };
+    const onInput = (sequence: string) => {
+      const before = editor.buffer;
+      let submitted: string | undefined;
+      for (const key of decoder.current.push(sequence)) {
+        const outcome = editor.handle(key);
+        if (outcome.type === 'submit') submitted = outcome.text;
+        if (outcome.type === 'ignored' && key.name === 'escape') latest.current.onEscape?.();
+      }
+      render();
+      if (editor.buffer !== before) {
+        // After every listener of this key ran: the app's own keys (Ctrl+C, Ctrl+D) judge by
+        // the text as it was when the key arrived.
+        queueMicrotask(() => latest.current.onChange?.(editor.text));
+        refreshCompletion();
+      }
+      if (submitted !== undefined) {
+        completionRequest.current++;
+        latest.current.onSubmit(submitted);
+      }
+    };
+    events.on('input', onInput);
+    return () => {
+      events.off('input', onInput);
+    };
+  }, [isActive, events, editor]);
+
+  const prefix = editor.search ? '? ' : '> ';
+  return (
+    <Box flexDirection="column">
+      <Box
+        {...(plain ? {} : { borderStyle: 'round' as const, paddingX: 1 })}
+        borderColor={isActive ? theme.accent : theme.muted}
+      >
+        <Box flexDirection="column" width={Math.max(10, width - (plain ? 0 : 4))}>
+          {editorLines(editor, props.placeholder, theme.muted, isActive).map((line, index) => (
+            <Box key={`line-${index.toString()}`}>
+              <Text color={theme.accent}>{index === 0 ? prefix : '  '}</Text>
+              {line}
+            </Box>
+          ))}
+        </Box>
+      </Box>
+      {editor.search ? (
+        <Text color={theme.muted}>
+          {`(reverse search) ${editor.search.query || ''}`}
+          {editor.search.query && editor.search.match === -1 ? '  no match' : ''}
+          {'  Ctrl+R older · Enter take · Esc back'}
+        </Text>
+      ) : null}
+      {editor.completion && isActive ? (
+        <CompletionMenu completion={editor.completion} muted={theme.muted} accent={theme.accent} />
+      ) : null}
+    </Box>
+  );
+}
+
+/** The text's lines, the cursor shown as an inverse character. */
+function editorLines(
+  editor: PromptEditor,
+  placeholder: string | undefined,
+  muted: string | undefined,
+  showCursor: boolean,
+): ReactElement[] {
+  const { text, cursor } = editor.buffer;
+  if (!text) {
+    return [
+      <Text key="empty" color={muted}>
+        {showCursor ? <Text inverse> </Text> : null}
+        {placeholder ?? ''}
+      </Text>,
+    ];
+  }
+  const lines = text.split('\n');
+  let offset = 0;
+  return lines.map((line, index) => {
+    const start = offset;
+    offset += line.length + 1;
+    const here = showCursor && cursor >= start && cursor <= start + line.length;
+    if (!here) return <Text key={`t-${index.toString()}`}>{line || ' '}</Text>;
+    const column = cursor - start;
+    const at = [...line.slice(column)][0] ?? ' ';
+    return (
+      <Text key={`t-${index.toString()}`}>
+        {line.slice(0, column)}
+        <Text inverse>{at}</Text>
+        {line.slice(column + at.length)}
+      </Text>
+    );
+  });
+}
+
+function CompletionMenu({
+  completion,
+  muted,
+  accent,
+}: {
+  completion: Completion;
+  muted: string | undefined;
+  accent: string | undefined;
+}) {
+  const { items, selected } = completion;
+  const first = Math.max(0, Math.min(selected - MENU_ROWS + 1, items.length - MENU_ROWS));
+  const shown = items.slice(first, first + MENU_ROWS);
+  return (
+    <Box flexDirection="column" paddingX={2}>
+      {shown.map((item, index) => {
+        const isSelected = first + index === selected;
+        return (
+          <Text key={item.value} wrap="truncate-end">
+            <Text color={isSelected ? accent : undefined} bold={isSelected}>
+              {(isSelected ? '› ' : '  ') + (item.label ?? item.value.trim())}
+            </Text>
+            {item.description ? <Text color={muted}>{`  ${item.description}`}</Text> : null}
+          </Text>
+        );
+      })}
+      {items.length > MENU_ROWS ? (
+        <Text color={muted}>{`  ${selected + 1}/${items.length} · Tab takes · ↑/↓ choose`}</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+/** Asks the terminal to mark pastes while the prompt takes keys, and to stop after. */
+function useBracketedPaste(stdout: NodeJS.WriteStream, isActive: boolean): void {
+  useEffect(() => {
+    if (!isActive || !stdout.isTTY) return;
+    stdout.write(ENABLE_BRACKETED_PASTE);
+    const off = () => stdout.write(DISABLE_BRACKETED_PASTE);
+    process.once('exit', off);
+    return () => {
+      process.off('exit', off);
+      off();
+    };
+  }, [stdout, isActive]);
+}

@@ -1,0 +1,225 @@
+/**
+ * The prompt and slash commands as a person uses them: `toolhost` in tmux against the
+ * scripted model server. Completing and attaching an `@` file, multi-line input and a
+ * bracketed paste, /help, /stats and a user command with $ARGUMENTS, history across
+ * runs with ↑ and Ctrl+R, a `!` command approved in place, and /restore bringing back a
+ * file the agent overwrote. Every wait is for the screen.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+
+let dirs: TempDirs;
+let server: ModelServer | undefined;
+let terminal: Terminal | undefined;
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+});
+afterEach(async () => {
+  terminal?.close();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+  dirs.cleanup();
+});
+
+function open(baseUrl: string, args: string[] = []): Terminal {
+  terminal = startToolhostInTmux(args, {
+    cwd: dirs.root,
+    home: dirs.home,
+    env: { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted-model', OPENAI_API_KEY: 'test' },
+    columns: 100,
+    rows: 30,
+  });
+  return terminal;
+}
+
+/** The text of the last prompt the model server received. */
+function lastPrompt(model: ModelServer, request = model.requests.length - 1): string {
+  const content = model.requests[request]?.body.messages.at(-1)?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+const idle = 'Ask anything';
+
+describe.skipIf(!hasTmux)(
+  `the prompt in the terminal${tmuxSkipReason}`,
+  { timeout: 180_000 },
+  () => {
+    it('completes an @ path with Tab and attaches the file to the prompt', async () => {
+      mkdirSync(path.join(dirs.root, 'src'));
+      writeFileSync(path.join(dirs.root, 'src/greeting.txt'), 'Hello from the attached file\n');
+      writeFileSync(path.join(dirs.root, 'src/other.txt'), 'other\n');
+      server = await startModelServer([{ text: 'It says hello.' }]);
+      const term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.type('summarise @src/gre');
+      await term.waitFor('src/greeting.txt');
+      term.press('Tab');
+      await term.waitFor('summarise @src/greeting.txt');
+      term.press('Enter');
+      await term.waitFor('It says hello.');
+      const prompt = lastPrompt(server);
+      expect(prompt.startsWith('summarise @src/greeting.txt')).toBe(true);
+      expect(prompt).toContain('--- Content from referenced files ---');
+      expect(prompt).toContain('Hello from the attached file');
+      expect(prompt).not.toContain('other');
+    });
+
+    it('writes several lines with Ctrl+J and keeps a bracketed paste whole', async () => {
+      server = await startModelServer([{ text: 'Two lines seen.' }, { text: 'Paste seen.' }]);
+      const term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.type('first line');
+      term.press('C-j');
+      term.type('second line');
+      await term.waitFor(/> first line[\s│]*\n[\s│]*second line/);
+      term.press('Enter');
+      await term.waitFor('Two lines seen.');
+      expect(lastPrompt(server)).toBe('first line\nsecond line');
+      await term.waitFor(idle);
+      term.paste('pasted one\npasted two\n');
+      await term.waitFor('pasted two');
+      // The paste's line breaks did not send it: nothing new reached the model yet.
+      expect(server.requests).toHaveLength(1);
+      term.type('end');
+      term.press('Enter');
+      await term.waitFor('Paste seen.');
+      expect(lastPrompt(server)).toBe('pasted one\npasted two\nend');
+    });
+
+    it('runs /help from its completion, /stats, and a user command with $ARGUMENTS', async () => {
+      mkdirSync(path.join(dirs.root, '.toolhost/commands'), { recursive: true });
+      writeFileSync(
+        path.join(dirs.root, '.toolhost/commands/explain.md'),
+        '---\ndescription: Explain a topic simply\n---\nExplain $ARGUMENTS in simple words.\n',
+      );
+      server = await startModelServer([
+        {
+          text: 'Recursion is a function calling itself.',
+          usage: { prompt_tokens: 900, completion_tokens: 40 },
+        },
+      ]);
+      const term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.type('/hel');
+      await term.waitFor('Show the commands and keys');
+      term.press('Enter');
+      await term.waitFor('Ctrl+R');
+      const help = term.scrollback();
+      expect(help).toContain('/explain');
+      expect(help).toContain('Explain a topic simply');
+
+      term.type('/explain recursion');
+      term.press('Enter');
+      await term.waitFor('Recursion is a function calling itself.');
+      expect(lastPrompt(server)).toBe('Explain recursion in simple words.');
+      await term.waitFor(idle);
+
+      term.type('/stats');
+      term.press('Enter');
+      const stats = await term.waitFor('Tool calls:');
+      expect(stats).toContain('900 in, 40 out');
+
+      term.type('/stast');
+      term.press('Enter');
+      await term.waitFor('Did you mean /stats?');
+    });
+
+    it('recalls earlier prompts of the project in a new run with ↑ and Ctrl+R', async () => {
+      server = await startModelServer((_request, index) => ({ text: `answer ${index + 1}` }));
+      let term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.type('run the unit tests');
+      term.press('Enter');
+      await term.waitFor('answer 1');
+      await term.waitFor(idle);
+      term.type('fix the failing one');
+      term.press('Enter');
+      await term.waitFor('answer 2');
+      await term.waitFor(idle);
+      term.press('C-d');
+      await term.waitForExit();
+      term.close();
+
+      term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.press('Up');
+      await term.waitFor('> fix the failing one');
+      term.press('Up');
+      await term.waitFor('> run the unit tests');
+      term.press('C-u');
+      term.press('C-r');
+      term.type('unit');
+      await term.waitFor('reverse search');
+      await term.waitFor('run the unit tests');
+      term.press('Enter');
+      term.press('Enter');
+      await term.waitFor('answer 3');
+      expect(lastPrompt(server)).toBe('run the unit tests');
+    });
+
+    it('runs a ! command after approval in place, and the model hears of it', async () => {
+      server = await startModelServer([{ text: 'I see the file was made.' }]);
+      const term = open(server.baseUrl);
+      await term.waitFor(idle);
+      term.type('!echo made > made.txt && echo shell-$((6*7))');
+      term.press('Enter');
+      await term.waitFor('(y)');
+      expect(existsSync(path.join(dirs.root, 'made.txt'))).toBe(false);
+      term.press('y');
+      // The output, not the typed line: the arithmetic is the shell's.
+      await term.waitFor('shell-42');
+      expect(readFileSync(path.join(dirs.root, 'made.txt'), 'utf8')).toBe('made\n');
+      expect(server.requests).toHaveLength(0);
+      term.type('what happened?');
+      term.press('Enter');
+      await term.waitFor('I see the file was made.');
+      const prompt = lastPrompt(server);
+      expect(prompt).toContain('echo made > made.txt');
+      expect(prompt).toContain('shell-42');
+      expect(prompt.endsWith('what happened?')).toBe(true);
+    });
+
+    it('/restore brings back a file the agent overwrote', async () => {
+      const file = path.join(dirs.root, 'notes.txt');
+      writeFileSync(file, 'the original notes\n');
+      server = await startModelServer((_request, index) =>
+        index === 0
+          ? {
+              toolCalls: [
+                {
+                  id: 'w1',
+                  name: 'write_file',
+                  args: { file_path: file, content: 'overwritten\n' },
+                },
+              ],
+            }
+          : { text: 'I rewrote the notes.' },
+      );
+      const term = open(server.baseUrl, ['--approval-mode', 'auto-edit']);
+      await term.waitFor(idle);
+      term.type('rewrite notes.txt');
+      term.press('Enter');
+      await term.waitFor('I rewrote the notes.');
+      expect(readFileSync(file, 'utf8')).toBe('overwritten\n');
+      await term.waitFor(idle);
+      term.type('/restore');
+      term.press('Enter');
+      const listing = await term.waitFor('changed since: notes.txt');
+      const id =
+        /`?([0-9a-f]{6,})`? \d/.exec(listing)?.[1] ?? /- ([0-9a-f]{6,})/.exec(listing)?.[1];
+      expect(id).toBeDefined();
+      term.type(`/restore ${id}`);
+      term.press('Enter');
+      await term.waitFor('brought back');
+      expect(readFileSync(file, 'utf8')).toBe('the original notes\n');
+      // The prompt that led to the change is offered again.
+      await term.waitFor('> rewrite notes.txt');
+    });
+  },
+);
