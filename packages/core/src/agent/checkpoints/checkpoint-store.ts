@@ -116,12 +116,11 @@ export class CheckpointStore {
       [this.userDir],
       input.signal,
     );
-    const head = await this.resolve('HEAD^{commit}');
-    const headTree = head ? await this.resolve(`${head}^{tree}`) : undefined;
+    const [head, headTree] = await this.resolveHead();
     const id = randomBytes(4).toString('hex');
     let commit = head;
     const changed = !head || headTree !== snapshot.tree;
-    if (changed || !commit) {
+    if (!commit || changed) {
       commit = (
         await this.git.run([
           'commit-tree',
@@ -301,13 +300,15 @@ export class CheckpointStore {
     }
   }
 
-  private async resolve(revision: string): Promise<string | undefined> {
+  /** The latest commit and its tree; none before the first checkpoint. */
+  private async resolveHead(): Promise<[string | undefined, string | undefined]> {
     try {
-      return (
-        (await this.git.run(['rev-parse', '--quiet', '--verify', revision])).trim() || undefined
-      );
+      const [commit, tree] = (await this.git.run(['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}']))
+        .trim()
+        .split('\n');
+      return [commit || undefined, tree || undefined];
     } catch {
-      return undefined;
+      return [undefined, undefined];
     }
   }
 }

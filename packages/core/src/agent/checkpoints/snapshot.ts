@@ -71,23 +71,21 @@ async function snapshotRoot(
     indexFile: indexFileFor(stateDir, key),
     ...(signal ? { signal } : {}),
   };
-  let listed: string[];
-  try {
-    listed = await listFiles(root, {
-      roots,
-      respectGitIgnore: true,
-      respectToolhostIgnore: true,
-      ...(signal ? { signal } : {}),
-    });
-  } catch (error) {
+  const listing = listFiles(root, {
+    roots,
+    respectGitIgnore: true,
+    respectToolhostIgnore: true,
+    ...(signal ? { signal } : {}),
+  }).catch((error: unknown) => {
     throw new CheckpointError(`cannot list the files of ${root}: ${(error as Error).message}`);
-  }
+  });
+  const [listed, indexedOutput] = await Promise.all([listing, git.run(['ls-files', '-z'], run)]);
   const wanted = new Set<string>();
   for (const file of listed) {
     if (excluded.some((folder) => isWithin(folder, file))) continue;
     wanted.add(path.relative(root, file).split(path.sep).join('/'));
   }
-  const indexed = nulFields(await git.run(['ls-files', '-z'], run));
+  const indexed = nulFields(indexedOutput);
   const gone = indexed.filter((file) => !wanted.has(file));
   if (gone.length > 0) {
     await git.run(['update-index', '--force-remove', '-z', '--stdin'], {
