@@ -5,53 +5,29 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Config } from '../src/config/config.js';
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
-import { createToolRegistry } from '../src/tools/builtin.js';
 import { McpToolCache } from '../src/tools/mcp-tool-cache.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
 import { EVERYTHING, lateEverything, sdkServerScript } from './helpers/mcp-servers.js';
+import { outputOf as output, runTool, useMcpSession } from './helpers/mcp-session.js';
 import { processesMatching, uniqueSleep, waitUntil } from './helpers/processes.js';
-import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 const TEN_MINUTES = 600_000;
-let ws: TempWorkspace;
-let registry: ToolRegistry | undefined;
-
-beforeEach(() => {
-  ws = makeWorkspace();
-});
-afterEach(async () => {
-  await registry?.closeMcpServers();
-  registry = undefined;
-  ws.cleanup();
-});
+const session = useMcpSession();
 
 function start(mcpServers: Record<string, McpServerSettings>) {
-  const config = new Config({ roots: [ws.root], homeDir: ws.home, settings: { mcpServers } });
-  registry = createToolRegistry(config, { env: {} });
-  registry.startDiscovery();
-  return { config, registry };
+  const opened = session.open(mcpServers);
+  opened.registry.startDiscovery();
+  return opened;
 }
 
-async function call(config: Config, reg: ToolRegistry, name: string, args = {}) {
-  const scheduler = new CoreToolScheduler({
-    config,
-    toolRegistry: reg,
+const call = (config: Config, reg: ToolRegistry, name: string, args = {}) =>
+  runTool(config, reg, name, args, {
     onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
   });
-  const [done] = await scheduler.schedule(
-    { callId: name, name, args },
-    AbortSignal.timeout(60_000),
-  );
-  return done!;
-}
-
-const output = (done: Awaited<ReturnType<typeof call>>) =>
-  String(done.response.responseParts[0]?.functionResponse?.response?.output ?? '');
 
 describe('discovery in the background', () => {
   it('runs built-in tools while a server hangs on start, and ends the hanging server on close', async () => {
@@ -59,8 +35,8 @@ describe('discovery in the background', () => {
     const { config, registry: reg } = start({
       hangs: { command: 'sleep', args: [marker], timeout: TEN_MINUTES },
     });
-    ws.write('a.txt', 'hello\n');
-    const done = await call(config, reg, 'read_file', { absolute_path: ws.p('a.txt') });
+    session.ws.write('a.txt', 'hello\n');
+    const done = await call(config, reg, 'read_file', { absolute_path: session.ws.p('a.txt') });
     expect(done.status).toBe('success');
     // The server is still starting (and still will be in ten minutes).
     expect(await waitUntil(() => processesMatching(`sleep ${marker}`).length === 1)).toBe(true);
@@ -91,7 +67,7 @@ describe('discovery in the background', () => {
 
   it('waits only for the servers that may have the tool, from what they offered last time', async () => {
     const hangs = { command: 'sleep', args: [uniqueSleep()], timeout: TEN_MINUTES };
-    const cache = new McpToolCache(path.join(ws.home, '.toolhost'));
+    const cache = new McpToolCache(path.join(session.ws.home, '.toolhost'));
     cache.remember('hangs', hangs, ['slow_tool']);
     await cache.flush();
     const { config, registry: reg } = start({
@@ -107,8 +83,8 @@ describe('discovery in the background', () => {
   });
 
   it('names the tools of a server that failed to start, with its reason', async () => {
-    const flag = path.join(ws.base, 'broken');
-    const script = path.join(ws.base, 'flaky.mjs');
+    const flag = path.join(session.ws.base, 'broken');
+    const script = path.join(session.ws.base, 'flaky.mjs');
     writeFileSync(
       script,
       sdkServerScript(`
@@ -139,5 +115,44 @@ describe('discovery in the background', () => {
     expect(unknown.response.error?.message).toMatch(
       /does not exist.*MCP server "flaky" \(.*cannot reach the database\) failed to start/s,
     );
+  });
+});
+
+describe('start timeout', () => {
+  it('gives up on a server that does not start within startTimeout, naming that setting', async () => {
+    const { registry: reg } = start({
+      hangs: { command: 'sleep', args: [uniqueSleep()], timeout: TEN_MINUTES, startTimeout: 1500 },
+    });
+    await reg.discoverAllTools();
+    const hangs = reg.getMcpServers()[0];
+    expect(hangs?.status).toBe('failed');
+    expect(hangs?.error).toBe(
+      'did not start within 1.5 s; raise mcpServers.hangs.startTimeout (milliseconds) in settings if it needs longer',
+    );
+  });
+
+  it('lets a call run past startTimeout: calls are bounded by timeout alone', async () => {
+    const script = path.join(session.ws.base, 'slow.mjs');
+    writeFileSync(
+      script,
+      sdkServerScript(`
+        const server = new McpServer({ name: 'slow', version: '1.0.0' });
+        server.registerTool('brew', { description: 'takes a while' }, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 7000));
+          return { content: [{ type: 'text', text: 'brewed' }] };
+        });
+        await server.connect(new StdioServerTransport());`),
+    );
+    const { config, registry: reg } = start({
+      slow: {
+        command: process.execPath,
+        args: [script],
+        trust: true,
+        startTimeout: 6000,
+        timeout: 30_000,
+      },
+    });
+    const done = await call(config, reg, 'brew');
+    expect(output(done)).toBe('brewed');
   });
 });

@@ -5,31 +5,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Config } from '../src/config/config.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../src/config/config.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../src/core/tool-call-types.js';
-import { createToolRegistry } from '../src/tools/builtin.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
 import { sdkServerScript } from './helpers/mcp-servers.js';
-import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+import { outputOf, runTool, useMcpSession } from './helpers/mcp-session.js';
 
-let ws: TempWorkspace;
-let registry: ToolRegistry | undefined;
-
-beforeEach(() => {
-  ws = makeWorkspace();
-});
-afterEach(async () => {
-  await registry?.closeMcpServers();
-  registry = undefined;
-  ws.cleanup();
-});
+const session = useMcpSession();
 
 /** A server whose tool asks for a name, an age (default 30) and a colour, and reports the answer. */
 async function askingServer() {
-  const script = path.join(ws.base, 'asking.mjs');
+  const script = path.join(session.ws.base, 'asking.mjs');
   writeFileSync(
     script,
     sdkServerScript(`
@@ -51,16 +39,11 @@ async function askingServer() {
       });
       await server.connect(new StdioServerTransport());`),
   );
-  const config = new Config({
-    roots: [ws.root],
-    homeDir: ws.home,
-    settings: {
-      mcpServers: { asking: { command: process.execPath, args: [script], trust: true } },
-    },
+  const opened = session.open({
+    asking: { command: process.execPath, args: [script], trust: true },
   });
-  registry = createToolRegistry(config, { env: {} });
-  await registry.discoverAllTools();
-  return { config, registry };
+  await opened.registry.discoverAllTools();
+  return opened;
 }
 
 async function register(
@@ -68,16 +51,17 @@ async function register(
   reg: ToolRegistry,
   answer?: (call: WaitingToolCall) => Promise<ConfirmationDecision>,
 ) {
-  const scheduler = new CoreToolScheduler({
+  const done = await runTool(
     config,
-    toolRegistry: reg,
-    ...(answer ? { onConfirmationRequest: answer } : {}),
-  });
-  const [done] = await scheduler.schedule(
-    { callId: 'r', name: 'register', args: {} },
-    new AbortController().signal,
+    reg,
+    'register',
+    {},
+    {
+      ...(answer ? { onConfirmationRequest: answer } : {}),
+      signal: new AbortController().signal,
+    },
   );
-  return JSON.parse(String(done?.response.responseParts[0]?.functionResponse?.response?.output));
+  return JSON.parse(outputOf(done));
 }
 
 describe('elicitation from an MCP server', () => {

@@ -11,7 +11,10 @@ export interface McpServerSettings {
   url?: string;
   httpUrl?: string;
   headers?: Record<string, string>;
+  /** Milliseconds each call has to answer or report progress. */
   timeout?: number;
+  /** Milliseconds the server has to start and list its tools (default: timeout). */
+  startTimeout?: number;
   maxTotalTimeout?: number;
   trust?: boolean;
   includeTools?: string[];
@@ -20,8 +23,13 @@ export interface McpServerSettings {
   /** OAuth for remote servers (on unless enabled is false). */
   oauth?: {
     enabled?: boolean;
+    /** client_credentials: tokens for the client itself, nobody signs in. */
+    grantType?: 'authorization_code' | 'client_credentials';
     clientId?: string;
     clientSecret?: string;
+    /** PEM key for private_key_jwt client authentication (client_credentials). */
+    privateKeyFile?: string;
+    signingAlgorithm?: string;
     scopes?: string[];
     redirectPort?: number;
     clientMetadataUrl?: string;

@@ -35,7 +35,7 @@ import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { schemaProblems } from '../utils/schema-validator.js';
 import { completeAnswers } from './mcp-elicitation.js';
-import { McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
+import { McpAuthRequiredError, McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
 import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
 import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 
@@ -78,6 +78,8 @@ export class McpConnectionError extends Error {}
 export class McpServerConnection {
   status: McpServerStatus = 'disconnected';
   error: string | undefined;
+  /** The server refused toolhost until someone signs in (`toolhost mcp auth <alias>`). */
+  signInNeeded = false;
   tools: McpToolDefinition[] = [];
   /** Tools left out because their schema is unusable, with the reason. */
   rejectedTools: { name: string; reason: string }[] = [];
@@ -106,8 +108,14 @@ export class McpServerConnection {
     private readonly config: Config,
   ) {}
 
+  /** How long each call may go without an answer or progress. */
   get timeoutMs(): number {
     return this.settings.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+  }
+
+  /** How long the server has to start and list what it offers. */
+  get startTimeoutMs(): number {
+    return this.settings.startTimeout ?? this.timeoutMs;
   }
 
   get maxTotalTimeoutMs(): number {
@@ -180,18 +188,19 @@ export class McpServerConnection {
       });
     }
     this.starting = { client, transport };
-    const timeout = this.timeoutMs;
+    const timeout = this.startTimeoutMs;
     try {
       await withTimeout(
         client.connect(transport, { timeout }),
         timeout,
-        `did not start within ${seconds(timeout)} s (its "timeout" setting)`,
+        `did not start within ${seconds(timeout)} s; raise ${this.startTimeoutKey} (milliseconds) in settings if it needs longer`,
       );
       await this.listEverything(client);
     } catch (error) {
       this.starting = undefined;
       await this.endClient(client, transport);
       if (this.closed) return;
+      this.signInNeeded = error instanceof McpAuthRequiredError;
       this.fail(describeError(error));
       return;
     } finally {
@@ -215,15 +224,21 @@ export class McpServerConnection {
       });
     this.client = client;
     this.failedAttempts = 0;
+    this.signInNeeded = false;
     this.status = 'connected';
   }
 
+  /** The setting that bounds starting, as a person finds it in settings. */
+  private get startTimeoutKey(): string {
+    return `mcpServers.${this.alias}.startTimeout`;
+  }
+
   private async listEverything(client: Client): Promise<void> {
-    const timeout = this.timeoutMs;
+    const timeout = this.startTimeoutMs;
     const listed = await withTimeout(
       client.listTools(undefined, { timeout }),
       timeout,
-      `did not list its tools within ${seconds(timeout)} s (its "timeout" setting)`,
+      `did not list its tools within ${seconds(timeout)} s; raise ${this.startTimeoutKey} (milliseconds) in settings if it needs longer`,
     );
     this.acceptTools(listed.tools);
     const capabilities = client.getServerCapabilities();
@@ -293,6 +308,11 @@ export class McpServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (liveness.signal.aborted && !signal.aborted) throw liveness.signal.reason;
+      if (error instanceof McpAuthRequiredError) {
+        // A step-up: the server wants more scope than the sign-in gave.
+        this.signInNeeded = true;
+        throw new McpConnectionError(`MCP server "${this.alias}" ${error.message}`);
+      }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !signal.aborted)
         throw new McpConnectionError(this.timeoutMessage(name, error));
       throw error;

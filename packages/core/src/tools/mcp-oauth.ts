@@ -10,15 +10,18 @@ import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type {
-  OAuthClientProvider,
-  OAuthDiscoveryState,
+import {
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
 } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../config/settings.js';
 import { writeFileAtomic } from '../utils/atomic-write.js';
 
@@ -34,6 +37,8 @@ interface StoredAuth {
   tokens?: OAuthTokens;
   codeVerifier?: string;
   discoveryState?: OAuthDiscoveryState;
+  /** Scope a server asked for beyond what the tokens carry (step-up); the next sign-in asks for it. */
+  requiredScope?: string;
 }
 
 export function oauthFile(userDir: string, serverUrl: string): string {
@@ -92,16 +97,54 @@ export interface OAuthInteraction {
  * The SDK's view of a server's OAuth state. Without an interaction (servers connecting in
  * the background) it uses and refreshes stored tokens, and a server that needs the person
  * to sign in fails with McpAuthRequiredError instead of opening anything.
+ *
+ * With `grantType: "client_credentials"` nobody signs in: the SDK fetches tokens for the
+ * client itself, authenticated by its secret or by a JWT signed with `privateKeyFile`.
+ * A server that answers 403 insufficient_scope (step-up) has the wider scope remembered:
+ * the tokens' refresh is then skipped, since refreshing keeps the old scope, and the next
+ * sign-in asks for it.
  */
 export class ToolhostOAuthProvider implements OAuthClientProvider {
+  /** Signs token requests with the client's private key (private_key_jwt), when configured. */
+  readonly addClientAuthentication?: OAuthClientProvider['addClientAuthentication'];
+  /** The token request of the client_credentials grant (the SDK's default is the code exchange). */
+  readonly prepareTokenRequest?: OAuthClientProvider['prepareTokenRequest'];
+
   constructor(
     private readonly store: McpOAuthStore,
     private readonly alias: string,
     private readonly settings: NonNullable<McpServerSettings['oauth']>,
     private readonly interaction?: OAuthInteraction,
-  ) {}
+  ) {
+    if (this.clientCredentials)
+      this.prepareTokenRequest = (scope) =>
+        new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+    else if (!interaction)
+      // Never signed in (no redirect address yet): the SDK would take this for a flow
+      // without a person and ask for tokens directly; a person must sign in instead.
+      this.prepareTokenRequest = () => {
+        throw this.signInNeeded();
+      };
+    const keyFile = settings.privateKeyFile;
+    if (this.clientCredentials && keyFile && settings.clientId) {
+      const clientId = settings.clientId;
+      this.addClientAuthentication = (headers, params, url, metadata) =>
+        createPrivateKeyJwtAuth({
+          issuer: clientId,
+          subject: clientId,
+          privateKey: readPrivateKey(keyFile),
+          alg: settings.signingAlgorithm ?? 'RS256',
+        })(headers, params, url, metadata);
+    }
+  }
 
+  private get clientCredentials(): boolean {
+    return this.settings.grantType === 'client_credentials';
+  }
+
+  /** Undefined for client_credentials: the SDK then fetches tokens without a person. */
   get redirectUrl(): string | undefined {
+    if (this.clientCredentials) return undefined;
     return this.interaction?.redirectUrl ?? this.store.data.redirectUrl;
   }
 
@@ -110,15 +153,29 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    const scope = this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {};
+    if (this.clientCredentials)
+      return {
+        client_name: 'toolhost',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: this.settings.privateKeyFile
+          ? 'private_key_jwt'
+          : 'client_secret_basic',
+        ...scope,
+      };
     return {
       client_name: 'toolhost',
       redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: this.settings.clientSecret ? 'client_secret_basic' : 'none',
-      ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
+      ...scope,
     };
   }
+
+  /** Whether this sign-in has got its tokens yet (see tokens()). */
+  private signedIn = false;
 
   /** The state of the last sign-in link, which the redirect must bring back. */
   lastState: string | undefined;
@@ -129,6 +186,10 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    if (this.clientCredentials && !this.settings.clientId)
+      throw new McpAuthRequiredError(
+        `uses client_credentials but has no clientId; set mcpServers.${this.alias}.oauth.clientId (and clientSecret or privateKeyFile)`,
+      );
     // Without a registration the SDK would register now, the first step of a sign-in;
     // with nobody to sign in, that would only leave a client with no way back.
     if (!this.interaction && !this.settings.clientId && !this.store.data.clientInformation)
@@ -150,11 +211,21 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.store.data.tokens;
+    // A sign-in starts afresh (another account, more permission); the old tokens stay
+    // stored until new ones replace them.
+    if (this.interaction && !this.signedIn) return undefined;
+    const { tokens, requiredScope } = this.store.data;
+    // Refreshing keeps the scope the tokens have; a wider one needs a new sign-in.
+    if (tokens?.refresh_token && requiredScope && !covers(tokens.scope, requiredScope))
+      return { ...tokens, refresh_token: undefined };
+    return tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.store.update({ tokens });
+    this.signedIn = true;
+    const { requiredScope } = this.store.data;
+    const stillShort = requiredScope && tokens.scope && !covers(tokens.scope, requiredScope);
+    await this.store.update({ tokens, requiredScope: stillShort ? requiredScope : undefined });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -162,7 +233,31 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
     await this.interaction.openAuthorizationUrl(authorizationUrl);
   }
 
+  /**
+   * The server's fetch, watched for 403 insufficient_scope: the scope it names is kept, so
+   * the SDK's step-up authorizes anew instead of refreshing, and the next sign-in asks for it.
+   */
+  watchScopeChallenges(fetchFn: FetchLike = fetch): FetchLike {
+    return async (url, init) => {
+      const response = await fetchFn(url, init);
+      if (response.status === 403) {
+        const { error, scope } = extractWWWAuthenticateParams(response);
+        if (error === 'insufficient_scope' && scope) {
+          const granted = this.store.data.tokens?.scope;
+          const wanted = [...new Set([...(granted?.split(' ') ?? []), ...scope.split(' ')])];
+          await this.store.update({ requiredScope: wanted.filter(Boolean).join(' ') });
+        }
+      }
+      return response;
+    };
+  }
+
   private signInNeeded(): McpAuthRequiredError {
+    const { requiredScope } = this.store.data;
+    if (requiredScope && this.store.hasTokens)
+      return new McpAuthRequiredError(
+        `needs more permission (scope "${requiredScope}") than your sign-in gave; run "toolhost mcp auth ${this.alias}" to sign in again with it, then try again`,
+      );
     return new McpAuthRequiredError(
       `needs you to sign in (OAuth); run "toolhost mcp auth ${this.alias}", then try again`,
     );
@@ -195,6 +290,22 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
       ...(scope === 'all' || scope === 'discovery' ? { discoveryState: undefined } : {}),
       serverUrl: data.serverUrl,
     });
+  }
+}
+
+/** Whether a space-separated scope string includes every scope of another. */
+function covers(granted: string | undefined, wanted: string): boolean {
+  const have = new Set(granted?.split(' ') ?? []);
+  return wanted.split(' ').every((scope) => !scope || have.has(scope));
+}
+
+function readPrivateKey(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new McpAuthRequiredError(
+      `cannot read its oauth.privateKeyFile ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * redirect; the SDK does discovery, registration, PKCE and the code exchange; the tokens
  * land in the server's file under ~/.toolhost/mcp-oauth/ for every later session.
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -52,17 +52,30 @@ export async function signInToMcpServer(
       openAuthorizationUrl: options.openAuthorizationUrl,
     });
     listener.expectState(() => provider.lastState);
-    // First attempt: discovery, registration, and the redirect to the sign-in page.
-    // Second: with the code from the redirect, the tokens; then the server must answer.
+    const { requiredScope } = store.data;
+    if (requiredScope) {
+      // A server asked for more scope than the last sign-in gave (step-up): ask for all of it
+      // at once, since the server's first challenge names only the narrower one.
+      const asked = await auth(provider, { serverUrl: url, scope: requiredScope });
+      if (asked === 'REDIRECT')
+        await auth(provider, {
+          serverUrl: url,
+          scope: requiredScope,
+          authorizationCode: await listener.code(),
+        });
+    }
+    // Connecting and listing make the server name what it needs (401 with its scope); the
+    // first attempt ends at the sign-in page, the next brings the code back; then the
+    // server must answer with the tokens it issued.
+    const timeout = settings.startTimeout ?? settings.timeout ?? MCP_SERVER_DEFAULTS.timeout;
     for (let attempt = 0; attempt < 3; attempt++) {
       const transport = createTransport(settings, config.workspace.projectRoot, provider) as
         | StreamableHTTPClientTransport
         | SSEClientTransport;
       const client = new Client({ name: 'toolhost', version: '0.1.0' });
       try {
-        await client.connect(transport, {
-          timeout: settings.timeout ?? MCP_SERVER_DEFAULTS.timeout,
-        });
+        await client.connect(transport, { timeout });
+        await client.listTools(undefined, { timeout });
         await client.close();
         return store.file;
       } catch (error) {

@@ -3,7 +3,6 @@
  * and the reachability probe that tells a dropped stream from a dead server.
  */
 import net from 'node:net';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   getDefaultEnvironment,
@@ -13,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../config/settings.js';
 import { withoutSecrets } from '../shell/shell-environment.js';
+import type { ToolhostOAuthProvider } from './mcp-oauth.js';
 
 /** Locale and terminal variables a stdio server may need, on top of the SDK's minimal set. */
 const PASSED_THROUGH =
@@ -40,20 +40,21 @@ export function remoteUrl(settings: McpServerSettings): URL | undefined {
 export function createTransport(
   settings: McpServerSettings,
   defaultCwd: string,
-  authProvider?: OAuthClientProvider,
+  authProvider?: ToolhostOAuthProvider,
   allowEnv: readonly string[] = [],
 ): Transport {
   const headers = settings.headers ?? {};
+  const auth = authProvider ? { authProvider, fetch: authProvider.watchScopeChallenges() } : {};
   if (settings.httpUrl) {
     return new StreamableHTTPClientTransport(new URL(settings.httpUrl), {
       requestInit: { headers },
-      ...(authProvider ? { authProvider } : {}),
+      ...auth,
     });
   }
   if (settings.url) {
     return new SSEClientTransport(new URL(settings.url), {
       requestInit: { headers },
-      ...(authProvider ? { authProvider } : {}),
+      ...auth,
     });
   }
   if (settings.command) {
