@@ -529,5 +529,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 
 export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  // The SDK's OAuth errors carry the authorization server's code, and its description only
+  // when the server gave one.
+  const code = (error as { errorCode?: unknown } | undefined)?.errorCode;
+  if (typeof code === 'string')
+    return `the authorization server refused toolhost (${code}${message ? `: ${message}` : ''})`;
   return message.replace(/^MCP error -?\d+: /, '');
 }
