@@ -8,6 +8,7 @@ import {
   writeSearchFixture,
 } from '../../test/helpers/search-fixture.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { Config } from '../config/config.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { GrepTool, type GrepToolParams } from './grep.js';
 import { chooseEngine, type GrepEngineName, isCaseInsensitive } from './grep-engines.js';
@@ -176,6 +177,14 @@ describe('grep_search: limits and errors', () => {
       expect(text.length).toBeLessThan(2000);
       expect(hits(text)).toEqual(['long.txt:1']);
     }));
+
+  it('counts each file once when workspace roots overlap', async () => {
+    // The project root and a folder inside it, both roots: a file in the inner one is
+    // found from both, and is still counted as one file.
+    const config = new Config({ roots: [ws.root, ws.p('src')], homeDir: ws.home });
+    const result = await new GrepTool(config).execute({ pattern: 'TODO' }, signal);
+    expect(String(result.llmContent)).toMatch(/ in 7 files /);
+  });
 
   it('accepts include as an alias of glob', () => {
     const tool = new GrepTool(ws.config);

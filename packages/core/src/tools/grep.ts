@@ -94,7 +94,13 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     if ('error' in targets) return targets.error;
     const limit = Math.max(1, Math.floor(params.limit ?? DEFAULT_GREP_LIMIT));
     const kept = new BoundedSorted<GrepMatch>(limit, compareMatches);
+    // Every engine delivers a file's matches together, so counting files needs no set of
+    // them (over a whole repository that set held every path) unless several roots
+    // could share one.
     const files = new Set<string>();
+    let fileCount = 0;
+    let lastFile: string | undefined;
+    const several = targets.length > 1;
     const ignoreCase = isCaseInsensitive(params.pattern);
     const rules = new IgnoreRules(this.config.workspace.roots);
     const probe: GrepMatch = { file: '', line: 0, text: '' };
@@ -120,7 +126,14 @@ export class GrepTool extends BaseTool<GrepToolParams> {
         let delivered = 0;
         const onMatch = (match: GrepMatch) => {
           delivered++;
-          files.add(match.file);
+          if (match.file !== lastFile) {
+            lastFile = match.file;
+            if (!several) fileCount++;
+            else if (!files.has(match.file)) {
+              files.add(match.file);
+              fileCount++;
+            }
+          }
           kept.add(match);
         };
         try {
@@ -145,7 +158,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');
-    return this.format(params, kept, files.size, ignoreCase);
+    return this.format(params, kept, fileCount, ignoreCase);
   }
 
   private async targets(params: GrepToolParams): Promise<string[] | { error: ToolResult }> {
