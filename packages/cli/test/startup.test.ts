@@ -79,6 +79,9 @@ const HEAVY = [
   'marked-terminal',
 ];
 
+/** The interactive terminal's libraries: only the interactive mode may load them. */
+const TERMINAL_UI = /^(ink|ink-.+|@inkjs\/.+|react|react-.+|yoga-.+|marked|marked-terminal)$/;
+
 describe('the installed command', () => {
   it('runs the bundle built from the current compiled code', () => {
     const bundled = statSync(path.join(CLI, 'bundle', 'index.js')).mtimeMs;
@@ -103,5 +106,19 @@ describe('the installed command', () => {
     const heavy = [...packagesIn(loaded)].filter((name) => HEAVY.includes(name));
     // Import these where they are used (`await import(...)`), not at the top of a module.
     expect(heavy).toEqual([]);
+  });
+
+  it.each([
+    ['tools', 'packages/cli/dist/commands/tools-command.js'],
+    ['call', 'packages/cli/dist/commands/call-command.js'],
+    ['mcp', 'packages/cli/dist/commands/mcp-command.js'],
+    ['-p (headless)', 'packages/cli/dist/agent/headless.js'],
+  ])('"%s" loads no terminal UI (Ink, React)', (_name, command) => {
+    const loaded = new Set([
+      ...loadedWith(outputFor('packages/cli/dist/index.js')),
+      ...loadedWith(outputFor('packages/cli/dist/session.js')),
+      ...loadedWith(outputFor(command)),
+    ]);
+    expect([...packagesIn(loaded)].filter((name) => TERMINAL_UI.test(name))).toEqual([]);
   });
 });
