@@ -77,7 +77,7 @@ export class ReadFileTool extends BaseTool<ReadFileToolParams> {
       resolved.realPath,
       shownPath,
       params,
-      this.config.legacyEncodings,
+      () => this.config.legacyEncodings,
     );
     if (loaded.kind === 'error') return errorResult(loaded.type, loaded.message);
     if (loaded.kind === 'media') {

@@ -219,7 +219,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
             file,
             file,
             {},
-            this.config.legacyEncodings,
+            () => this.config.legacyEncodings,
             (real) => this.config.workspace.allowsRealPath(real, 'read'),
           );
         }),

@@ -52,6 +52,22 @@ describe('decodeText / encodeText', () => {
   });
 });
 
+describe('decodeText: the encoding preference', () => {
+  it('is asked for only when a file is neither UTF-8 nor marked by a BOM', () => {
+    let asked = 0;
+    const preference = () => {
+      asked++;
+      return ['shift_jis'];
+    };
+    expect(decodeText(Buffer.from('plain text, ünïcode\n'), preference).encoding).toBe('utf-8');
+    expect(decodeText(Buffer.from([0xef, 0xbb, 0xbf, 0x41]), preference).encoding).toBe('utf-8');
+    expect(asked).toBe(0);
+    const legacy = iconv.encode('日本語のテキストです。これはテストです。\n', 'shift_jis');
+    expect(decodeText(legacy, preference).encoding).toBe('shift_jis');
+    expect(asked).toBe(1);
+  });
+});
+
 describe('detectFileType', () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
   it('knows media by extension', () => {

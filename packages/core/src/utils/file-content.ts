@@ -102,10 +102,17 @@ export interface DecodedText {
   lineEnding: '\n' | '\r\n';
 }
 
+/**
+ * Legacy encodings to prefer on a tie, or a function giving them: asked only when a file
+ * is neither UTF-8 nor marked by a BOM, since finding the system's locale can take the
+ * runtime's whole locale data to load (a noticeable part of a command's start).
+ */
+export type EncodingPreference = readonly string[] | (() => readonly string[]);
+
 /** Decodes file bytes into text, detecting the encoding; the BOM is removed. */
 export function decodeText(
   bytes: Buffer,
-  preferredEncodings: readonly string[] = systemEncodingPreference(),
+  preferredEncodings: EncodingPreference = systemEncodingPreference,
 ): DecodedText {
   const bom = detectBom(bytes);
   let text: string;
@@ -117,7 +124,9 @@ export function decodeText(
     encoding = 'utf-8';
     text = bytes.toString('utf8');
   } else {
-    encoding = detectLegacyEncoding(bytes, preferredEncodings);
+    const preference =
+      typeof preferredEncodings === 'function' ? preferredEncodings() : preferredEncodings;
+    encoding = detectLegacyEncoding(bytes, preference);
     text = iconv().decode(bytes, encoding);
   }
   return { text, encoding, bom: bom !== null, lineEnding: detectLineEnding(text) };

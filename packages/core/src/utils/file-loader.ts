@@ -13,6 +13,7 @@ import { ConfinementError, openFileConfined, type PathGuard } from './confined-f
 import {
   decodeText,
   detectFileType,
+  type EncodingPreference,
   type FileKind,
   formatBytes,
   MAX_FILE_SIZE_BYTES,
@@ -47,7 +48,7 @@ export async function loadFileForModel(
   realPath: string,
   shownPath: string,
   window: { offset?: number; limit?: number } = {},
-  preferredEncodings?: readonly string[],
+  preferredEncodings?: EncodingPreference,
   guard?: PathGuard,
 ): Promise<LoadedFile> {
   const fail = (type: ToolErrorType, message: string): LoadedFile => ({
