@@ -2,7 +2,7 @@
  * What every bench script shares: where things are, interleaved medians, timed child
  * processes, the machine's description, and table printing.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,22 @@ export function run(command, args, { cwd = CORPUS, input, env, okCodes = [0] } =
         : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr}`)),
     );
   });
+}
+
+/**
+ * Runs a program to its end and returns its output as text; a program that could not be
+ * started (a busy machine can refuse a process for a moment) is tried once more, and a
+ * failure says which program and why instead of leaving a null output behind.
+ */
+export function capture(command, args, { cwd = CORPUS, okCodes = [0] } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const out = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+    if (out.error && attempt < 2) continue;
+    if (out.error) throw new Error(`${command} ${args.join(' ')}: ${out.error.message}`);
+    if (!okCodes.includes(out.status))
+      throw new Error(`${command} ${args.join(' ')} exited with ${out.status}: ${out.stderr}`);
+    return out.stdout;
+  }
 }
 
 export function machine() {

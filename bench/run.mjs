@@ -5,13 +5,13 @@
  * published @google/gemini-cli-core (BENCH_GEMINI=0 leaves those out); then peak memory
  * of a search whose matches fill the corpus, in a fresh process per engine.
  */
-import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
   CORE,
   CORPUS,
+  capture,
   HERE,
   interleaved,
   load,
@@ -44,9 +44,10 @@ const toolhost = {
   readMany: new core.ReadManyFilesTool(config),
   ls: new core.LsTool(config),
 };
-const signal = new AbortController().signal;
+// A signal per call: one shared by thousands of calls collects listeners some tools leave.
+const freshSignal = () => new AbortController().signal;
 const runToolhost = (tool, params) => async () => {
-  const result = await tool.execute(params, signal);
+  const result = await tool.execute(params, freshSignal());
   if (result.error) throw new Error(`toolhost ${tool.name}: ${result.error.message}`);
   return result;
 };
@@ -105,7 +106,7 @@ const geminiTools = gemini && {
   ls: new gemini.LSTool(geminiConfig, bus),
 };
 const runGemini = async (tool, params) => {
-  const result = await tool.build(params).execute({ abortSignal: signal });
+  const result = await tool.build(params).execute({ abortSignal: freshSignal() });
   if (result.error) throw new Error(`gemini ${tool.name}: ${result.error.message}`);
   return result;
 };
@@ -127,12 +128,9 @@ const gitGrep = (pattern) => () =>
   run('git', ['grep', '-n', '-z', '-I', '--untracked', '-P', '-e', pattern, '--', '.'], okNoMatch);
 
 function listWithRg(args) {
-  const out = spawnSync(rg, ['--files', ...RG_IGNORE, ...args], {
-    cwd: CORPUS,
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-  });
-  return out.stdout.split('\n').filter(Boolean);
+  return capture(rg, ['--files', ...RG_IGNORE, ...args])
+    .split('\n')
+    .filter(Boolean);
 }
 /** What glob must do at least: list the matches, stat each, sort by time. */
 async function rgFilesStatSort() {
@@ -166,13 +164,7 @@ async function compare(label, { ours, floors = [], theirs }) {
 }
 
 const files = listWithRg([]).length;
-const tracked = spawnSync('git', ['ls-files'], {
-  cwd: CORPUS,
-  maxBuffer: 1 << 30,
-  encoding: 'utf8',
-})
-  .stdout.split('\n')
-  .filter(Boolean).length;
+const tracked = capture('git', ['ls-files']).split('\n').filter(Boolean).length;
 console.log(`Machine: ${machine()}`);
 console.log(
   `Corpus: ${CORPUS}: ${tracked} tracked files, ${files} searchable (ignore rules applied); in process, ${RUNS} interleaved rounds after ${WARMUP} warm-up, medians; load average at start ${load()}\n`,
@@ -238,29 +230,20 @@ function peakMemoryMb(engine) {
     const result = await tool.execute({ pattern: 'return' }, new AbortController().signal);
     if (result.error) throw new Error(result.error.message);
     console.log(process.resourceUsage().maxRSS);`;
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: HERE,
-    encoding: 'utf8',
-  });
-  if (out.status !== 0) throw new Error(out.stderr);
-  return Number(out.stdout.trim()) / 1024;
+  return (
+    Number(capture(process.execPath, ['--input-type=module', '-e', script], { cwd: HERE }).trim()) /
+    1024
+  );
 }
-const matchingLines = spawnSync(rg, ['--count', '--no-filename', ...RG_IGNORE, 'return', '.'], {
-  cwd: CORPUS,
-  encoding: 'utf8',
-  maxBuffer: 1 << 28,
-})
-  .stdout.split('\n')
+const matchingLines = capture(rg, ['--count', '--no-filename', ...RG_IGNORE, 'return', '.'])
+  .split('\n')
   .filter(Boolean)
   .reduce((sum, n) => sum + Number(n), 0);
 const peakAuto = peakMemoryMb();
 const peakRipgrep = peakMemoryMb('ripgrep');
 const nodeAlone =
-  Number(
-    spawnSync(process.execPath, ['-e', 'console.log(process.resourceUsage().maxRSS)'], {
-      encoding: 'utf8',
-    }).stdout.trim(),
-  ) / 1024;
+  Number(capture(process.execPath, ['-e', 'console.log(process.resourceUsage().maxRSS)']).trim()) /
+  1024;
 
 console.log(`load average at end ${load()}\n`);
 table(
