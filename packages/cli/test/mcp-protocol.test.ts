@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../core/test/helpers/processes.js';
+import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
 import { CLI } from './run-cli.js';
 
 let base: string;
@@ -91,16 +92,7 @@ describe('toolhost mcp and the protocol', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!hasTmux)('toolhost mcp in a terminal', () => {
+describe.skipIf(!hasTmux)(`toolhost mcp in a terminal${tmuxSkipReason}`, () => {
   it('says on one line what it is doing, so it does not look hung', async () => {
     const socket = `toolhost-banner-${process.pid}-${Date.now()}`;
     const tmux = (...args: string[]) =>
