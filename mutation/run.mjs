@@ -26,6 +26,7 @@ if (unknown.length > 0) {
 const groups = wanted.length > 0 ? GROUPS.filter((g) => wanted.includes(g.name)) : GROUPS;
 
 const started = Date.now();
+const failed = [];
 for (const group of groups) {
   const groupStarted = Date.now();
   console.log(`\n== mutation group ${group.name}: ${group.mutate.join(', ')}`);
@@ -36,11 +37,15 @@ for (const group of groups) {
   });
   if (run.status !== 0) {
     console.error(`Stryker failed for the group ${group.name} (exit ${run.status ?? run.signal}).`);
-    process.exit(1);
+    failed.push(group.name);
   }
   console.log(`== ${group.name} took ${minutes(Date.now() - groupStarted)}`);
 }
 console.log(`\nMutation testing took ${minutes(Date.now() - started)} in all.`);
+if (failed.length > 0) {
+  console.error(`Stryker could not test the group(s) ${failed.join(', ')}; see above.`);
+  process.exit(1);
+}
 
 const check = spawnSync(
   process.execPath,

@@ -29,11 +29,6 @@ export const GROUPS = [
     tests: [core('shell/command-analysis.test.ts'), core('shell/read-only-commands.test.ts')],
   },
   {
-    name: 'read-only',
-    mutate: ['shell/read-only-commands.ts', 'shell/git-read-only.ts'],
-    tests: [core('shell/read-only-commands.test.ts'), core('shell/git-read-only.test.ts')],
-  },
-  {
     name: 'sandbox',
     mutate: ['shell/sandbox/policy.ts', 'shell/sandbox/bwrap.ts'],
     tests: [core('shell/sandbox/*.test.ts'), test('sandbox.test.ts')],
@@ -42,6 +37,11 @@ export const GROUPS = [
     name: 'providers',
     mutate: ['providers/schema-transform.ts', 'providers/strict-schema.ts'],
     tests: [core('providers/schema-transform.test.ts'), core('providers/strict-schema.test.ts')],
+  },
+  {
+    name: 'read-only',
+    mutate: ['shell/read-only-commands.ts', 'shell/git-read-only.ts'],
+    tests: [core('shell/read-only-commands.test.ts'), core('shell/git-read-only.test.ts')],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
 

@@ -11,7 +11,7 @@ import { checkSentDeclarations } from './declaration-checks.js';
 import { toOpenAITools } from './openai-chat.js';
 import { PROVIDERS } from './provider-rules.js';
 import { transformSchema } from './schema-transform.js';
-import { toStrictSchema } from './strict-schema.js';
+import { STRICT_FORMATS, toStrictSchema } from './strict-schema.js';
 
 const strictDialect = PROVIDERS['openai-chat-strict'].dialect;
 
@@ -131,6 +131,177 @@ describe('toStrictSchema', () => {
     expect(cleaned).toEqual({ path: '/a', maybe: null, nested: {}, list: [{}, { x: 2 }] });
     expect(validateAgainstSchema(original, cleaned)).toBeNull();
     expect(validateAgainstSchema(original, strictCall)).not.toBeNull();
+  });
+});
+
+describe('toStrictSchema: the shapes strict mode takes', () => {
+  const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    ...extra,
+  });
+  const problem = (schema: Record<string, unknown>) =>
+    'problem' in toStrictSchema(schema)
+      ? (toStrictSchema(schema) as { problem: string }).problem
+      : null;
+
+  it('holds to the nesting limit of 10 levels, counting the root', () => {
+    const nested = (levels: number) => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let i = 1; i < levels; i++) schema = object({ x: schema });
+      return schema;
+    };
+    expect(problem(nested(10))).toBeNull();
+    expect(problem(nested(11))).toBe('nesting deeper than 10 levels');
+  });
+
+  it('holds to 5000 properties and 1000 enum values in all', () => {
+    const properties = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
+    expect(problem(object(properties(5000)))).toBeNull();
+    expect(problem(object(properties(5001)))).toBe('more than 5000 properties');
+    const values = (count: number) => Array.from({ length: count }, (_, i) => `v${i}`);
+    expect(problem(object({ a: { enum: values(600) }, b: { enum: values(400) } }))).toBeNull();
+    expect(problem(object({ a: { enum: values(600) }, b: { enum: values(401) } }))).toBe(
+      'more than 1000 enum values',
+    );
+  });
+
+  it('counts properties and enum values inside $defs too', () => {
+    const defs = { big: { enum: Array.from({ length: 1001 }, (_, i) => i) } };
+    expect(problem(object({ a: { $ref: '#/$defs/big' } }, { $defs: defs }))).toBe(
+      'more than 1000 enum values',
+    );
+  });
+
+  it('makes $defs strict and keeps them only at the root', () => {
+    const outcome = toStrictSchema(
+      object(
+        { node: { $ref: '#/$defs/node' } },
+        { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } } },
+      ),
+    );
+    expect(outcome).toEqual({
+      schema: {
+        type: 'object',
+        properties: { node: { $ref: '#/$defs/node' } },
+        required: ['node'],
+        additionalProperties: false,
+        $defs: {
+          node: {
+            type: 'object',
+            properties: { next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } },
+            required: ['next'],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+  });
+
+  it('moves a description around a reference and drops its other siblings', () => {
+    const outcome = toStrictSchema(
+      object(
+        {
+          a: { $ref: '#/$defs/x', description: 'The x.', title: 'X' },
+          b: { $ref: '#/$defs/x', title: 'X' },
+        },
+        { $defs: { x: { type: 'string' } } },
+      ),
+    );
+    expect('schema' in outcome && outcome.schema.properties).toEqual({
+      a: { description: 'The x.', anyOf: [{ $ref: '#/$defs/x' }] },
+      b: { $ref: '#/$defs/x' },
+    });
+  });
+
+  it('makes each anyOf branch strict', () => {
+    expect(problem(object({ a: { anyOf: [{ type: 'string' }, { type: 'object' }] } }))).toBe(
+      'an object of any shape',
+    );
+    const outcome = toStrictSchema(
+      object({ a: { anyOf: [{ type: 'string' }, object({ b: { type: 'number' } })] } }),
+    );
+    expect('schema' in outcome && outcome.schema.properties).toEqual({
+      a: {
+        anyOf: [
+          { type: 'string' },
+          {
+            type: 'object',
+            properties: { b: { type: 'number' } },
+            required: ['b'],
+            additionalProperties: false,
+          },
+        ],
+      },
+    });
+  });
+
+  it('takes a value given only by enum or const', () => {
+    expect(problem(object({ a: { enum: ['x'] }, b: { const: 'y' } }))).toBeNull();
+  });
+
+  it('refuses what it cannot express, saying what', () => {
+    expect(problem(object({ a: { type: 'object', additionalProperties: true } }))).toBe(
+      'an object with free-form keys (additionalProperties)',
+    );
+    expect(problem(object({ a: { type: 'object' } }))).toBe('an object of any shape');
+    expect(problem(object({ a: { type: 'string', properties: {} } }))).toBe(
+      'an object of any shape',
+    );
+    expect(problem(object({ a: { type: 'array' } }))).toBe('an array without an item schema');
+    expect(problem(object({ a: true }))).toBe('a schema that is not an object');
+    expect(problem(object({ a: { type: 'array', items: {} } }))).toBe('a value of any type');
+  });
+
+  it('takes a closed empty object, and an empty object at the root', () => {
+    expect(problem({ type: 'object', properties: {} })).toBeNull();
+    expect(problem(object({ a: { type: 'object', additionalProperties: false } }))).toBeNull();
+  });
+
+  it('makes optional properties of every kind nullable, without doubling null', () => {
+    const outcome = toStrictSchema({
+      type: 'object',
+      properties: {
+        text: { type: 'string' },
+        nothing: { type: 'null' },
+        choice: { type: 'string', enum: ['a', null] },
+        many: { type: ['string', 'number'], enum: ['a', 1] },
+        maybe: { type: ['string', 'null'] },
+        union: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        unionWithNull: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        fixed: { const: 'x', description: 'Always x.' },
+        plain: { enum: ['a'] },
+      },
+      required: [],
+    });
+    expect('schema' in outcome && outcome.schema.properties).toEqual({
+      text: { type: ['string', 'null'] },
+      nothing: { type: 'null' },
+      choice: { type: ['string', 'null'], enum: ['a', null] },
+      many: { type: ['string', 'number', 'null'], enum: ['a', 1, null] },
+      maybe: { type: ['string', 'null'] },
+      union: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+      unionWithNull: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      fixed: { description: 'Always x.', anyOf: [{ const: 'x' }, { type: 'null' }] },
+      plain: { anyOf: [{ enum: ['a'] }, { type: 'null' }] },
+    });
+  });
+
+  it('lists the string formats strict mode takes', () => {
+    for (const format of [
+      'date-time',
+      'time',
+      'date',
+      'duration',
+      'email',
+      'hostname',
+      'ipv4',
+      'ipv6',
+      'uuid',
+    ])
+      expect(STRICT_FORMATS.has(format), format).toBe(true);
   });
 });
 

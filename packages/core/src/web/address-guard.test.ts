@@ -172,6 +172,13 @@ describe('allowedHosts matching', () => {
     expect(isAllowedHost('wiki.corp', [' Wiki.Corp. '])).toBe(true);
   });
 
+  it('strips brackets only when they enclose the whole host', () => {
+    expect(normalizeHost('[::1]')).toBe('::1');
+    expect(normalizeHost('x[::1]')).toBe('x[::1]');
+    expect(normalizeHost('[::1]x')).toBe('[::1]x');
+    expect(isAllowedHost('evil[::1]', ['::1'])).toBe(false);
+  });
+
   it('matches whole names only', () => {
     expect(isAllowedHost('wiki.corp.evil.example', ['wiki.corp'])).toBe(false);
     expect(isAllowedHost('corp', ['wiki.corp'])).toBe(false);

@@ -227,13 +227,29 @@ describe('WorkspaceContext: what tools rely on', () => {
     const workspace = new WorkspaceContext([ws, evil]);
     const result = workspace.check(path.join(outside, 'secret.txt'));
     expect(!result.ok && result.message).toContain(`only paths inside one of ${ws}, ${evil} may`);
+    symlinkSync(outside, path.join(evil, 'out'));
+    const viaLink = workspace.check(path.join(evil, 'out', 'secret.txt'));
+    expect(!viaLink.ok && viaLink.message).toBe(
+      `${path.join(evil, 'out', 'secret.txt')} leads outside the workspace through a symbolic link (it resolves to ${path.join(outside, 'secret.txt')}); only paths inside one of ${ws}, ${evil} may be read.`,
+    );
+  });
+
+  it('follows links again after .. leaves a part that does not exist yet', () => {
+    symlinkSync(outside, path.join(ws, 'out'));
+    const workspace = new WorkspaceContext([ws]);
+    const target = `${ws}/not-yet/../out/secret.txt`;
+    expect(resolveLikeKernel(target)).toBe(path.join(outside, 'secret.txt'));
+    expect(workspace.check(target, 'write').ok).toBe(false);
+    expect(workspace.check(`${ws}/not-yet/../src/a.ts`).ok).toBe(true);
   });
 
   it('counts a root given twice, or through a link, once', () => {
     const alias = path.join(base, 'alias');
     symlinkSync(ws, alias);
     expect(new WorkspaceContext([ws, alias, `${ws}/`]).roots).toEqual([ws]);
-    expect(() => new WorkspaceContext([])).toThrow(WorkspaceError);
+    expect(() => new WorkspaceContext([])).toThrow(
+      new WorkspaceError('A workspace needs at least one root folder.'),
+    );
   });
 
   it('explains a missing root and a file root with what to do', () => {

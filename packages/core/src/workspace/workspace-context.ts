@@ -144,11 +144,9 @@ export class WorkspaceContext {
 
 /** True when `candidate` is `root` or below it, comparing whole path components. */
 export function isWithin(root: string, candidate: string): boolean {
+  // The root itself gives '', which passes every test below.
   const relative = path.relative(root, candidate);
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /**
@@ -161,27 +159,16 @@ export function resolveLikeKernel(absolutePath: string): string | null {
   const pending = splitComponents(absolutePath);
   let current = path.parse(absolutePath).root;
   let hops = 0;
-  let missing = false;
   while (pending.length > 0) {
     const component = pending.shift()!;
-    if (component === '.') continue;
-    if (component === '..') {
-      current = path.dirname(current);
-      continue;
-    }
+    // path.join applies `.` and `..` to the real location reached so far, as the kernel does.
     const next = path.join(current, component);
-    if (missing) {
-      current = next;
-      continue;
-    }
     let isLink = false;
     try {
       isLink = lstatSync(next).isSymbolicLink();
     } catch {
-      // Nothing exists here: the rest of the path would be created, not followed.
-      missing = true;
-      current = next;
-      continue;
+      // Nothing exists here: this part would be created, not followed. A later `..` may
+      // lead back to folders that exist, whose links are followed again.
     }
     if (!isLink) {
       current = next;
