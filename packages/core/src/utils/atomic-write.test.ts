@@ -97,6 +97,15 @@ describe('writeFileAtomic', () => {
     expect(tempFilesIn(dir)).toEqual([]);
   });
 
+  it('says permission denied when a missing folder cannot be created', async () => {
+    // /sys refuses new folders, even to root (EPERM, or EROFS where it is mounted read-only).
+    const target = '/sys/toolhost-mutation-test/a.txt';
+    const error = await writeError(
+      writeFileAtomic(target, Buffer.from('x'), { createParents: true }),
+    );
+    expect(error.type).toBe(ToolErrorType.PERMISSION_DENIED);
+  });
+
   it('says when a part of the folder path is a file', async () => {
     writeFileSync(path.join(dir, 'file'), 'x');
     const target = path.join(dir, 'file', 'a.txt');

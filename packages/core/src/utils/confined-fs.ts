@@ -12,7 +12,6 @@ import {
   closeSync,
   constants,
   existsSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -115,8 +114,10 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
           constants.O_RDONLY | constants.O_DIRECTORY | (exact ? constants.O_NOFOLLOW : 0),
         );
       } catch (error) {
-        // Linux answers ENOTDIR, not ELOOP, for a link opened with O_DIRECTORY | O_NOFOLLOW.
-        if (exact && isLink(next))
+        // A link where a folder was made: Linux answers ENOTDIR for O_DIRECTORY | O_NOFOLLOW,
+        // other systems ELOOP.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (exact && (code === 'ENOTDIR' || code === 'ELOOP'))
           throw new ConfinementError(
             `${realDir} was changed while it was being created: a folder became a symbolic link. Nothing was written; check the folder and try again.`,
           );
@@ -131,10 +132,6 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
     closeSync(fd);
     throw error;
   }
-}
-
-function isLink(file: string): boolean {
-  return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 /** Checks that the open folder is still where it was opened, right before a change lands. */
