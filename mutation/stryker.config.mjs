@@ -17,7 +17,7 @@ export default {
   vitest: { configFile: 'mutation/vitest.config.ts' },
   coverageAnalysis: 'perTest',
   mutate: group.mutate,
-  ignorePatterns: ['bench', 'packages/cli', 'packages/*/dist', 'reports', '.ci'],
+  ignorePatterns: ['bench', 'packages/cli', 'packages/*/dist', 'reports', '.ci', '.stryker-tmp*'],
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: { fileName: `${reports}/index.html` },
   jsonReporter: { fileName: `${reports}/mutation.json` },

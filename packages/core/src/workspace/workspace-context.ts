@@ -129,9 +129,8 @@ export class WorkspaceContext {
     for (const root of this.rootList) {
       if (isWithin(root, absolutePath)) {
         const rel = path.relative(root, absolutePath) || '.';
-        return this.rootList.length > 1 && root !== this.projectRoot
-          ? path.join(path.basename(root), rel)
-          : rel;
+        // Only a second or later root is named: the project root is the one people mean.
+        return root !== this.projectRoot ? path.join(path.basename(root), rel) : rel;
       }
     }
     return absolutePath;
