@@ -74,6 +74,49 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
     expect(server.requests[0]?.body.messages.at(-1)?.content).toBe('what is the port?');
   });
 
+  it('prints the history again to fit when the window is resized to 60 columns', async () => {
+    const long =
+      'This answer line is long enough that it has to wrap at sixty columns once resized.';
+    server = await startModelServer([{ text: `${long}\n\n- first point\n- second point` }]);
+    terminal = startToolhostInTmux([], {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: modelEnv(server.baseUrl),
+      columns: 100,
+      rows: 24,
+    });
+    await terminal.waitFor('ask before changes');
+    terminal.type('explain');
+    terminal.press('Enter');
+    await terminal.waitFor('second point');
+    await terminal.waitFor('Ask anything');
+    terminal.resize(60, 24);
+    // Printed again at the new width: no row longer than the window (rows are joined by
+    // capture -J, so text laid out for 100 columns would show as a longer row).
+    const fits = (screen: string) =>
+      screen.includes('second point') && screen.split('\n').every((row) => row.length <= 60);
+    const shown = await terminal.waitFor(fits);
+    const rows = shown.split('\n');
+    expect(shown).toMatch(/^╰─{58}╯$/m);
+    expect(shown).toContain('ask before changes');
+    expect(rows.join(' ')).toContain('once resized.');
+  });
+
+  it('--screen-reader gives plain lines: no boxes, no spinners', async () => {
+    server = await startModelServer([{ text: 'Plain **answer** here.', chunkDelayMs: 5 }]);
+    terminal = startToolhostInTmux(['--screen-reader'], {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: modelEnv(server.baseUrl),
+    });
+    await terminal.waitFor('ask before changes');
+    terminal.type('hello');
+    terminal.press('Enter');
+    const shown = await terminal.waitFor('Plain answer here.');
+    expect(shown).not.toMatch(/[╭╮╰╯│⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    expect(shown).toContain('hello');
+  });
+
   it('says how to configure a model when none is, instead of opening', async () => {
     terminal = startToolhostInTmux([], { cwd: dirs.root, home: dirs.home });
     const code = await terminal.waitForExit();

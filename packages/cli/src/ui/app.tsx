@@ -3,9 +3,10 @@
  * it scrolls like ordinary output and is never redrawn), then the live part of the turn
  * (thinking, the answer's unfinished tail, running calls, the approval asked), the prompt
  * and the status line. Global keys live here: Esc, Ctrl+C, Ctrl+D, Shift+Tab, Ctrl+O.
+ * A new history epoch (cleared, resized, thinking shown) prints the history again.
  */
 import { Box, Static, Text, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './components/approval-dialog.js';
 import { HistoryItemView } from './components/history-item-view.js';
 import { LiveTurn } from './components/live-turn.js';
@@ -19,7 +20,6 @@ import { useTerminalSize } from './use-terminal-size.js';
 
 /** How long after a first Ctrl+C a second one quits. */
 const QUIT_WINDOW_MS = 2000;
-const CLEAR_TERMINAL = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface AppProps {
   controller: SessionController;
@@ -38,12 +38,6 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
   const inputText = useRef('');
   const lastCtrlC = useRef(0);
   const branch = useBranch(folder, live.busy);
-
-  // A new epoch prints the history again from a clean screen (clear, resize, Ctrl+O).
-  const firstEpoch = useRef(live.historyEpoch);
-  useEffect(() => {
-    if (live.historyEpoch !== firstEpoch.current && !plain) stdout.write(CLEAR_TERMINAL);
-  }, [live.historyEpoch, stdout, plain]);
 
   useInput(
     (input, key) => {

@@ -23,10 +23,14 @@ import {
 import { sessionToResume } from '../agent/resume.js';
 import { ExitCode } from '../errors.js';
 import { closeSession, openSession } from '../session.js';
+import { editorForApp } from './external-editor.js';
 import { shortPath } from './format.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { SessionController } from './session-controller.js';
 import { colorWanted, createTheme } from './theme.js';
+
+/** Clears the screen and the scrollback, and puts the cursor at the top. */
+const CLEAR_TERMINAL = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface InteractiveIo {
   stdin: NodeJS.ReadStream;
@@ -60,7 +64,8 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       return ExitCode.Usage;
     }
     const { config, registry } = session;
-    const colors = colorWanted();
+    const plain = Boolean(flags.screenReader);
+    const colors = colorWanted() && !plain;
     // chalk (used by Ink and the Markdown renderer) reads this when first loaded, below.
     if (!colors) process.env.FORCE_COLOR = '0';
     const recorder = new SessionRecorder(
@@ -81,6 +86,8 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       onQuit: () => quit(),
       onTurnEnd: (status) => recorder.recordEnd(status),
       onHistoryReplaced: (history) => recorder.recordHistoryReplaced(history),
+      // Screen readers get no clearing: what was read stays where it was.
+      ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
     });
     const services = controller.services();
     const agent = createAgentSession({
@@ -93,6 +100,7 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       ...(resumed ? { history: resumed.history } : {}),
       onEvent: controller.onEvent,
       onConfirmationRequest: controller.requestApproval,
+      editProposal: editorForApp(controller, io.stdin, config.settings.general?.preferredEditor),
       onWarning: (message) => services.print(message, 'warning'),
       ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
       ...(flags.appendSystemPrompt !== undefined
@@ -123,14 +131,13 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       import('react'),
       import('./app.js'),
     ]);
-    const plain = Boolean(flags.screenReader);
     const instance = render(
       createElement(App, {
         controller,
         model: endpoint.model,
         folder: config.targetDir,
         folderLabel,
-        theme: createTheme(colors && !plain),
+        theme: createTheme(colors),
         plain,
       }),
       {

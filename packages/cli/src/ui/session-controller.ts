@@ -71,6 +71,11 @@ export interface ControllerOptions {
   onTurnEnd?: (status: string) => void;
   /** Tells the recorder the conversation was replaced (/clear, /resume). */
   onHistoryReplaced?: (history: ChatMessage[]) => void;
+  /**
+   * Clears the terminal before the history is printed again. It must happen before the
+   * new render, which Ink writes at once: a clear after it would wipe what was just drawn.
+   */
+  clearTerminal?: () => void;
 }
 
 const CANCELLED_NOTE =
@@ -305,11 +310,10 @@ export class SessionController {
   /** Hands the terminal to an external program (the editor) and takes it back after. */
   async whileSuspended<T>(work: () => Promise<T>): Promise<T> {
     this.update({ suspended: true });
-    // Let Ink release the keyboard (raw mode off) before the program starts.
-    await new Promise((resolve) => setTimeout(resolve, 50));
     try {
       return await work();
     } finally {
+      this.options.clearTerminal?.();
       this.update({ suspended: false, historyEpoch: this.live.historyEpoch + 1 });
     }
   }
@@ -424,6 +428,7 @@ export class SessionController {
   }
 
   toggleThinking(): void {
+    this.options.clearTerminal?.();
     this.update({
       showThinking: !this.live.showThinking,
       historyEpoch: this.live.historyEpoch + 1,
@@ -432,10 +437,12 @@ export class SessionController {
 
   /** Prints the history again from the top (after a resize or a display change). */
   reprintHistory(): void {
+    this.options.clearTerminal?.();
     this.update({ historyEpoch: this.live.historyEpoch + 1 });
   }
 
   clearScreen(): void {
+    this.options.clearTerminal?.();
     this.history = [];
     this.update({ historyEpoch: this.live.historyEpoch + 1 });
   }

@@ -49,9 +49,9 @@ export interface Terminal {
   scrollback(): string;
   /** The visible screen with colours (escape sequences), for the README's screenshot. */
   screenWithColors(): string;
-  /** Waits until the screen (or scrollback) shows the text; resolves with that screen. */
+  /** Waits until the screen (or scrollback) shows the text (or passes the check); resolves with that screen. */
   waitFor(
-    text: string | RegExp,
+    text: string | RegExp | ((screen: string) => boolean),
     options?: { timeoutMs?: number; scrollback?: boolean },
   ): Promise<string>;
   /** Waits until the text is gone from the visible screen. */
@@ -136,8 +136,12 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
       .replace(/\n+$/, '\n');
   const screen = () => trim(capture());
   const scrollback = () => trim(capture('-S', '-'));
-  const matches = (shown: string, text: string | RegExp) =>
-    typeof text === 'string' ? shown.includes(text) : text.test(shown);
+  const matches = (shown: string, text: string | RegExp | ((screen: string) => boolean)) =>
+    typeof text === 'string'
+      ? shown.includes(text)
+      : typeof text === 'function'
+        ? text(shown)
+        : text.test(shown);
   const exitCode = () => {
     try {
       const text = readFileSync(statusFile, 'utf8').trim();

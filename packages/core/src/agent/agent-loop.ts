@@ -10,7 +10,11 @@
  */
 import type { Config } from '../config/config.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import type {
+  ConfirmationDecision,
+  EditProposal,
+  WaitingToolCall,
+} from '../core/tool-call-types.js';
 import type { ModelClient } from '../models/model-client.js';
 import { ModelError } from '../models/model-errors.js';
 import type { ChatMessage, ModelResponse, ModelToolCall } from '../models/model-types.js';
@@ -61,6 +65,8 @@ export interface AgentLoopOptions {
   onEvent?: AgentEventListener;
   /** Asks the person about a call; without it, calls that need approval are refused. */
   onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /** Opens a proposed change in the person's editor (`modify_with_editor`); see the scheduler. */
+  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
   /** The conversation so far (a resumed session). */
   history?: ChatMessage[];
   /** The session's usage; a subagent shares its parent's. */
@@ -100,6 +106,7 @@ export class AgentLoop {
       ...(options.onConfirmationRequest
         ? { onConfirmationRequest: options.onConfirmationRequest }
         : {}),
+      ...(options.editProposal ? { editProposal: options.editProposal } : {}),
     });
   }
 

@@ -4,7 +4,11 @@
  * requests, and the loop. The caller owns the Config, the registry and what is shown.
  */
 import type { Config } from '../config/config.js';
-import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import type {
+  ConfirmationDecision,
+  EditProposal,
+  WaitingToolCall,
+} from '../core/tool-call-types.js';
 import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
@@ -32,6 +36,8 @@ export interface AgentSessionOptions {
   limits?: AgentLimits;
   onEvent?: AgentEventListener;
   onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /** Opens a proposed change in the person's editor (a terminal UI suspends itself around it). */
+  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
   history?: ChatMessage[];
   recorder?: ConversationRecorder;
   client?: ModelClientOptions;
@@ -88,6 +94,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }
       : {}),
+    ...(options.editProposal ? { editProposal: options.editProposal } : {}),
     ...(options.history ? { history: options.history } : {}),
     ...(options.recorder ? { recorder: options.recorder } : {}),
   });

@@ -1,0 +1,79 @@
+/**
+ * The interactive app in tmux against the scripted model server, in temporary folders:
+ * what every tmux test of the app starts from. `close()` ends the terminal, the server and
+ * the folders.
+ */
+import {
+  type ModelServer,
+  type Script,
+  startModelServer,
+} from '../../../core/test/helpers/model-server.js';
+import { makeTempDirs, type TempDirs } from '../../../core/test/helpers/temp-workspace.js';
+import { startToolhostInTmux, type Terminal } from './tmux.js';
+
+export interface AppUnderTest {
+  terminal: Terminal;
+  server: ModelServer;
+  dirs: TempDirs;
+  /** Starts the command again in the same folders (after a quit), e.g. with `-c`. */
+  restart(args: string[]): Terminal;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  args?: string[];
+  columns?: number;
+  rows?: number;
+  env?: Record<string, string>;
+}
+
+export function modelEnv(baseUrl: string): Record<string, string> {
+  return { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted-model', OPENAI_API_KEY: 'test' };
+}
+
+/** Starts the app and waits until it is ready for a prompt. */
+export async function openApp(script: Script, options: AppOptions = {}): Promise<AppUnderTest> {
+  const dirs = makeTempDirs();
+  const server = await startModelServer(script);
+  const start = (args: string[]) =>
+    startToolhostInTmux(args, {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: { ...modelEnv(server.baseUrl), ...options.env },
+      columns: options.columns ?? 100,
+      rows: options.rows ?? 30,
+    });
+  const app: AppUnderTest = {
+    terminal: start(options.args ?? []),
+    server,
+    dirs,
+    restart(args) {
+      app.terminal.close();
+      app.terminal = start(args);
+      return app.terminal;
+    },
+    async close() {
+      app.terminal.close();
+      await server.close();
+      dirs.cleanup();
+    },
+  };
+  try {
+    await app.terminal.waitFor(/\(shift\+tab\)|shift\+tab|Ask anything/);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+/** Types a prompt and sends it. */
+export function send(terminal: Terminal, prompt: string): void {
+  terminal.type(prompt);
+  terminal.press('Enter');
+}
+
+/** Waits until the turn has ended (the prompt is idle again). */
+export function idle(terminal: Terminal): Promise<string> {
+  return terminal.waitFor('Ask anything');
+}
