@@ -34,8 +34,9 @@ describe.skipIf(!hasTmux)(
                   {
                     name: 'run_shell_command',
                     args: {
-                      command: `echo started; sleep ${seconds}`,
+                      command: `echo started && sleep ${seconds}`,
                       description: 'wait a while',
+                      is_background: false,
                     },
                   },
                 ],

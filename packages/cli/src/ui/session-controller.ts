@@ -94,6 +94,7 @@ export class SessionController {
   private readonly liveOutputs = new Map<string, string>();
   private readonly approvals: PendingApproval[] = [];
   private streamedThisResponse = false;
+  private thoughtThisResponse = false;
   private cancelledLastTurn = false;
   private readonly startedAt = Date.now();
   private activeMs = 0;
@@ -182,6 +183,7 @@ export class SessionController {
       case 'retry':
         this.update({ streaming: '', thinking: '', thinkingStartedAt: undefined });
         this.streamedThisResponse = false;
+        this.thoughtThisResponse = false;
         this.add({
           kind: 'message',
           level: 'warning',
@@ -193,6 +195,7 @@ export class SessionController {
         const rest = this.streamedThisResponse ? this.live.streaming : event.text;
         if (rest.trim()) this.add({ kind: 'assistant', text: rest.trim() });
         this.streamedThisResponse = false;
+        this.thoughtThisResponse = false;
         const used = event.usage.inputTokens + event.usage.outputTokens;
         const window = this.options.endpoint.contextWindow;
         this.update({
@@ -245,10 +248,12 @@ export class SessionController {
   }
 
   private commitThinking(fallback = ''): void {
-    const text = this.live.thinking || fallback;
+    // The answer's thinking, when it did not stream (only once per response).
+    const text = this.live.thinking || (this.thoughtThisResponse ? '' : fallback);
     if (!text.trim()) return;
     const startedAt = this.live.thinkingStartedAt ?? Date.now();
     this.update({ thinking: '', thinkingStartedAt: undefined });
+    this.thoughtThisResponse = true;
     this.add({ kind: 'thinking', text: text.trim(), durationMs: Date.now() - startedAt });
   }
 

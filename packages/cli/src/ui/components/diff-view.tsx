@@ -14,24 +14,30 @@ export function DiffLines({
   maxLines?: number;
 }) {
   const { theme } = useUi();
+  // The file is named above the diff, so its ---/+++ header lines are left out; tabs are
+  // expanded because the terminal would widen them past the width the layout counted.
   const lines = unified
     .replace(/\n$/, '')
     .split('\n')
-    .filter((line) => !line.startsWith('Index:') && !/^={5,}$/.test(line));
+    .filter(
+      (line) =>
+        !line.startsWith('Index:') &&
+        !/^={5,}$/.test(line) &&
+        !line.startsWith('--- ') &&
+        !line.startsWith('+++ '),
+    )
+    .map((line) => line.replace(/\t/g, '    '));
   const shown = lines.slice(0, maxLines);
   return (
     <Box flexDirection="column">
       {shown.map((line, index) => {
-        const color =
-          line.startsWith('+++') || line.startsWith('---')
-            ? theme.muted
-            : line.startsWith('+')
-              ? theme.added
-              : line.startsWith('-')
-                ? theme.removed
-                : line.startsWith('@@')
-                  ? theme.hunk
-                  : undefined;
+        const color = line.startsWith('+')
+          ? theme.added
+          : line.startsWith('-')
+            ? theme.removed
+            : line.startsWith('@@')
+              ? theme.hunk
+              : undefined;
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: diff lines repeat; their position is their identity
           <Text key={index} color={color} wrap="truncate-end">
