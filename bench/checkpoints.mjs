@@ -14,7 +14,11 @@ const core = await import(CORE);
 const tree = process.env.BENCH_TREE ?? CORPUS;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolhost-bench-checkpoints-'));
 const project = { userDir: path.join(scratch, 'home', '.toolhost'), projectRoot: tree };
-const changed = execFileSync('git', ['ls-files'], { cwd: tree, encoding: 'utf8' })
+const changed = execFileSync('git', ['ls-files'], {
+  cwd: tree,
+  encoding: 'utf8',
+  maxBuffer: 1 << 28,
+})
   .split('\n')
   .find((file) => file.endsWith('.ts'));
 if (!changed) throw new Error(`no tracked .ts file in ${tree}`);
