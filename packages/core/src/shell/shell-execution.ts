@@ -186,7 +186,7 @@ export async function runShellCommand(
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       if (ending) await ending;
-      const leftBehind = pgid && !timedOut && !aborted ? processGroupMembers(pgid) : [];
+      const leftBehind = pgid && !timedOut && !aborted ? await lingeringMembers(pgid) : [];
       // Members left running stay recorded until the session ends them.
       if (leftBehind.length === 0) untrack();
       await drain(leftBehind.length > 0);
@@ -227,4 +227,18 @@ function emptyResult(extra: Partial<ShellRunResult>): ShellRunResult {
     droppedBytes: 0,
     ...extra,
   };
+}
+
+/**
+ * Members of the group still running once it has had a moment to settle: when the sandbox's
+ * bwrap exits, the processes of its PID namespace are torn down a moment later, and a
+ * foreground child caught mid-exit is not a background process.
+ */
+async function lingeringMembers(pgid: number): Promise<number[]> {
+  let members = processGroupMembers(pgid);
+  for (let attempt = 0; members.length > 0 && attempt < 10; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    members = processGroupMembers(pgid);
+  }
+  return members;
 }
