@@ -39,7 +39,7 @@ const config = new core.Config({
 });
 const toolhost = {
   grep: new core.GrepTool(config),
-  grepRipgrep: new core.GrepTool(config, { engine: 'ripgrep' }),
+  grepGit: new core.GrepTool(config, { engine: 'git' }),
   glob: new core.GlobTool(config),
   readMany: new core.ReadManyFilesTool(config),
   ls: new core.LsTool(config),
@@ -151,7 +151,9 @@ async function compare(label, { ours, floors = [], theirs }) {
   const cases = [{ name: 'toolhost', run: ours }, ...floors];
   if (theirs && gemini) cases.push({ name: 'gemini', run: theirs });
   const result = await interleaved(cases);
-  const fastest = floors.length ? Math.min(...floors.map(({ name }) => result[name])) : undefined;
+  // "toolhost on ..." rows are shown beside the floors, not counted as native ones.
+  const native = floors.filter(({ name }) => !name.startsWith('toolhost'));
+  const fastest = native.length ? Math.min(...native.map(({ name }) => result[name])) : undefined;
   rows.push([
     label,
     ms(result.toolhost),
@@ -176,8 +178,8 @@ const grepRow = async (label, pattern) => {
     floors: [
       { name: 'git grep', run: gitGrep(pattern) },
       { name: 'rg', run: rgGrep(pattern) },
-      { name: 'toolhost on rg', run: runToolhost(toolhost.grepRipgrep, { pattern }) },
-    ].filter(Boolean),
+      { name: 'toolhost on git grep', run: runToolhost(toolhost.grepGit, { pattern }) },
+    ],
     theirs: gemini && (() => runGemini(geminiTools.grep, { pattern })),
   });
   const native = Math.min(row.result['git grep'], row.result.rg);
@@ -222,28 +224,29 @@ await compare('list_directory, 10,000 entries', {
 });
 
 // ---- peak memory, each in a fresh process -----------------------------------------------
+// VmHWM, the peak resident size of the process's own memory. Not resourceUsage().maxRSS:
+// Linux carries a child's maximum over from the process it was forked from (this bench,
+// hundreds of MB by now) across exec, so a small child reported the bench's size.
+const PEAK_RSS_MB = `Number(/^VmHWM:\\s*(\\d+)/m.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]) / 1024`;
+const peakOf = (script) => Number(capture(process.execPath, ['-e', script], { cwd: HERE }).trim());
 function peakMemoryMb(engine) {
-  const script = `
-    const core = await import(${JSON.stringify(CORE)});
-    const config = new core.Config({ roots: [${JSON.stringify(CORPUS)}], homeDir: ${JSON.stringify(home)} });
-    const tool = new core.GrepTool(config${engine ? `, { engine: '${engine}' }` : ''});
-    const result = await tool.execute({ pattern: 'return' }, new AbortController().signal);
-    if (result.error) throw new Error(result.error.message);
-    console.log(process.resourceUsage().maxRSS);`;
-  return (
-    Number(capture(process.execPath, ['--input-type=module', '-e', script], { cwd: HERE }).trim()) /
-    1024
-  );
+  return peakOf(`
+    (async () => {
+      const core = await import(${JSON.stringify(CORE)});
+      const config = new core.Config({ roots: [${JSON.stringify(CORPUS)}], homeDir: ${JSON.stringify(home)} });
+      const tool = new core.GrepTool(config${engine ? `, { engine: '${engine}' }` : ''});
+      const result = await tool.execute({ pattern: 'return' }, new AbortController().signal);
+      if (result.error) throw new Error(result.error.message);
+      console.log(${PEAK_RSS_MB});
+    })();`);
 }
 const matchingLines = capture(rg, ['--count', '--no-filename', ...RG_IGNORE, 'return', '.'])
   .split('\n')
   .filter(Boolean)
   .reduce((sum, n) => sum + Number(n), 0);
 const peakAuto = peakMemoryMb();
-const peakRipgrep = peakMemoryMb('ripgrep');
-const nodeAlone =
-  Number(capture(process.execPath, ['-e', 'console.log(process.resourceUsage().maxRSS)']).trim()) /
-  1024;
+const peakGit = peakMemoryMb('git');
+const nodeAlone = peakOf(`console.log(${PEAK_RSS_MB})`);
 
 console.log(`load average at end ${load()}\n`);
 table(
@@ -258,10 +261,10 @@ table(
   rows,
 );
 console.log(
-  `grep_search peak memory over ${matchingLines.toLocaleString('en')} matching lines (whole process, RSS): ${peakAuto.toFixed(0)} MB with the engine it chooses here (git grep), ${peakRipgrep.toFixed(0)} MB on ripgrep; node alone ${nodeAlone.toFixed(0)} MB\n`,
+  `grep_search peak memory over ${matchingLines.toLocaleString('en')} matching lines (whole process, peak RSS): ${peakAuto.toFixed(0)} MB with the engine it chooses (ripgrep), ${peakGit.toFixed(0)} MB on git grep; node alone ${nodeAlone.toFixed(0)} MB\n`,
 );
 checks.check(
-  `grep_search peak memory ≤ 150 MB: ${peakAuto.toFixed(0)} MB (git), ${peakRipgrep.toFixed(0)} MB (rg)`,
-  Math.max(peakAuto, peakRipgrep) <= 150,
+  `grep_search peak memory ≤ 150 MB: ${peakAuto.toFixed(0)} MB (rg), ${peakGit.toFixed(0)} MB (git)`,
+  Math.max(peakAuto, peakGit) <= 150,
 );
 checks.print();

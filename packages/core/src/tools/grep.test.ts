@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -217,9 +217,9 @@ describe('isCaseInsensitive', () => {
 describe('grep_search: engine choice', () => {
   const auto = (params: GrepToolParams) => new GrepTool(ws.config).execute(params, signal);
 
-  it('uses git grep inside a repository and ripgrep outside one', async () => {
+  it('uses ripgrep inside a repository and outside one (it measured faster than git grep)', async () => {
     const rules = new IgnoreRules(ws.config.workspace.roots);
-    expect(await chooseEngine(undefined, ws.root, rules)).toBe('git');
+    expect(await chooseEngine(undefined, ws.root, rules)).toBe('ripgrep');
     const outside = makeWorkspace();
     try {
       outside.write('notes.txt', 'TODO outside\n');
@@ -234,18 +234,4 @@ describe('grep_search: engine choice', () => {
     const result = await auto({ pattern: 'TODO' });
     expect(hits(result.llmContent)).toEqual(TODO_HITS);
   });
-
-  it('falls back to ripgrep when git refuses the repository', () =>
-    withOwnFixture(async (ws) => {
-      const auto = (params: GrepToolParams) => new GrepTool(ws.config).execute(params, signal);
-      await auto({ pattern: 'TODO' }); // git answers while the repository is whole
-      // A .git file naming a missing repository: git stops with "not a git repository".
-      rmSync(path.join(ws.root, '.git'), { recursive: true });
-      writeFileSync(path.join(ws.root, '.git'), `gitdir: ${path.join(ws.base, 'moved-away')}\n`);
-      expect(() =>
-        execFileSync('git', ['grep', '-e', 'TODO'], { cwd: ws.root, stdio: 'pipe' }),
-      ).toThrow();
-      const result = await auto({ pattern: 'TODO' });
-      expect(hits(result.llmContent)).toEqual(TODO_HITS);
-    }));
 });

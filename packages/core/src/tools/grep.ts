@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
-import { ripgrepPath } from '../utils/ripgrep.js';
 import { isWithin } from '../workspace/workspace-context.js';
 import {
   chooseEngine,
@@ -139,12 +138,12 @@ export class GrepTool extends BaseTool<GrepToolParams> {
         try {
           await runGrepEngine(engine, request, onMatch);
         } catch (error) {
-          // git may refuse a repository (another owner, a damaged index) before finding
-          // anything; ripgrep then searches the same files under the same rules.
-          const retry =
-            engine === 'git' && !this.options.engine && delivered === 0 && ripgrepPath();
+          // git (chosen where ripgrep is missing) may refuse a repository (another owner,
+          // a damaged index) before finding anything; the JavaScript engine then searches
+          // the same files under the same rules.
+          const retry = engine === 'git' && !this.options.engine && delivered === 0;
           if (error instanceof GrepPatternError || !retry) throw error;
-          await runGrepEngine('ripgrep', request, onMatch);
+          await runGrepEngine('javascript', request, onMatch);
         }
       }
     } catch (error) {
