@@ -8,27 +8,29 @@
  * of earlier calls and its diff is accurate.
  * A `schedule` while another batch is running waits for it.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import type { ApprovalMode } from '../config/settings-types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
   isReadOnlyKind,
-  Kind,
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
   ToolErrorType,
   type ToolExecutionContext,
   type ToolResult,
 } from '../tools/tools.js';
-import { dropNullOptionals } from '../utils/json-schema.js';
-import { GIT_FOLDER_REASON, isInsideGitFolder } from '../workspace/git-internals.js';
-import { type PartListUnion, partsToText, toParts } from './content.js';
-import { editInExternalEditor } from './external-editor.js';
-import { convertToFunctionResponse, createErrorResponse } from './function-response.js';
-import { truncateAndSave } from './output-truncation.js';
+import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
+import {
+  approvalModeSkips,
+  changesGitFolder,
+  isAllowedWithoutAsking,
+  PLAN_MODE_MESSAGE,
+  refusedByPlanMode,
+} from './approval-rules.js';
+import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
+import { partsToText } from './content.js';
+import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
@@ -36,9 +38,11 @@ import type {
   ScheduleInput,
   ToolCall,
   ToolCallRequestInfo,
-  ToolCallResponseInfo,
   WaitingToolCall,
 } from './tool-call-types.js';
+import { cancelledResponse, errorResponse, resultResponse } from './tool-responses.js';
+
+export { approvalModesThatSkip } from './approval-rules.js';
 
 export interface CoreToolSchedulerOptions {
   config: Config;
@@ -59,21 +63,6 @@ export interface CoreToolSchedulerOptions {
    * undefined to keep the proposal. Defaults to $VISUAL / $EDITOR in the terminal.
    */
   editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
-}
-
-const PLAN_MODE_MESSAGE =
-  'Plan mode is on: tools that change files, run commands or have other effects are not available. Keep investigating with read-only tools, then present your plan with exit_plan_mode; the person decides whether to leave plan mode.';
-
-/** Confirmation types that auto-edit mode approves by itself. */
-const AUTO_EDIT_TYPES = new Set<ToolCallConfirmationDetails['type']>(['edit', 'info']);
-
-/**
- * The approval modes that run a call of this confirmation type without asking. A plan is
- * always the person's decision.
- */
-export function approvalModesThatSkip(type: ToolCallConfirmationDetails['type']): ApprovalMode[] {
-  if (type === 'plan') return [];
-  return AUTO_EDIT_TYPES.has(type) ? ['auto-edit', 'yolo'] : ['yolo'];
 }
 
 export class CoreToolScheduler {
@@ -156,11 +145,7 @@ export class CoreToolScheduler {
       );
       return undefined;
     }
-    // Strict function calling sends null for an optional parameter that was not given.
-    const params = dropNullOptionals(
-      tool.normalizeParams(args ?? {}),
-      tool.parameterSchema,
-    ) as Record<string, unknown>;
+    const params = callParams(tool, args);
     this.update(index, { status: 'validating', tool, params });
     const problem = tool.validateToolParams(params);
     if (problem) {
@@ -171,7 +156,7 @@ export class CoreToolScheduler {
       );
       return undefined;
     }
-    if (this.config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind)) {
+    if (refusedByPlanMode(this.config, tool)) {
       this.finishWithError(index, ToolErrorType.EXECUTION_DENIED, PLAN_MODE_MESSAGE);
       return undefined;
     }
@@ -205,8 +190,8 @@ export class CoreToolScheduler {
       this.finishCancelled(index, 'The call was cancelled before it started.');
       return false;
     }
-    const intoGit = this.changesGitFolder(tool, this.paramsOf(index));
-    if (!intoGit && this.isAllowedWithoutAsking(tool)) return true;
+    const intoGit = changesGitFolder(this.config, tool, this.paramsOf(index));
+    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return true;
     for (;;) {
       const params = this.paramsOf(index);
       let details = await tool.shouldConfirmExecute(params, signal);
@@ -217,7 +202,7 @@ export class CoreToolScheduler {
       if (!details) return true;
       if (intoGit && this.config.getApprovalMode() !== 'yolo') {
         details = { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
-      } else if (this.approvalModeSkips(details)) return true;
+      } else if (approvalModeSkips(this.config, details)) return true;
 
       const ask = this.options.onConfirmationRequest;
       if (!ask) {
@@ -246,7 +231,16 @@ export class CoreToolScheduler {
           );
           return false;
         case ToolConfirmationOutcome.ModifyWithEditor:
-          await this.modifyWithEditor(index, tool, signal);
+          this.modify(
+            index,
+            await modifyInEditor(
+              tool,
+              this.paramsOf(index),
+              signal,
+              this.options.editProposal,
+              this.config.settings.general?.preferredEditor,
+            ),
+          );
           continue; // ask again, showing the modified proposal
         case ToolConfirmationOutcome.ProceedAlways:
           if (details.rememberAlways !== 'tool-handles')
@@ -256,7 +250,11 @@ export class CoreToolScheduler {
           break;
       }
       if (decision.payload?.newContent !== undefined) {
-        await this.applyModifiedContent(index, tool, signal, decision.payload.newContent);
+        const { newContent } = decision.payload;
+        this.modify(
+          index,
+          await withModifiedContent(tool, this.paramsOf(index), signal, newContent),
+        );
       }
       return true;
     }
@@ -272,69 +270,20 @@ export class CoreToolScheduler {
     const request = toRequest(input);
     const tool = this.registry.getTool(request.name);
     if (!tool) return false;
-    const params = dropNullOptionals(
-      tool.normalizeParams(request.args ?? {}),
-      tool.parameterSchema,
-    ) as Record<string, unknown>;
+    const params = callParams(tool, request.args);
     if (tool.validateToolParams(params)) return false;
-    if (this.config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind)) return false;
-    const intoGit = this.changesGitFolder(tool, params);
-    if (!intoGit && this.isAllowedWithoutAsking(tool)) return false;
+    if (refusedByPlanMode(this.config, tool)) return false;
+    const intoGit = changesGitFolder(this.config, tool, params);
+    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return false;
     const details = await tool.shouldConfirmExecute(params, signal);
     if (!details) return false;
     if (intoGit && this.config.getApprovalMode() !== 'yolo') return true;
-    return !this.approvalModeSkips(details);
+    return !approvalModeSkips(this.config, details);
   }
 
-  /** File changes inside `.git/` ask in every mode but yolo (see workspace/git-internals.ts). */
-  private changesGitFolder(tool: AnyTool, params: Record<string, unknown>): boolean {
-    if (tool.kind !== Kind.Edit && tool.kind !== Kind.Delete && tool.kind !== Kind.Move)
-      return false;
-    return tool
-      .toolLocations(params)
-      .some((location) => isInsideGitFolder(location.path, this.config.workspace));
-  }
-
-  private isAllowedWithoutAsking(tool: AnyTool): boolean {
-    if (this.config.sessionAllowedTools.has(tool.name)) return true;
-    const allowed = this.config.settings.tools?.allowed ?? [];
-    return allowed.some((entry) => entry === tool.name || entry === tool.displayName);
-  }
-
-  private approvalModeSkips(details: ToolCallConfirmationDetails): boolean {
-    return approvalModesThatSkip(details.type).includes(this.config.getApprovalMode());
-  }
-
-  private async modifyWithEditor(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
-    const context = tool.getModifyContext?.(signal);
-    if (!context) return;
-    const params = this.paramsOf(index);
-    const proposal: EditProposal = {
-      filePath: context.getFilePath(params),
-      currentContent: await context.getCurrentContent(params),
-      proposedContent: await context.getProposedContent(params),
-    };
-    const edit =
-      this.options.editProposal ??
-      ((p: EditProposal) => editInExternalEditor(p, this.config.settings.general?.preferredEditor));
-    const edited = await edit(proposal);
-    if (edited === undefined || edited === proposal.proposedContent) return;
-    const updated = context.createUpdatedParams(proposal.currentContent, edited, params);
-    this.update(index, { params: updated as Record<string, unknown>, modified: true });
-  }
-
-  private async applyModifiedContent(
-    index: number,
-    tool: AnyTool,
-    signal: AbortSignal,
-    newContent: string,
-  ): Promise<void> {
-    const context = tool.getModifyContext?.(signal);
-    if (!context) return;
-    const params = this.paramsOf(index);
-    const current = await context.getCurrentContent(params);
-    const updated = context.createUpdatedParams(current, newContent, params);
-    this.update(index, { params: updated as Record<string, unknown>, modified: true });
+  /** Records the person's version of the call's parameters, when they changed them. */
+  private modify(index: number, params: Record<string, unknown> | undefined): void {
+    if (params) this.update(index, { params, modified: true });
   }
 
   private async execute(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
@@ -404,30 +353,13 @@ export class CoreToolScheduler {
 
   private async finishWithResult(index: number, tool: AnyTool, result: ToolResult): Promise<void> {
     const call = this.calls[index]!;
-    const { callId } = call.request;
-    let llmContent: PartListUnion = result.llmContent;
-    if (this.modified.has(index)) {
-      llmContent = [
-        ...toParts(llmContent),
-        {
-          text: 'Note: the person changed your proposed content before it was applied; what was written is their version.',
-        },
-      ];
-    }
-    const { parts, outputFile } = await this.toResponseParts(
+    const response = await resultResponse(
+      this.config,
       tool.name,
-      callId,
-      llmContent,
-      Boolean(result.error),
+      call.request.callId,
+      result,
+      this.modified.has(index),
     );
-    const response: ToolCallResponseInfo = {
-      callId,
-      llmContent,
-      responseParts: parts,
-      resultDisplay: result.returnDisplay,
-      error: result.error,
-      ...(outputFile ? { outputFile } : {}),
-    };
     this.update(index, {
       status: result.error ? 'error' : 'success',
       response,
@@ -435,49 +367,11 @@ export class CoreToolScheduler {
     });
   }
 
-  /** Converts content to response parts, cutting long text and saving the whole of it. */
-  private async toResponseParts(
-    toolName: string,
-    callId: string,
-    llmContent: PartListUnion,
-    isError: boolean,
-  ): Promise<{ parts: ReturnType<typeof convertToFunctionResponse>; outputFile?: string }> {
-    const parts = toParts(llmContent);
-    const text = partsToText(parts);
-    const truncated = await truncateAndSave(text, {
-      threshold: this.config.getTruncateThreshold(),
-      directory: path.join(this.config.projectTempDir, 'tool-outputs'),
-      fileStem: `${toolName}-${callId}`,
-    });
-    if (truncated.text === text) {
-      return { parts: convertToFunctionResponse(toolName, callId, parts, { isError }) };
-    }
-    const media = parts.filter((part) => part.inlineData || part.fileData);
-    const converted = convertToFunctionResponse(
-      toolName,
-      callId,
-      [{ text: truncated.text }, ...media],
-      {
-        isError,
-      },
-    );
-    return {
-      parts: converted,
-      ...(truncated.outputFile ? { outputFile: truncated.outputFile } : {}),
-    };
-  }
-
   private finishWithError(index: number, type: ToolErrorType, message: string): void {
     const call = this.calls[index]!;
     this.update(index, {
       status: 'error',
-      response: {
-        callId: call.request.callId,
-        llmContent: `Error: ${message}`,
-        responseParts: createErrorResponse(call.request.name, call.request.callId, message),
-        resultDisplay: message,
-        error: { type, message },
-      },
+      response: errorResponse(call.request, type, message),
       durationMs: Date.now() - call.startTime,
     });
   }
@@ -486,13 +380,7 @@ export class CoreToolScheduler {
     const call = this.calls[index]!;
     this.update(index, {
       status: 'cancelled',
-      response: {
-        callId: call.request.callId,
-        llmContent: message,
-        responseParts: createErrorResponse(call.request.name, call.request.callId, message),
-        resultDisplay: result?.returnDisplay ?? message,
-        error: undefined,
-      },
+      response: cancelledResponse(call.request, message, result),
       durationMs: Date.now() - call.startTime,
     });
   }
@@ -511,37 +399,4 @@ export class CoreToolScheduler {
   private notify(): void {
     this.options.onToolCallsUpdate?.([...this.calls]);
   }
-}
-
-function isCompleted(call: ToolCall): call is CompletedToolCall {
-  return call.status === 'success' || call.status === 'error' || call.status === 'cancelled';
-}
-
-function toRequest(input: ScheduleInput): ToolCallRequestInfo {
-  if ('callId' in input && typeof input.callId === 'string') return input as ToolCallRequestInfo;
-  const call = input as { id?: string; name?: string; args?: Record<string, unknown> };
-  return {
-    callId: call.id ?? `call-${randomUUID()}`,
-    name: call.name ?? '',
-    args: call.args ?? {},
-  };
-}
-
-/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
