@@ -1,9 +1,8 @@
 /**
  * The set of tools a session offers the model: the built-ins, plus tools discovered from
- * a command or from MCP servers. `tools.core` and `tools.exclude` decide which are active.
+ * a command or from MCP servers, found in the background and kept in step as servers
+ * arrive, fail and come back. Lookup and the settings filters live in tool-catalog.ts.
  */
-import type { Config } from '../config/config.js';
-import type { FunctionDeclaration } from '../core/content.js';
 import { closestNames } from '../utils/closest-names.js';
 import {
   type DiscoveredDeclaration,
@@ -13,41 +12,25 @@ import {
 import type { McpServerConnection } from './mcp-client.js';
 import { assignToolNames, validToolName } from './mcp-names.js';
 import { McpToolCache } from './mcp-tool-cache.js';
+import { ToolCatalog } from './tool-catalog.js';
 import type { AnyTool, JsonSchema } from './tools.js';
 
-/** Tool names other models were trained on, mapped to toolhost's. */
-export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
-  search_file_content: 'grep_search',
-  replace: 'edit',
-};
-
-export type ToolSource =
-  | { type: 'builtin' }
-  | { type: 'discovered'; command: string }
-  | { type: 'mcp'; serverName: string };
-
-/** Thrown at start-up when two built-in tools claim one name. */
-export class DuplicateToolError extends Error {}
-
-interface Entry {
-  tool: AnyTool;
-  source: ToolSource;
-}
+export {
+  DuplicateToolError,
+  TOOL_NAME_ALIASES,
+  type ToolSource,
+} from './tool-catalog.js';
 
 /** The pseudo-alias under which command-discovered tools are qualified when their names collide. */
 const DISCOVERY_ALIAS = 'discovered';
 
-export class ToolRegistry {
-  private readonly entries = new Map<string, Entry>();
-  private readonly unavailable = new Map<string, string>();
+export class ToolRegistry extends ToolCatalog {
   private mcpServers: McpServerConnection[] = [];
   private discoveryError: string | undefined;
   private commandDeclarations: DiscoveredDeclaration[] = [];
   /** Set while the discovery command runs. */
   private commandDiscovery: Promise<void> | undefined;
   private discovery: Promise<void> = Promise.resolve();
-  /** `alias__tool` for every discovered tool, even one that kept its own name. */
-  private readonly qualifiedNames = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   private readonly failureListeners = new Set<(alias: string, error: string) => void>();
   private toolCache: McpToolCache | undefined;
@@ -55,24 +38,6 @@ export class ToolRegistry {
   private mcp: McpModules | undefined;
   /** Resolves once the configured servers' connections exist (after the modules load). */
   private serversCreated: Promise<void> = Promise.resolve();
-
-  constructor(private readonly config: Config) {}
-
-  /**
-   * Adds a tool. Two built-ins with one name are a programming error and throw; a
-   * discovered tool replaces an earlier discovered tool of the same name (rediscovery).
-   */
-  registerTool(tool: AnyTool, source: ToolSource = { type: 'builtin' }): void {
-    const existing = this.entries.get(tool.name);
-    if (existing) {
-      if (existing.source.type === 'builtin' || source.type === 'builtin') {
-        throw new DuplicateToolError(
-          `Two tools are named "${tool.name}": ${describe(existing)} and ${describe({ tool, source })}. Give one of them another name.`,
-        );
-      }
-    }
-    this.entries.set(tool.name, { tool, source });
-  }
 
   /**
    * Starts discovering tools from `tools.discoveryCommand` and from every MCP server, in
@@ -258,7 +223,7 @@ export class ToolRegistry {
     this.qualifiedNames.clear();
     const { settings } = this.config;
     const declarations = this.commandDeclarations;
-    const builtins = [...this.entries.keys()];
+    const builtins = this.registeredNames();
     const names = assignToolNames(
       [
         ...declarations.map((d): [string, string] => [DISCOVERY_ALIAS, d.name]),
@@ -327,123 +292,6 @@ export class ToolRegistry {
       this.toolCache?.flush(),
     ]);
   }
-
-  /** Records a tool that is not offered, and why (shown by `toolhost tools`). */
-  markUnavailable(name: string, reason: string): void {
-    this.unavailable.set(name, reason);
-  }
-
-  getUnavailableTools(): { name: string; reason: string }[] {
-    return [...this.unavailable].map(([name, reason]) => ({ name, reason }));
-  }
-
-  /** Registered tools that settings turn off, each with the setting that does it. */
-  getInactiveTools(): { name: string; reason: string }[] {
-    const inactive: { name: string; reason: string }[] = [];
-    for (const { tool } of this.entries.values()) {
-      const reason = this.inactiveReason(tool);
-      if (reason) inactive.push({ name: tool.name, reason });
-    }
-    return inactive;
-  }
-
-  /** Removes every tool that came from a source (before rediscovery). */
-  removeTools(predicate: (source: ToolSource) => boolean): void {
-    for (const [name, entry] of this.entries) {
-      if (predicate(entry.source)) this.entries.delete(name);
-    }
-  }
-
-  /** An active tool by name or alias; undefined when unknown or disabled by settings. */
-  getTool(name: string): AnyTool | undefined {
-    const entry = this.lookup(name);
-    return entry && this.isActive(entry.tool) ? entry.tool : undefined;
-  }
-
-  /** A registered tool even when settings disable it (to tell the model why it cannot call it). */
-  getRegisteredTool(name: string): AnyTool | undefined {
-    return this.lookup(name)?.tool;
-  }
-
-  /** By name, by a name models know from elsewhere, or by `alias__tool` for discovered tools. */
-  private lookup(name: string): Entry | undefined {
-    return (
-      this.entries.get(name) ??
-      this.entries.get(TOOL_NAME_ALIASES[name] ?? '') ??
-      this.entries.get(this.qualifiedNames.get(name) ?? '')
-    );
-  }
-
-  /** Every active tool, in a stable order: built-ins as registered, then the rest by name. */
-  getAllTools(): AnyTool[] {
-    const builtin: AnyTool[] = [];
-    const other: AnyTool[] = [];
-    for (const { tool, source } of this.entries.values()) {
-      if (!this.isActive(tool)) continue;
-      (source.type === 'builtin' ? builtin : other).push(tool);
-    }
-    other.sort((a, b) => a.name.localeCompare(b.name));
-    return [...builtin, ...other];
-  }
-
-  getAllToolNames(): string[] {
-    return this.getAllTools().map((tool) => tool.name);
-  }
-
-  getFunctionDeclarations(): FunctionDeclaration[] {
-    return this.getAllTools().map((tool) => tool.schema);
-  }
-
-  /** The active tools that came from one MCP server. */
-  getToolsByServer(serverName: string): AnyTool[] {
-    return this.getAllTools().filter((tool) => {
-      const source = this.entries.get(tool.name)?.source;
-      return source?.type === 'mcp' && source.serverName === serverName;
-    });
-  }
-
-  getSource(name: string): ToolSource | undefined {
-    return this.entries.get(name)?.source;
-  }
-
-  /**
-   * Whether settings leave a tool active. Entries name a tool by its API name, display name
-   * or alias; a `name(argument)` entry in `tools.core` keeps the tool active, while in
-   * `tools.exclude` it restricts arguments (shell commands) and leaves the tool active.
-   */
-  isActive(tool: AnyTool): boolean {
-    return this.inactiveReason(tool) === undefined;
-  }
-
-  private inactiveReason(tool: AnyTool): string | undefined {
-    const names = namesOf(tool);
-    const { core, exclude } = this.config.settings.tools ?? {};
-    const excludedBy = exclude?.find((entry) => names.has(entry));
-    if (excludedBy !== undefined) return `turned off by tools.exclude ("${excludedBy}")`;
-    if (core && core.length > 0) {
-      const listed = core.some((entry) => names.has(entry.replace(/\(.*\)$/s, '')));
-      if (!listed) return 'not listed in tools.core, which names the only tools to offer';
-    }
-    return undefined;
-  }
-}
-
-function namesOf(tool: AnyTool): Set<string> {
-  const names = new Set([tool.name, tool.displayName]);
-  for (const [alias, canonical] of Object.entries(TOOL_NAME_ALIASES)) {
-    if (canonical === tool.name) names.add(alias);
-  }
-  return names;
-}
-
-function describe({ tool, source }: Entry): string {
-  const origin =
-    source.type === 'builtin'
-      ? 'built-in'
-      : source.type === 'mcp'
-        ? `from MCP server "${source.serverName}"`
-        : `from discovery command "${source.command}"`;
-  return `${tool.displayName} (${tool.constructor.name}, ${origin})`;
 }
 
 type McpModules = Awaited<ReturnType<typeof loadMcpModules>>;
