@@ -7,19 +7,19 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import { closestNames } from '../utils/closest-names.js';
-import { pathToName, schemaProblems } from '../utils/schema-validator.js';
+import { checkLayer } from './settings-layer.js';
+import { mergeSettings } from './settings-merge.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
-  FLAT_ALIASES,
   SETTING_DEFAULTS,
   type Settings,
 } from './settings-types.js';
 import { isFolderTrusted } from './trusted-folders.js';
 
+export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
+export { mergeSettings } from './settings-merge.js';
 export * from './settings-types.js';
 
 export type SettingsScope = 'user' | 'project' | 'system' | 'environment' | 'flags';
@@ -70,26 +70,6 @@ const PROGRAM_STARTING_KEYS: [keyof Settings, string | undefined][] = [
   ['mcpServers', undefined],
   ['mcp', 'serverCommand'],
 ];
-
-const SCHEMA_PATH = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../schemas/settings.schema.json',
-);
-let settingsSchema: Record<string, unknown> | undefined;
-
-/** Where the settings JSON Schema is installed (for editors' `"$schema"`). */
-export function settingsSchemaPath(): string {
-  return SCHEMA_PATH;
-}
-
-/** The settings JSON Schema. */
-export function getSettingsSchema(): Record<string, unknown> {
-  settingsSchema ??= JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
-  return settingsSchema;
-}
-
-/** Keys whose lists add up across layers, so a project cannot undo a user's exclusion. */
-const UNION_KEYS = new Set(['tools.exclude', 'mcp.excluded']);
 
 export function userSettingsDir(homeDir = os.homedir()): string {
   return path.join(homeDir, '.toolhost');
@@ -216,131 +196,6 @@ function readSettingsFile(
   return { scope, path: filePath, exists: true, settings };
 }
 
-/** Validates one layer against the schema, drops what is wrong, resolves aliases and $VARs. */
-function checkLayer(
-  raw: object,
-  source: string,
-  env: NodeJS.ProcessEnv,
-  warnings: SettingsWarning[],
-): Settings {
-  const layer = structuredClone(raw) as Record<string, unknown>;
-  const problems = schemaProblems(getSettingsSchema(), layer);
-  // Remove deepest paths first so removing a parent does not hide a child's warning.
-  const dropped = new Set<string>();
-  for (const problem of problems.sort((a, b) => b.path.length - a.path.length)) {
-    const key = pathToName(problem.path);
-    if (dropped.has(key)) continue;
-    dropped.add(key);
-    warnings.push({ source, key, message: explainProblem(problem.path, problem.message) });
-    removeAt(layer, problem.path);
-  }
-  resolveAliases(layer, source, warnings);
-  return expandVariables(layer, env, source, warnings, []) as Settings;
-}
-
-function explainProblem(keyPath: string[], message: string): string {
-  if (message === 'is not a known property') {
-    const parentPath = keyPath.slice(0, -1);
-    const known = knownKeysAt(parentPath);
-    const suggestion = closestNames(keyPath[keyPath.length - 1] ?? '', known, 1)[0];
-    const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
-    return `is not a toolhost setting and was ignored.${hint}`;
-  }
-  return `${message}; this key was ignored. "toolhost settings schema" prints what each key takes (the schema file: ${SCHEMA_PATH}).`;
-}
-
-function knownKeysAt(keyPath: string[]): string[] {
-  const schema = getSettingsSchema();
-  const definitions = schema.definitions as Record<string, Record<string, unknown>>;
-  const deref = (node: Record<string, unknown> | undefined) => {
-    const ref = node?.$ref;
-    return typeof ref === 'string' ? definitions[ref.replace('#/definitions/', '')] : node;
-  };
-  let node: Record<string, unknown> | undefined = schema;
-  for (const segment of keyPath) {
-    const props = node?.properties as Record<string, Record<string, unknown>> | undefined;
-    const additional = node?.additionalProperties;
-    node = deref(props?.[segment] ?? (isObject(additional) ? additional : undefined));
-  }
-  return Object.keys((node?.properties as object | undefined) ?? {});
-}
-
-function removeAt(target: Record<string, unknown>, keyPath: string[]): void {
-  if (keyPath.length === 0) return;
-  let node: unknown = target;
-  for (const segment of keyPath.slice(0, -1)) {
-    if (typeof node !== 'object' || node === null) return;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  if (typeof node === 'object' && node !== null) {
-    const last = keyPath[keyPath.length - 1]!;
-    if (Array.isArray(node)) node.splice(Number(last), 1);
-    else delete (node as Record<string, unknown>)[last];
-  }
-}
-
-function resolveAliases(
-  layer: Record<string, unknown>,
-  source: string,
-  warnings: SettingsWarning[],
-): void {
-  for (const [flat, [section, key]] of Object.entries(FLAT_ALIASES)) {
-    if (!(flat in layer)) continue;
-    const value = layer[flat];
-    delete layer[flat];
-    layer[section] ??= {};
-    const group = layer[section] as Record<string, unknown>;
-    if (key in group) {
-      warnings.push({
-        source,
-        key: flat,
-        message: `is the older name of ${section}.${key}, which is also set; ${section}.${key} was used.`,
-      });
-      continue;
-    }
-    group[key] = value;
-  }
-}
-
-const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
-
-function expandVariables(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  source: string,
-  warnings: SettingsWarning[],
-  keyPath: string[],
-): unknown {
-  if (typeof value === 'string') {
-    return value.replace(VARIABLE, (match, braced?: string, bare?: string) => {
-      const name = (braced ?? bare)!;
-      const resolved = env[name];
-      if (resolved === undefined) {
-        warnings.push({
-          source,
-          key: pathToName(keyPath),
-          message: `refers to $${name}, which is not set in the environment; it was left as written.`,
-        });
-        return match;
-      }
-      return resolved;
-    });
-  }
-  if (Array.isArray(value)) {
-    return value.map((item, index) =>
-      expandVariables(item, env, source, warnings, [...keyPath, String(index)]),
-    );
-  }
-  if (typeof value === 'object' && value !== null) {
-    const result: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      result[key] = expandVariables(item, env, source, warnings, [...keyPath, key]);
-    }
-    return result;
-  }
-  return value;
-}
-
 function settingsFromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarning[]): Settings {
   const settings: Settings = {};
   const model: NonNullable<Settings['model']> = {};
@@ -361,40 +216,6 @@ function settingsFromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarni
     }
   }
   return settings;
-}
-
-/** Deep-merges `upper` over `lower`: objects merge, lists are replaced (except UNION_KEYS). */
-export function mergeSettings(lower: Settings, upper: Settings): Settings {
-  return mergeObjects(
-    lower as Record<string, unknown>,
-    upper as Record<string, unknown>,
-    '',
-  ) as Settings;
-}
-
-function mergeObjects(
-  lower: Record<string, unknown>,
-  upper: Record<string, unknown>,
-  prefix: string,
-): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...lower };
-  for (const [key, value] of Object.entries(upper)) {
-    if (value === undefined) continue;
-    const dotted = prefix ? `${prefix}.${key}` : key;
-    const existing = result[key];
-    if (UNION_KEYS.has(dotted) && Array.isArray(existing) && Array.isArray(value)) {
-      result[key] = [...new Set([...existing, ...value])];
-    } else if (isObject(existing) && isObject(value)) {
-      result[key] = mergeObjects(existing, value, dotted);
-    } else {
-      result[key] = value;
-    }
-  }
-  return result;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
