@@ -219,7 +219,8 @@ export {
   parseFieldAnswer,
 } from './tools/mcp-elicitation.js';
 export { assignToolNames, validToolName } from './tools/mcp-names.js';
-export { McpAuthRequiredError, McpOAuthStore, oauthFile } from './tools/mcp-oauth.js';
+export { McpAuthRequiredError } from './tools/mcp-oauth.js';
+export { McpOAuthStore, oauthFile } from './tools/mcp-oauth-store.js';
 export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp-sign-in.js';
 export { DiscoveredMCPTool, mcpContentToParts } from './tools/mcp-tool.js';
 export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';

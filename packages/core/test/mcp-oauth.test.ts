@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
-import { oauthFile } from '../src/tools/mcp-oauth.js';
+import { oauthFile } from '../src/tools/mcp-oauth-store.js';
 import { signInToMcpServer, signOutOfMcpServer } from '../src/tools/mcp-sign-in.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { freePort } from './helpers/mcp-servers.js';

@@ -35,7 +35,8 @@ import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { schemaProblems } from '../utils/schema-validator.js';
 import { completeAnswers } from './mcp-elicitation.js';
-import { McpAuthRequiredError, McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
+import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp-oauth.js';
+import { McpOAuthStore } from './mcp-oauth-store.js';
 import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
 import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 

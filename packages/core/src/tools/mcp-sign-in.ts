@@ -11,7 +11,9 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { describeError } from './mcp-client.js';
-import { listenForRedirect, McpOAuthStore, ToolhostOAuthProvider } from './mcp-oauth.js';
+import { ToolhostOAuthProvider } from './mcp-oauth.js';
+import { listenForRedirect } from './mcp-oauth-redirect.js';
+import { McpOAuthStore } from './mcp-oauth-store.js';
 import { createTransport, remoteUrl } from './mcp-transport.js';
 
 export interface SignInOptions {
