@@ -136,6 +136,39 @@ describe('ModelClient', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  it('leaves stream_options out for the session once the server rejects it', async () => {
+    const client = await clientFor((request) =>
+      'stream_options' in request.body
+        ? { status: 400, message: 'Unrecognized request argument supplied: stream_options' }
+        : { text: 'fine without it' },
+    );
+    const generate = () =>
+      client.generate({ messages: user }, { signal: new AbortController().signal });
+    const first = await generate();
+    expect(first.text).toBe('fine without it');
+    expect(first.usage?.estimated).toBe(true);
+    const second = await generate();
+    expect(second.text).toBe('fine without it');
+    const sent = server!.requests.map((r) => 'stream_options' in r.body);
+    expect(sent).toEqual([true, false, false]);
+  });
+
+  it('asks for usage again after a 400 that does not name the option, and does not retry it', async () => {
+    const client = await clientFor([
+      { status: 400, message: 'messages: must not be empty' },
+      { text: 'ok', usage: { prompt_tokens: 3, completion_tokens: 1 } },
+    ]);
+    const signal = new AbortController().signal;
+    await expect(client.generate({ messages: user }, { signal })).rejects.toMatchObject({
+      status: 400,
+    });
+    expect((await client.generate({ messages: user }, { signal })).usage).toEqual({
+      inputTokens: 3,
+      outputTokens: 1,
+    });
+    expect(server!.requests.map((r) => 'stream_options' in r.body)).toEqual([true, true]);
+  });
+
   it('retries a stalled stream and a reset connection', async () => {
     const client = await clientFor(
       [{ stallAfterText: 'Half an ans' }, { reset: true }, { text: 'whole answer' }],

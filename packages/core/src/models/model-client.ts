@@ -43,6 +43,12 @@ export class ModelClient {
   private readonly client: OpenAI;
   private readonly stream: boolean;
   private readonly retry: RetryOptions;
+  /**
+   * Whether streamed requests ask for usage (`stream_options.include_usage`). Some
+   * OpenAI-compatible servers reject the option; once one has, it is left out for the
+   * rest of the session and usage is estimated instead.
+   */
+  private askForUsage = true;
 
   constructor(endpoint: ModelEndpoint, options: ModelClientOptions = {}) {
     this.endpoint = endpoint;
@@ -65,7 +71,7 @@ export class ModelClient {
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelResponse> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(request, options);
+        return await this.attemptWithoutRejectedOptions(request, options);
       } catch (caught) {
         const error = this.toModelError(caught, options.signal, attempt);
         const retriesLeft = attempt <= this.retry.maxRetries;
@@ -79,6 +85,20 @@ export class ModelClient {
           throw this.cancelled(attempt);
         }
       }
+    }
+  }
+
+  /** One attempt, made once more without `stream_options` when the server rejects it. */
+  private async attemptWithoutRejectedOptions(
+    request: ModelRequest,
+    options: GenerateOptions,
+  ): Promise<ModelResponse> {
+    try {
+      return await this.attempt(request, options);
+    } catch (caught) {
+      if (!this.stream || !this.askForUsage || !rejectsStreamOptions(caught)) throw caught;
+      this.askForUsage = false;
+      return this.attempt(request, options);
     }
   }
 
@@ -104,7 +124,11 @@ export class ModelClient {
         assembler.addMessage(response);
       } else {
         const stream = await this.client.chat.completions.create(
-          { ...body, stream: true, stream_options: { include_usage: true } },
+          {
+            ...body,
+            stream: true,
+            ...(this.askForUsage ? { stream_options: { include_usage: true } } : {}),
+          },
           { signal: controller.signal },
         );
         await this.readStream(stream, assembler, controller);
@@ -201,6 +225,13 @@ export class ModelClient {
     // A connection reset in the middle of a stream surfaces as a plain error.
     return make(`The answer from ${where} broke off: ${message}`, 'network');
   }
+}
+
+/** A refusal of the request's shape that names the usage option (400, or 422 from validating servers). */
+function rejectsStreamOptions(caught: unknown): boolean {
+  if (!(caught instanceof OpenAI.APIError)) return false;
+  if (caught.status !== 400 && caught.status !== 422) return false;
+  return /stream_options|include_usage/i.test(`${apiErrorDetail(caught)} ${caught.message}`);
 }
 
 function apiErrorDetail(error: InstanceType<typeof OpenAI.APIError>): string {
