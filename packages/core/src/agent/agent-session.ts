@@ -76,7 +76,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       ...(options.systemPrompt !== undefined ? { replacement: options.systemPrompt } : {}),
       ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
     });
-  let systemPrompt = promptWith(loadMemory(config, { cwd: config.targetDir }));
+  let memory = loadMemory(config, { cwd: config.targetDir });
+  let systemPrompt = promptWith(memory);
   const checkpoints =
     options.checkpoints === undefined
       ? Checkpointer.fromSettings(config, registry)
@@ -98,6 +99,13 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.history ? { history: options.history } : {}),
     ...(options.recorder ? { recorder: options.recorder } : {}),
   });
+  const rebuildSystemPrompt = () => {
+    systemPrompt = promptWith(memory);
+    loop.setSystemPrompt(systemPrompt);
+  };
+  // The prompt says which approval mode is on; a change (Shift+Tab, /approval-mode, a plan
+  // approved with exit_plan_mode) must reach the model's next request, not leave it stale.
+  config.onApprovalModeChange(rebuildSystemPrompt);
   return {
     loop,
     model,
@@ -106,9 +114,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       return systemPrompt;
     },
     refreshMemory() {
-      const memory = loadMemory(config, { cwd: config.targetDir });
-      systemPrompt = promptWith(memory);
-      loop.setSystemPrompt(systemPrompt);
+      memory = loadMemory(config, { cwd: config.targetDir });
+      rebuildSystemPrompt();
       return memory;
     },
   };

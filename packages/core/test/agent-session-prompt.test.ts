@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../src/agent/agent-session.js';
+import type { ApprovalMode } from '../src/config/settings-types.js';
+import { createToolRegistry } from '../src/tools/builtin.js';
+import { ToolConfirmationOutcome } from '../src/tools/tools.js';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+} from './helpers/model-server.js';
+import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+
+let ws: TempWorkspace | undefined;
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await ws?.config.dispose();
+  ws?.cleanup();
+  server = undefined;
+  ws = undefined;
+});
+
+async function sessionIn(
+  approvalMode: ApprovalMode,
+  script: Parameters<typeof startModelServer>[0],
+) {
+  ws = makeWorkspace({ approvalMode });
+  server = await startModelServer(script);
+  const agent = createAgentSession({
+    config: ws.config,
+    registry: createToolRegistry(ws.config),
+    endpoint: {
+      baseUrl: server.baseUrl,
+      apiKey: 'k',
+      model: 'scripted-model',
+      contextWindow: 32_000,
+      timeoutMs: 10_000,
+      maxRetries: 0,
+    },
+    maxSubagentDepth: 0,
+    onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
+  });
+  return agent;
+}
+
+const systemText = (request: RecordedRequest | undefined) =>
+  String(request?.body.messages.find((m) => m.role === 'system')?.content);
+
+describe('the system prompt follows the approval mode', () => {
+  it('tells the model of the new mode in the request after a plan is approved', async () => {
+    const agent = await sessionIn('plan', [
+      { toolCalls: [{ name: 'exit_plan_mode', args: { plan: '1. Add a file.' } }] },
+      { text: 'Plan approved; starting.' },
+    ]);
+    await agent.loop.run('plan it', new AbortController().signal);
+    expect(ws!.config.getApprovalMode()).toBe('default');
+    const [first, second] = server!.requests;
+    expect(systemText(first)).toContain('Approval mode: plan.');
+    expect(systemText(second)).toContain('Approval mode: default.');
+    expect(systemText(second)).not.toContain('Approval mode: plan.');
+    expect(agent.systemPrompt).toContain('Approval mode: default.');
+  });
+
+  it('uses the mode set between runs (Shift+Tab, /approval-mode) in the next run', async () => {
+    const agent = await sessionIn('default', [{ text: 'one' }, { text: 'two' }]);
+    await agent.loop.run('first', new AbortController().signal);
+    ws!.config.setApprovalMode('yolo');
+    await agent.loop.run('second', new AbortController().signal);
+    expect(systemText(server!.requests[0])).toContain('Approval mode: default.');
+    expect(systemText(server!.requests[1])).toContain('Approval mode: yolo.');
+  });
+});
