@@ -19,32 +19,50 @@ export type SandboxStatus =
   | { available: true; kind: SandboxKind; program: string }
   | { available: false; reason: string };
 
-const statusCache = new Map<string, SandboxStatus>();
+/**
+ * A failed probe stands this long, then the next command probes again: a failure may be
+ * passing (a full or missing temporary folder, a probe timed out on a busy machine) and
+ * must not leave the sandbox off for the rest of the process. A success stands for good.
+ */
+export const SANDBOX_RECHECK_MS = 30_000;
 
-/** Whether the sandbox works on this machine (probed once per process and network setting). */
+const statusCache = new Map<string, { status: SandboxStatus; checkedAt: number }>();
+
+/** Whether the sandbox works on this machine (probed per process and network setting). */
 export function sandboxStatus(
   network: NetworkSetting = 'allow',
   platform: NodeJS.Platform = process.platform,
+  now: number = Date.now(),
 ): SandboxStatus {
   const key = `${platform}:${network}`;
   const cached = statusCache.get(key);
-  if (cached) return cached;
-  let status: SandboxStatus;
-  if (platform === 'linux') {
-    const probe = probeBwrap(network);
-    status = probe.ok
-      ? { available: true, kind: 'bwrap', program: probe.program }
-      : { available: false, reason: probe.reason };
-  } else if (platform === 'darwin') {
-    const probe = probeSeatbelt();
-    status = probe.ok
-      ? { available: true, kind: 'sandbox-exec', program: probe.program }
-      : { available: false, reason: probe.reason };
-  } else {
-    status = { available: false, reason: `no sandbox is implemented for ${platform}` };
-  }
-  statusCache.set(key, status);
+  if (cached && (cached.status.available || now - cached.checkedAt < SANDBOX_RECHECK_MS))
+    return cached.status;
+  const status = probeSandbox(network, platform);
+  statusCache.set(key, { status, checkedAt: now });
   return status;
+}
+
+function probeSandbox(network: NetworkSetting, platform: NodeJS.Platform): SandboxStatus {
+  try {
+    if (platform === 'linux') {
+      const probe = probeBwrap(network);
+      return probe.ok
+        ? { available: true, kind: 'bwrap', program: probe.program }
+        : { available: false, reason: probe.reason };
+    }
+    if (platform === 'darwin') {
+      const probe = probeSeatbelt();
+      return probe.ok
+        ? { available: true, kind: 'sandbox-exec', program: probe.program }
+        : { available: false, reason: probe.reason };
+    }
+    return { available: false, reason: `no sandbox is implemented for ${platform}` };
+  } catch (error) {
+    // The probe's own scratch folder could not be made, or the like.
+    const message = error instanceof Error ? error.message : String(error);
+    return { available: false, reason: `the sandbox could not be checked (${message})` };
+  }
 }
 
 export interface SandboxSettings {
