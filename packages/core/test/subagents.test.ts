@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
 import { createAgentSession } from '../src/agent/agent-session.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
@@ -17,6 +17,7 @@ import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 let ws: TempWorkspace | undefined;
 let server: ModelServer | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await server?.close();
   await ws?.config.dispose();
   ws?.cleanup();
@@ -64,6 +65,7 @@ async function session(
   script: Script,
   maxSubagentDepth?: number,
   onConfirmationRequest?: Parameters<typeof createAgentSession>[0]['onConfirmationRequest'],
+  editProposal?: Parameters<typeof createAgentSession>[0]['editProposal'],
 ) {
   const workspace = ws ?? setup();
   server = await startModelServer(script);
@@ -85,6 +87,7 @@ async function session(
     onWarning: (warning) => warnings.push(warning),
     ...(maxSubagentDepth !== undefined ? { maxSubagentDepth } : {}),
     ...(onConfirmationRequest ? { onConfirmationRequest } : {}),
+    ...(editProposal ? { editProposal } : {}),
   });
   return { agent, registry, events, warnings };
 }
@@ -299,6 +302,59 @@ describe('task', () => {
     expect(titles).toHaveLength(1);
     expect(titles[0]).toMatch(/^\[subagent general-purpose\] /);
     expect(readFileSync(target, 'utf8')).toBe('yes\n');
+  });
+
+  it("offers a subagent's change for editing with the same editor hook as the main agent's", async () => {
+    // Were the hook not passed on, the scheduler's own fallback would start this instead.
+    vi.stubEnv('VISUAL', '');
+    vi.stubEnv('EDITOR', 'false');
+    const workspace = setup();
+    const target = workspace.p('edited.txt');
+    const answers = [ToolConfirmationOutcome.ModifyWithEditor, ToolConfirmationOutcome.ProceedOnce];
+    const asked: string[] = [];
+    const proposals: string[] = [];
+    const { agent } = await session(
+      (request) => {
+        if (systemOf(request).includes('running as a subagent')) {
+          return request.body.messages.length === 2
+            ? {
+                toolCalls: [
+                  { name: 'write_file', args: { file_path: target, content: 'proposed\n' } },
+                ],
+              }
+            : { text: 'Wrote it.' };
+        }
+        return request.body.messages.length === 2
+          ? {
+              toolCalls: [
+                {
+                  name: 'task',
+                  args: {
+                    description: 'write',
+                    prompt: 'write it',
+                    subagent_type: 'general-purpose',
+                  },
+                },
+              ],
+            }
+          : { text: 'ok' };
+      },
+      undefined,
+      async (call) => {
+        const details = call.confirmationDetails;
+        asked.push(details.type === 'edit' ? details.newContent : details.type);
+        return { outcome: answers.shift() ?? ToolConfirmationOutcome.Cancel };
+      },
+      async (proposal) => {
+        proposals.push(proposal.proposedContent);
+        return 'changed in the editor\n';
+      },
+    );
+    await agent.loop.run('delegate a write', new AbortController().signal);
+    // Asked, edited, asked again with the person's version, which is what gets written.
+    expect(proposals).toEqual(['proposed\n']);
+    expect(asked).toEqual(['proposed\n', 'changed in the editor\n']);
+    expect(readFileSync(target, 'utf8')).toBe('changed in the editor\n');
   });
 
   it('is not offered when the depth is 0', async () => {

@@ -139,6 +139,7 @@ function registerTaskTool(options: AgentSessionOptions, model: ModelClient, usag
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }
       : {}),
+    ...(options.editProposal ? { editProposal: options.editProposal } : {}),
     ...(options.onWarning ? { warn: options.onWarning } : {}),
   });
   if (task) registry.registerTool(task);

@@ -7,7 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
-import type { ConfirmationDecision, WaitingToolCall } from '../../core/tool-call-types.js';
+import type {
+  ConfirmationDecision,
+  EditProposal,
+  WaitingToolCall,
+} from '../../core/tool-call-types.js';
 import type { ModelClient } from '../../models/model-client.js';
 import type { UsageTracker } from '../../models/token-usage.js';
 import {
@@ -36,6 +40,8 @@ export interface SubagentRunnerOptions {
   depth?: number;
   onEvent?: AgentEventListener;
   onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
+  /** The parent's editor hook, so a subagent's proposed change can be edited the same way. */
+  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
   /** Model requests one subagent run may make (default 50). */
   maxTurns?: number;
   warn?: (message: string) => void;
@@ -106,6 +112,7 @@ export class LoopSubagentRunner implements SubagentRunner {
               }),
           }
         : {}),
+      ...(this.options.editProposal ? { editProposal: this.options.editProposal } : {}),
       ...(definition.model ? { modelName: definition.model } : {}),
     });
     progress(`${definition.name} started: ${request.description}`);
