@@ -86,6 +86,12 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       onQuit: () => quit(),
       onTurnEnd: (status) => recorder.recordEnd(status),
       onHistoryReplaced: (history) => recorder.recordHistoryReplaced(history),
+      onSessionResumed: (loaded) => {
+        // Checkpoints, todos and the saved file follow the session that goes on.
+        config.sessionId = loaded.id;
+        recorder.continueIn(loaded.file, loaded.id);
+        if (loaded.droppedMessages > 0) recorder.recordHistoryReplaced(loaded.history);
+      },
       // Screen readers get no clearing: what was read stays where it was.
       ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
     });

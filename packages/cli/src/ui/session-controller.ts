@@ -14,6 +14,7 @@ import {
   type ConfirmationDecision,
   CoreToolScheduler,
   findSession,
+  type LoadedSession,
   loadSession,
   type ModelEndpoint,
   type ScheduleInput,
@@ -69,8 +70,10 @@ export interface ControllerOptions {
   onQuit: () => void;
   /** Tells the recorder a turn ended (the session file marks it). */
   onTurnEnd?: (status: string) => void;
-  /** Tells the recorder the conversation was replaced (/clear, /resume). */
+  /** Tells the recorder the conversation was replaced (/clear, compression). */
   onHistoryReplaced?: (history: ChatMessage[]) => void;
+  /** Another saved session goes on here (/resume): record in its file from now on. */
+  onSessionResumed?: (session: LoadedSession) => void;
   /**
    * Clears the terminal before the history is printed again. It must happen before the
    * new render, which Ink writes at once: a clear after it would wipe what was just drawn.
@@ -483,13 +486,13 @@ export class SessionController {
     const loaded = loadSession(found.file);
     this.agent.loop.history = loaded.history;
     this.cancelledLastTurn = false;
-    this.options.onHistoryReplaced?.(loaded.history);
+    this.options.onSessionResumed?.(loaded);
     this.clearScreen();
     for (const item of historyItemsFromMessages(loaded.history, registry)) this.add(item);
     this.add({
       kind: 'message',
       level: 'info',
-      text: `Continuing session ${loaded.id} (${loaded.history.length} messages); from here on it is saved as session ${config.sessionId}.`,
+      text: `Continuing session ${loaded.id} (${loaded.history.length} messages); it goes on being saved in its own file.`,
     });
   }
 
@@ -509,7 +512,9 @@ export class SessionController {
       config,
       registry,
       endpoint,
-      sessionId: config.sessionId,
+      get sessionId() {
+        return config.sessionId;
+      },
       print: (message: string, level: MessageLevel = 'info') =>
         this.add({ kind: 'message', level, text: message }),
       printElement: (element: ReactElement) => this.add({ kind: 'element', element }),

@@ -56,7 +56,8 @@ export class Config {
   readonly workspace: WorkspaceContext;
   readonly settings: Settings;
   readonly homeDir: string;
-  readonly sessionId: string;
+  /** The conversation's id; it changes when the person continues another session (/resume). */
+  sessionId: string;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
   /** What the model last saw of each file, to refuse edits of files changed behind its back. */

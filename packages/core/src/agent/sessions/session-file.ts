@@ -3,7 +3,7 @@
  * a line, appended synchronously as the conversation grows, so a process killed at any
  * moment leaves every earlier record intact (at most the line being written is cut).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../models/model-types.js';
 import type { TokenUsage } from '../../models/token-usage.js';
@@ -30,14 +30,31 @@ export function sessionFile(userDir: string, projectRoot: string, sessionId: str
 
 export class SessionRecorder implements ConversationRecorder {
   private started = false;
+  private currentFile: string;
 
   constructor(
-    readonly file: string,
-    private readonly header: { sessionId: string; cwd: string; model: string },
+    file: string,
+    private header: { sessionId: string; cwd: string; model: string },
     /** True when the file already holds this session (a resume). */
     resumed = false,
   ) {
+    this.currentFile = file;
     this.started = resumed;
+  }
+
+  /** The file records go to (another one after continueIn). */
+  get file(): string {
+    return this.currentFile;
+  }
+
+  /**
+   * Records from now on in another session's file (`/resume <id>`): that session goes on
+   * where it was saved, and the current one keeps what it recorded so far.
+   */
+  continueIn(file: string, sessionId: string): void {
+    this.currentFile = file;
+    this.header = { ...this.header, sessionId };
+    this.started = existsSync(file);
   }
 
   recordMessage(message: ChatMessage): void {
