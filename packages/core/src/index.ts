@@ -269,6 +269,11 @@ export { type ChangeStage, diffStat, makeFileDiff } from './utils/file-diff.js';
 export { type ListFilesOptions, type ListingEngine, listFiles } from './utils/file-listing.js';
 export { type LoadedFile, loadFileForModel, splitLines } from './utils/file-loader.js';
 export { FileReadTracker, hashContent } from './utils/file-read-tracker.js';
+export {
+  type FrontMatterFile,
+  readFrontMatterFile,
+  splitFrontMatter,
+} from './utils/front-matter.js';
 export { fileFilter, globMatcher } from './utils/glob-match.js';
 export { type IgnoreOptions, type IgnoreReason, IgnoreRules } from './utils/ignore-rules.js';
 export { describeMedia, type ImageSize, imageSize } from './utils/image-size.js';

@@ -73,6 +73,57 @@ describe('user commands', () => {
     expect(sent).toEqual(['Fix issue 42 in src/a b.ts. Notes: 42 "src/a b.ts"']);
   });
 
+  it('reads TOML command files (Gemini CLI and Qwen Code) beside the Markdown ones', async () => {
+    write(
+      path.join(project, '.gemini/commands/git/fix.toml'),
+      '# a comment\ndescription = "Fix an issue"\nprompt = """\nFix issue {{args}}.\nRun the tests after.\n"""\n',
+    );
+    write(path.join(home, '.qwen/commands/plan.toml'), "prompt = 'Plan the work first.'\n");
+    write(path.join(project, '.toolhost/commands/review.md'), 'Review $ARGUMENTS.');
+    const { commands, warnings } = load();
+    expect(warnings).toEqual([]);
+    const byName = Object.fromEntries(commands.map((command) => [command.name, command]));
+    expect(Object.keys(byName).sort()).toEqual(['git:fix', 'plan', 'review']);
+    expect(byName['git:fix']).toMatchObject({
+      description: 'Fix an issue',
+      source: 'project',
+      takesArguments: true,
+    });
+    expect(byName.plan).toMatchObject({ description: 'Plan the work first.', source: 'user' });
+    const sent: string[] = [];
+    const context = { submitPrompt: (prompt: string) => sent.push(prompt) };
+    await byName['git:fix']?.run(context as unknown as CommandContext, '#12');
+    // No {{args}}: what was typed after the command follows the prompt.
+    await byName.plan?.run(context as unknown as CommandContext, 'for the release');
+    expect(sent).toEqual([
+      'Fix issue #12.\nRun the tests after.',
+      'Plan the work first.\n\nfor the release',
+    ]);
+  });
+
+  it('names each TOML file it cannot use and says what is wrong', () => {
+    const dir = path.join(project, '.qwen/commands');
+    write(path.join(dir, 'unclosed.toml'), 'description = "ok"\nprompt = "no end\n');
+    write(path.join(dir, 'noprompt.toml'), 'description = "only this"\n');
+    write(path.join(dir, 'number.toml'), 'prompt = 42\n');
+    write(path.join(dir, 'blank.toml'), 'prompt = "   "\n');
+    write(path.join(dir, 'baddesc.toml'), 'prompt = "p"\ndescription = ["a"]\n');
+    write(path.join(dir, 'twice.md'), 'the Markdown one');
+    write(path.join(dir, 'twice.toml'), 'prompt = "the TOML one"\n');
+    const { commands, warnings } = load();
+    expect(commands.map((command) => command.name)).toEqual(['twice']);
+    const text = warnings.join('\n');
+    expect(text).toMatch(
+      /unclosed\.toml: is not valid TOML \(line 2, column \d+: .+\)\. The command was skipped\./,
+    );
+    expect(text).toMatch(/noprompt\.toml: has no "prompt"/);
+    expect(text).toMatch(/number\.toml: "prompt" must be a string/);
+    expect(text).toMatch(/blank\.toml: "prompt" is empty/);
+    expect(text).toMatch(/baddesc\.toml: "description" must be a string/);
+    expect(text).toMatch(/twice\.toml: \/twice is also defined by twice\.md, which is used\./);
+    expect(warnings).toHaveLength(6);
+  });
+
   it('explains files it cannot use, and never lets a file hide a built-in command', () => {
     write(
       path.join(project, '.toolhost/commands/broken.md'),

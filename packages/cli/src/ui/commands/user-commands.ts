@@ -1,19 +1,22 @@
 /**
- * Commands people write themselves: Markdown files in `.toolhost/commands/`,
- * `.qwen/commands/` or `.claude/commands/`, in the project or the home folder. The file's
- * path names the command (`git/commit.md` is `/git:commit`); its optional YAML front
- * matter gives `description` and `argument-hint`; its body is the prompt sent to the
- * model (see command-body.ts for its placeholders). A project's command wins over the
- * person's of the same name.
+ * Commands people write themselves, in `.toolhost/commands/`, `.qwen/commands/`,
+ * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder. The
+ * file's path names the command (`git/commit.md` is `/git:commit`). A Markdown file's
+ * optional YAML front matter gives `description` and `argument-hint` and its body is the
+ * prompt; a TOML file (Gemini CLI's and Qwen Code's format) gives `prompt` and an optional
+ * `description`. command-body.ts expands the prompt's placeholders. A project's command
+ * wins over the person's of the same name; a file that cannot be used is a warning naming
+ * it and what is wrong, never a failure.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '@toolhost/core';
-import { parse as parseYaml } from 'yaml';
+import { type Config, readFrontMatterFile } from '@toolhost/core';
+import { parse as parseToml, TomlError } from 'smol-toml';
 import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';
 
-const FOLDERS = ['.toolhost/commands', '.qwen/commands', '.claude/commands'];
+const FOLDERS = ['.toolhost/commands', '.qwen/commands', '.gemini/commands', '.claude/commands'];
+const EXTENSION = /\.(md|toml)$/i;
 /** Deeper nesting than this is most likely a mistake (a linked loop, a vendored tree). */
 const MAX_DEPTH = 4;
 const SEGMENT = /^[\p{L}\p{N}_.-]+$/u;
@@ -50,8 +53,9 @@ export function loadUserCommands(
   const warnings: string[] = [];
   const byName = new Map<string, SlashCommand>();
   for (const folder of folders) {
-    for (const file of markdownFiles(folder.dir, 0)) {
-      const relative = path.relative(folder.dir, file).replace(/\.md$/i, '');
+    const seen = new Map<string, string>();
+    for (const file of commandFiles(folder.dir, 0)) {
+      const relative = path.relative(folder.dir, file).replace(EXTENSION, '');
       const segments = relative.split(path.sep);
       if (!segments.every((segment) => SEGMENT.test(segment))) {
         warnings.push(
@@ -65,8 +69,14 @@ export function loadUserCommands(
         warnings.push(`${file}: /${name} is a built-in command, so this file is not used.`);
         continue;
       }
+      const twin = seen.get(key);
+      if (twin) {
+        warnings.push(`${file}: /${name} is also defined by ${twin}, which is used.`);
+        continue;
+      }
+      seen.set(key, path.basename(file));
       if (byName.has(key)) continue;
-      const parsed = parseCommandFile(file);
+      const parsed = /\.toml$/i.test(file) ? parseTomlCommandFile(file) : parseCommandFile(file);
       if (typeof parsed === 'string') {
         warnings.push(`${file}: ${parsed} The command was skipped.`);
         continue;
@@ -84,34 +94,51 @@ export interface CommandFile {
 }
 
 export function parseCommandFile(file: string): CommandFile | string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    return `cannot be read (${(error as Error).message}).`;
+  const parsed = readFrontMatterFile(file, 'description, argument-hint');
+  if (typeof parsed === 'string') return parsed;
+  const { fields = {}, body } = parsed;
+  if (!body) {
+    return parsed.fields
+      ? 'has no prompt after the front matter.'
+      : 'is empty: write the prompt in it.';
   }
-  const match = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
-  if (!match) {
-    return text.trim() ? { body: text.trim() } : 'is empty: write the prompt in it.';
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(match[1] ?? '') ?? {};
-  } catch (error) {
-    return `its front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return 'its front matter must be a set of fields such as description.';
-  }
-  const fields = data as Record<string, unknown>;
-  const body = (match[2] ?? '').trim();
-  if (!body) return 'has no prompt after the front matter.';
   const description = typeof fields.description === 'string' ? fields.description.trim() : '';
   const hint = fields['argument-hint'] ?? fields.argumentHint;
   return {
     body,
     ...(description ? { description } : {}),
     ...(typeof hint === 'string' && hint.trim() ? { argumentHint: hint.trim() } : {}),
+  };
+}
+
+/** A TOML command file: `prompt` (required) and `description`. */
+export function parseTomlCommandFile(file: string): CommandFile | string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    return `cannot be read (${(error as Error).message}).`;
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text);
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const reason = error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '');
+    return `is not valid TOML (line ${error.line}, column ${error.column}: ${reason}).`;
+  }
+  const { prompt, description } = data;
+  if (prompt === undefined) {
+    return 'has no "prompt": add prompt = """...""" with the text sent to the model.';
+  }
+  if (typeof prompt !== 'string') return '"prompt" must be a string (the text sent to the model).';
+  if (!prompt.trim()) return '"prompt" is empty: write the text sent to the model.';
+  if (description !== undefined && typeof description !== 'string') {
+    return '"description" must be a string.';
+  }
+  return {
+    body: prompt.trim(),
+    ...(description?.trim() ? { description: description.trim() } : {}),
   };
 }
 
@@ -142,7 +169,7 @@ function firstLine(body: string): string {
   return clean.length > 70 ? `${clean.slice(0, 69)}…` : clean;
 }
 
-function markdownFiles(dir: string, depth: number): string[] {
+function commandFiles(dir: string, depth: number): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -160,9 +187,9 @@ function markdownFiles(dir: string, depth: number): string[] {
     }
     if (isDirectory) {
       if (depth < MAX_DEPTH && !entry.startsWith('.')) {
-        files.push(...markdownFiles(full, depth + 1));
+        files.push(...commandFiles(full, depth + 1));
       }
-    } else if (entry.toLowerCase().endsWith('.md')) {
+    } else if (EXTENSION.test(entry)) {
       files.push(full);
     }
   }

@@ -5,11 +5,11 @@
  * shape), plus the built-in general-purpose one. A file that cannot be used is a warning
  * naming it, never a failure.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { Config } from '../../config/config.js';
 import type { SubagentDefinition } from '../../tools/task.js';
+import { readFrontMatterFile } from '../../utils/front-matter.js';
 import { GENERAL_PURPOSE } from './builtin-subagents.js';
 
 export interface LoadedSubagents {
@@ -59,24 +59,10 @@ export function loadSubagents(config: Config): LoadedSubagents {
 
 /** The definition in one file, or what is wrong with it. */
 export function parseSubagentFile(filePath: string): SubagentDefinition | string {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    return `cannot be read (${(error as Error).message}).`;
-  }
-  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
-  if (!match) return 'has no YAML front matter (a first line "---", the fields, then "---").';
-  let data: unknown;
-  try {
-    data = parseYaml(match[1] ?? '');
-  } catch (error) {
-    return `its front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`;
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    return 'its front matter must be a set of fields (name, description, tools, model).';
-  }
-  const fields = data as Record<string, unknown>;
+  const file = readFrontMatterFile(filePath, 'name, description, tools, model');
+  if (typeof file === 'string') return file;
+  const { fields, body } = file;
+  if (!fields) return 'has no YAML front matter (a first line "---", the fields, then "---").';
   const name = fields.name;
   if (typeof name !== 'string' || !NAME.test(name)) {
     return 'needs a "name": letters, digits, "-" or "_", starting with a letter.';
@@ -87,7 +73,7 @@ export function parseSubagentFile(filePath: string): SubagentDefinition | string
   }
   const tools = parseTools(fields.tools);
   if (typeof tools === 'string') return tools;
-  const systemPrompt = (match[2] ?? '').trim();
+  const systemPrompt = body;
   if (!systemPrompt) return 'has no instructions after the front matter.';
   const model = typeof fields.model === 'string' ? fields.model.trim() : undefined;
   return {
