@@ -5,7 +5,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
@@ -15,6 +15,7 @@ import { sandboxStatus } from '../src/shell/sandbox/sandbox.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ShellTool, type ShellToolParams } from '../src/tools/shell.js';
 import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
+import { SECRET_FILES, VISIBLE_FILES, writeCredentialHome } from './helpers/credentials.js';
 import { startServer, type TestServer } from './helpers/http-server.js';
 import { processesRunning, uniqueSleep, waitUntil } from './helpers/processes.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
@@ -113,39 +114,23 @@ describeSandbox(`sandbox: the file system${label}`, () => {
 
   it('hides credentials in the home folder, even when the home folder is the workspace', async () => {
     const home = ws.home;
-    const secrets: Record<string, string> = {
-      '.ssh/id_ed25519': 'SECRET-SSH',
-      '.aws/credentials': 'SECRET-AWS',
-      '.gnupg/private.key': 'SECRET-GPG',
-      '.config/gcloud/credentials.db': 'SECRET-GCLOUD',
-      '.kube/config': 'SECRET-KUBE',
-      '.docker/config.json': 'SECRET-DOCKER',
-      '.netrc': 'SECRET-NETRC',
-      '.npmrc': 'SECRET-NPMRC',
-      '.pypirc': 'SECRET-PYPIRC',
-      '.git-credentials': 'SECRET-GIT',
-      '.toolhost/settings.json': 'SECRET-TOOLHOST',
-      '.qwen/oauth_creds.json': 'SECRET-QWEN',
-    };
-    for (const [file, content] of Object.entries(secrets)) {
-      mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
-      writeFileSync(path.join(home, file), content);
-    }
-    writeFileSync(path.join(home, 'notes.txt'), 'visible');
+    writeCredentialHome(home);
     const { tool } = shellWith({ sandbox: 'on' }, [home], home);
     const { output } = await run(
       tool,
       [
-        `cat ${Object.keys(secrets)
+        `cat ${Object.keys(SECRET_FILES)
           .map((file) => path.join(home, file))
           .join(' ')}`,
         `grep -r SECRET ${home}`,
         `echo ssh-rsa-evil >> ${home}/.ssh/authorized_keys`,
         `umount ${home}/.ssh`,
-        `cat ${home}/notes.txt`,
+        `cat ${Object.keys(VISIBLE_FILES)
+          .map((file) => path.join(home, file))
+          .join(' ')}`,
       ].join('; '),
     );
-    expect(output).toContain('visible');
+    for (const content of Object.values(VISIBLE_FILES)) expect(output).toContain(content);
     expect(output).not.toContain('SECRET');
     expect(existsSync(path.join(home, '.ssh/authorized_keys'))).toBe(false);
     expect(readFileSync(path.join(home, '.netrc'), 'utf8')).toBe('SECRET-NETRC');
@@ -174,6 +159,30 @@ describeSandbox(`sandbox: the file system${label}`, () => {
     expect(
       execFileSync('git', ['-C', ws.root, 'log', '--oneline'], { encoding: 'utf8' }),
     ).toContain('one');
+  });
+
+  it('keeps a repository without hooks from gaining them, and a worktree pointing where it did', async () => {
+    execFileSync('git', ['init', '-q', ws.root]);
+    rmSync(ws.p('.git/hooks'), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', ws.root, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args]);
+    git('commit', '-q', '--allow-empty', '-m', 'first');
+    const worktree = path.join(ws.base, 'linked');
+    git('worktree', 'add', '-q', '--detach', worktree);
+    const pointer = readFileSync(path.join(worktree, '.git'), 'utf8');
+    const { tool } = shellWith({ sandbox: 'on' }, [ws.root, worktree]);
+    const { text } = await run(
+      tool,
+      [
+        'mkdir -p .git/hooks && printf "#!/bin/sh\\necho planted\\n" > .git/hooks/post-checkout',
+        `echo "gitdir: ${ws.root}/evil" > ${worktree}/.git`,
+        `rm -f ${worktree}/.git`,
+        'echo done',
+      ].join('; '),
+    );
+    expect(text).toContain('done');
+    expect(existsSync(ws.p('.git/hooks/post-checkout'))).toBe(false);
+    expect(readFileSync(path.join(worktree, '.git'), 'utf8')).toBe(pointer);
   });
 
   it('tells the model a failure may come from the sandbox and how to ask to leave it', async () => {

@@ -115,7 +115,12 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
   } else if (source.additionalProperties === false) {
     out.additionalProperties = false;
   }
-  if (isObject(source.patternProperties) && out.additionalProperties === undefined) {
+  // With additionalProperties false the patterns name the only keys allowed, so their shape
+  // is what other keys take; an explicit shape or `true` for other keys stays.
+  if (
+    isObject(source.patternProperties) &&
+    (out.additionalProperties === undefined || out.additionalProperties === false)
+  ) {
     const shapes = Object.values(source.patternProperties);
     out.additionalProperties = shapes.length === 1 ? convert(shapes[0], context, inner) : true;
     notes.push(`Keys must match ${Object.keys(source.patternProperties).join(' or ')}.`);
@@ -127,10 +132,12 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
       ? source.oneOf
       : undefined;
   if (union) {
-    const branches = union.map((branch) => convert(branch, context, inner));
+    const branches = union.map((branch) =>
+      convert(withRequiredProperties(branch, source.properties), context, inner),
+    );
     if (branches.length === 1) Object.assign(out, mergeSchemas(out, branches[0]!));
     else if (branches.length > 1) out.anyOf = branches;
-    if (Array.isArray(source.oneOf) && branches.length > 1) notes.push('Exactly one form applies.');
+    if (union === source.oneOf && branches.length > 1) notes.push('Exactly one form applies.');
   }
 
   if (Array.isArray(source.enum)) out.enum = source.enum;
@@ -159,6 +166,23 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
     if (joined) out.description = out.description ? `${out.description} ${joined}` : joined;
   }
   return out;
+}
+
+/**
+ * A union branch that requires properties declared beside the union (`anyOf: [{ required:
+ * ["a"] }, ...]`) declares them too, as any value (the outer schema still says what they
+ * hold): the APIs take only required names that a schema declares.
+ */
+function withRequiredProperties(branch: unknown, outer: unknown): unknown {
+  if (!isObject(branch) || !Array.isArray(branch.required) || !isObject(outer)) return branch;
+  const own = isObject(branch.properties) ? branch.properties : {};
+  const borrowed = branch.required.filter(
+    (name): name is string => typeof name === 'string' && !(name in own) && name in outer,
+  );
+  if (borrowed.length === 0) return branch;
+  const properties: Schema = { ...own };
+  for (const name of borrowed) properties[name] = {};
+  return { ...branch, properties };
 }
 
 /**
@@ -197,7 +221,11 @@ function flattenReferences(
       for (const part of allOf) {
         if (!isObject(part)) continue;
         const flat = flattenReferences(part, context, path);
-        if ('recursive' in flat) continue;
+        if ('recursive' in flat) {
+          // The part stays a reference (or the bounded expansion's last level).
+          merged = mergeSchemas(merged, flat.recursive);
+          continue;
+        }
         path = [...new Set([...path, ...flat.stack])];
         merged = mergeSchemas(merged, flat.node);
       }
@@ -232,14 +260,17 @@ function recursiveReference(
   const type = typeof target.type === 'string' ? target.type : 'object';
   return {
     type,
+    // An API that requires items on every array gets them here too.
+    ...(type === 'array' ? { items: {} } : {}),
     description: `${note.description ? `${note.description} ` : ''}(Deeper levels of this nested structure have the same shape; they are not described further.)`,
   };
 }
 
 function defName(ref: string, taken: Map<string, string>): string {
-  const base =
-    (ref === '#' ? 'root' : ref.split('/').pop() || 'schema').replace(/[^A-Za-z0-9_-]/g, '_') ||
-    'schema';
+  const base = (ref === '#' ? 'root' : ref.split('/').pop() || 'schema').replace(
+    /[^A-Za-z0-9_-]/g,
+    '_',
+  );
   const used = new Set(taken.values());
   let name = base;
   for (let index = 2; used.has(name); index++) name = `${base}_${index}`;
@@ -251,7 +282,8 @@ function objectAtRoot(schema: Schema): Schema {
   let out = schema;
   if (Array.isArray(out.anyOf)) {
     const { anyOf, ...rest } = out;
-    const forms = anyOf.filter(isObject);
+    // convert() gives an object for every branch.
+    const forms = anyOf as Schema[];
     const properties: Schema = isObject(rest.properties) ? { ...rest.properties } : {};
     let required: string[] | undefined;
     for (const form of forms) {
@@ -282,7 +314,6 @@ function objectAtRoot(schema: Schema): Schema {
       ]),
     ];
     if (allRequired.length > 0) out.required = allRequired;
-    else delete out.required;
   }
   out = { ...out, type: 'object' };
   if (!isObject(out.properties)) out.properties = {};

@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Config } from '../config/config.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import { createToolRegistry } from '../tools/builtin.js';
+import { describe, expect, it } from 'vitest';
 import { dropNullOptionals } from '../utils/json-schema.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
 import { checkSentDeclarations } from './declaration-checks.js';
 import { toOpenAITools } from './openai-chat.js';
 import { PROVIDERS } from './provider-rules.js';
 import { transformSchema } from './schema-transform.js';
-import { STRICT_FORMATS, toStrictSchema } from './strict-schema.js';
+import { toStrictSchema } from './strict-schema.js';
 
 const strictDialect = PROVIDERS['openai-chat-strict'].dialect;
 
@@ -141,10 +135,10 @@ describe('toStrictSchema: the shapes strict mode takes', () => {
     required: Object.keys(properties),
     ...extra,
   });
-  const problem = (schema: Record<string, unknown>) =>
-    'problem' in toStrictSchema(schema)
-      ? (toStrictSchema(schema) as { problem: string }).problem
-      : null;
+  const problem = (schema: Record<string, unknown>) => {
+    const outcome = toStrictSchema(schema);
+    return 'problem' in outcome ? outcome.problem : null;
+  };
 
   it('holds to the nesting limit of 10 levels, counting the root', () => {
     const nested = (levels: number) => {
@@ -289,43 +283,90 @@ describe('toStrictSchema: the shapes strict mode takes', () => {
     });
   });
 
-  it('lists the string formats strict mode takes', () => {
-    for (const format of [
-      'date-time',
-      'time',
-      'date',
-      'duration',
-      'email',
-      'hostname',
-      'ipv4',
-      'ipv6',
-      'uuid',
-    ])
-      expect(STRICT_FORMATS.has(format), format).toBe(true);
+  it('counts nesting through unions and arrays too', () => {
+    const arrays = (levels: number) => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let i = 1; i < levels; i++) schema = { type: 'array', items: schema };
+      return object({ a: schema });
+    };
+    expect(problem(arrays(9))).toBeNull();
+    expect(problem(arrays(10))).toBe('nesting deeper than 10 levels');
+    const unions = (levels: number) => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let i = 1; i < levels; i++) schema = { anyOf: [schema, { type: 'null' }] };
+      return object({ a: schema });
+    };
+    expect(problem(unions(9))).toBeNull();
+    expect(problem(unions(10))).toBe('nesting deeper than 10 levels');
   });
-});
 
-describe('the scheduler with a strict model', () => {
-  let root: string;
-  beforeAll(() => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'toolhost-strict-'));
-    writeFileSync(path.join(root, 'a.txt'), 'one\ntwo\nthree\n');
+  it('holds $defs entries to the same rules as properties', () => {
+    expect(
+      problem(
+        object({ a: { $ref: '#/$defs/x' } }, { $defs: { x: { type: 'object', properties: {} } } }),
+      ),
+    ).toBe('an object of any shape');
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('runs a call whose optional parameters arrive as null', async () => {
-    const config = new Config({ roots: [root], settings: {}, homeDir: path.join(root, 'home') });
-    const registry = createToolRegistry(config);
-    const scheduler = new CoreToolScheduler({ config, toolRegistry: registry });
-    const [call] = await scheduler.schedule(
-      {
-        id: 'c1',
-        name: 'read_file',
-        args: { absolute_path: path.join(root, 'a.txt'), offset: null, limit: null },
+  it('counts only a list as required', () => {
+    const outcome = toStrictSchema({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: 'a',
+    });
+    expect('schema' in outcome && outcome.schema.properties).toEqual({
+      a: { type: ['string', 'null'] },
+    });
+  });
+
+  it('lets null through a union limited by an enum by wrapping it', () => {
+    const outcome = toStrictSchema({
+      type: 'object',
+      properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }], enum: ['x', 1] } },
+    });
+    expect('schema' in outcome && outcome.schema.properties).toEqual({
+      a: {
+        anyOf: [
+          { anyOf: [{ type: 'string' }, { type: 'number' }], enum: ['x', 1] },
+          { type: 'null' },
+        ],
       },
-      new AbortController().signal,
+    });
+  });
+
+  it('passes on errors that are not about the schema', () => {
+    const broken = {
+      type: 'object',
+      get properties(): Record<string, unknown> {
+        throw new TypeError('a getter failed');
+      },
+    };
+    expect(() => toStrictSchema(broken)).toThrow('a getter failed');
+  });
+
+  it('keeps the string formats strict mode takes and describes the others', () => {
+    const taken = {
+      when: { type: 'string', format: 'date-time' },
+      at: { type: 'string', format: 'time' },
+      day: { type: 'string', format: 'date' },
+      length: { type: 'string', format: 'duration' },
+      mail: { type: 'string', format: 'email' },
+      host: { type: 'string', format: 'hostname' },
+      v4: { type: 'string', format: 'ipv4' },
+      v6: { type: 'string', format: 'ipv6' },
+      id: { type: 'string', format: 'uuid' },
+    };
+    const out = transformSchema(
+      {
+        type: 'object',
+        properties: { ...taken, link: { type: 'string', format: 'uri' } },
+        required: Object.keys(taken),
+      },
+      strictDialect,
     );
-    expect(call?.status).toBe('success');
-    expect(call?.response.responseParts[0]?.functionResponse?.response?.output).toContain('two');
+    expect(out.properties).toEqual({
+      ...taken,
+      link: { type: 'string', description: 'Format: uri.' },
+    });
   });
 });

@@ -125,8 +125,10 @@ function nullable(schema: Schema): Schema {
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
     return out;
   }
-  if (Array.isArray(schema.anyOf) && schema.type === undefined && schema.enum === undefined) {
-    const hasNull = schema.anyOf.some((branch) => isObject(branch) && branch.type === 'null');
+  // (A schema with a type returned above.) An enum beside the union would still refuse null.
+  if (Array.isArray(schema.anyOf) && schema.enum === undefined) {
+    // strictNode made every branch an object.
+    const hasNull = (schema.anyOf as Schema[]).some((branch) => branch.type === 'null');
     return hasNull ? schema : { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
   }
   const { description, ...rest } = schema;

@@ -1,34 +1,19 @@
-import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exitedPid, makeTempFolder, openDescriptorCount } from '../../test/helpers/file-system.js';
 import { ToolErrorType } from '../tools/tool-error.js';
 import { FileWriteError, TEMP_FILE_MARKER, toWriteError, writeFileAtomic } from './atomic-write.js';
 import { ConfinementError } from './confined-fs.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-atomic-')));
+  dir = makeTempFolder('toolhost-atomic-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const tempFilesIn = (folder: string) =>
-  readdirSync(folder).filter((name) => name.startsWith(TEMP_FILE_MARKER));
+  fs.readdirSync(folder).filter((name) => name.startsWith(TEMP_FILE_MARKER));
 
 async function writeError(promise: Promise<void>): Promise<FileWriteError> {
   const error = await promise.then(
@@ -42,40 +27,34 @@ async function writeError(promise: Promise<void>): Promise<FileWriteError> {
 /** The process umask, learnt from a file created with every permission bit asked for. */
 function umask(): number {
   const probe = path.join(dir, 'umask-probe');
-  closeSync(openSync(probe, 'w', 0o777));
-  const granted = statSync(probe).mode & 0o777;
-  unlinkSync(probe);
+  fs.closeSync(fs.openSync(probe, 'w', 0o777));
+  const granted = fs.statSync(probe).mode & 0o777;
+  fs.unlinkSync(probe);
   return 0o777 & ~granted;
-}
-
-/** A PID that belonged to a process which has exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '0']);
-  return child.pid;
 }
 
 describe('writeFileAtomic', () => {
   it('creates a file and replaces an existing one, leaving no temporary file', async () => {
     const file = path.join(dir, 'a.txt');
     await writeFileAtomic(file, Buffer.from('first'));
-    expect(readFileSync(file, 'utf8')).toBe('first');
+    expect(fs.readFileSync(file, 'utf8')).toBe('first');
     await writeFileAtomic(file, Buffer.from('second'));
-    expect(readFileSync(file, 'utf8')).toBe('second');
-    expect(readdirSync(dir)).toEqual(['a.txt']);
+    expect(fs.readFileSync(file, 'utf8')).toBe('second');
+    expect(fs.readdirSync(dir)).toEqual(['a.txt']);
   });
 
   it('keeps the mode it is given, even bits the umask clears', async () => {
     const script = path.join(dir, 'run.sh');
     await writeFileAtomic(script, Buffer.from('#!/bin/sh\n'), { mode: 0o777 });
-    expect(statSync(script).mode & 0o777).toBe(0o777);
+    expect(fs.statSync(script).mode & 0o777).toBe(0o777);
     await writeFileAtomic(script, Buffer.from('#!/bin/sh\n'), { mode: 0o640 });
-    expect(statSync(script).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(script).mode & 0o777).toBe(0o640);
   });
 
   it('gives a new file without a mode the usual 0644 (less the umask)', async () => {
     const file = path.join(dir, 'plain.txt');
     await writeFileAtomic(file, Buffer.from('x'));
-    expect(statSync(file).mode & 0o777).toBe(0o644 & ~umask());
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644 & ~umask());
   });
 
   it('creates missing folders only when asked', async () => {
@@ -84,16 +63,16 @@ describe('writeFileAtomic', () => {
     expect(error.type).toBe(ToolErrorType.FILE_WRITE_FAILURE);
     expect(error.message).toContain(file);
     await writeFileAtomic(file, Buffer.from('x'), { createParents: true });
-    expect(readFileSync(file, 'utf8')).toBe('x');
+    expect(fs.readFileSync(file, 'utf8')).toBe('x');
   });
 
   it('refuses to write over a folder, removing its temporary file', async () => {
     const target = path.join(dir, 'folder');
-    mkdirSync(target);
-    writeFileSync(path.join(target, 'inside.txt'), 'kept');
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'inside.txt'), 'kept');
     const error = await writeError(writeFileAtomic(target, Buffer.from('x')));
     expect(error.type).toBe(ToolErrorType.TARGET_IS_DIRECTORY);
-    expect(readFileSync(path.join(target, 'inside.txt'), 'utf8')).toBe('kept');
+    expect(fs.readFileSync(path.join(target, 'inside.txt'), 'utf8')).toBe('kept');
     expect(tempFilesIn(dir)).toEqual([]);
   });
 
@@ -107,7 +86,7 @@ describe('writeFileAtomic', () => {
   });
 
   it('says when a part of the folder path is a file', async () => {
-    writeFileSync(path.join(dir, 'file'), 'x');
+    fs.writeFileSync(path.join(dir, 'file'), 'x');
     const target = path.join(dir, 'file', 'a.txt');
     const error = await writeError(writeFileAtomic(target, Buffer.from('x')));
     expect(error.type).toBe(ToolErrorType.FILE_WRITE_FAILURE);
@@ -118,55 +97,54 @@ describe('writeFileAtomic', () => {
 
   it('with confined, refuses a folder that is a symbolic link and writes nothing there', async () => {
     const outside = path.join(dir, 'outside');
-    mkdirSync(outside);
-    symlinkSync(outside, path.join(dir, 'link'));
+    fs.mkdirSync(outside);
+    fs.symlinkSync(outside, path.join(dir, 'link'));
     const error = await writeError(
       writeFileAtomic(path.join(dir, 'link', 'a.txt'), Buffer.from('x'), { confined: true }),
     );
     expect(error.type).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);
-    expect(readdirSync(outside)).toEqual([]);
+    expect(fs.readdirSync(outside)).toEqual([]);
   });
 
   it('without confined, writes through a linked folder', async () => {
     const real = path.join(dir, 'real');
-    mkdirSync(real);
-    symlinkSync(real, path.join(dir, 'link'));
+    fs.mkdirSync(real);
+    fs.symlinkSync(real, path.join(dir, 'link'));
     await writeFileAtomic(path.join(dir, 'link', 'a.txt'), Buffer.from('x'));
-    expect(readFileSync(path.join(real, 'a.txt'), 'utf8')).toBe('x');
+    expect(fs.readFileSync(path.join(real, 'a.txt'), 'utf8')).toBe('x');
   });
 
   it('leaves no file descriptor open, after a success or a failure', async () => {
-    const openFds = () => readdirSync('/proc/self/fd').length;
-    const before = openFds();
+    const before = openDescriptorCount();
     await writeFileAtomic(path.join(dir, 'a.txt'), Buffer.from('x'), { confined: true });
-    mkdirSync(path.join(dir, 'folder'));
+    fs.mkdirSync(path.join(dir, 'folder'));
     await writeError(writeFileAtomic(path.join(dir, 'folder'), Buffer.from('x')));
-    expect(openFds()).toBe(before);
+    expect(openDescriptorCount()).toBe(before);
   });
 
   it('with confined, refuses to land in a folder that was moved during the write', async () => {
     const sub = path.join(dir, 'sub');
     const moved = path.join(dir, 'moved');
     const outside = path.join(dir, 'outside');
-    mkdirSync(sub);
-    mkdirSync(outside);
+    fs.mkdirSync(sub);
+    fs.mkdirSync(outside);
     const writing = writeFileAtomic(path.join(sub, 'a.txt'), Buffer.from('x'), { confined: true });
     // The folder is open by now; swap it for a link before the bytes land.
-    renameSync(sub, moved);
-    symlinkSync(outside, sub);
+    fs.renameSync(sub, moved);
+    fs.symlinkSync(outside, sub);
     const error = await writeError(writing);
     expect(error.type).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);
-    expect(readdirSync(moved)).toEqual([]);
-    expect(readdirSync(outside)).toEqual([]);
+    expect(fs.readdirSync(moved)).toEqual([]);
+    expect(fs.readdirSync(outside)).toEqual([]);
   });
 
   it('removes temporary files of dead writers, never those of live ones', async () => {
-    const dead = `${TEMP_FILE_MARKER}a.txt.${deadPid()}-0123456789ab`;
+    const dead = `${TEMP_FILE_MARKER}a.txt.${exitedPid()}-0123456789ab`;
     const live = `${TEMP_FILE_MARKER}a.txt.1-0123456789ab`;
-    writeFileSync(path.join(dir, dead), 'half');
-    writeFileSync(path.join(dir, live), 'busy');
+    fs.writeFileSync(path.join(dir, dead), 'half');
+    fs.writeFileSync(path.join(dir, live), 'busy');
     await writeFileAtomic(path.join(dir, 'b.txt'), Buffer.from('x'));
-    expect(readdirSync(dir).sort()).toEqual([live, 'b.txt'].sort());
+    expect(fs.readdirSync(dir).sort()).toEqual([live, 'b.txt'].sort());
   });
 });
 

@@ -22,13 +22,18 @@ import { existingCredentialPaths, protectedGitPaths, type SandboxPolicy } from '
 
 const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
-/** The bwrap program: a system location first, then PATH. */
-export function findBwrap(envPath = process.env.PATH ?? ''): string | null {
+/** The bwrap program: a system location first, then PATH's absolute folders. */
+export function findBwrap(
+  envPath = process.env.PATH ?? '',
+  systemLocations: readonly string[] = BWRAP_LOCATIONS,
+): string | null {
   const candidates = [
-    ...BWRAP_LOCATIONS,
+    ...systemLocations,
+    // A relative entry (an empty one means the current folder) could find a bwrap planted
+    // in the workspace.
     ...envPath
       .split(path.delimiter)
-      .filter(Boolean)
+      .filter((dir) => path.isAbsolute(dir))
       .map((dir) => path.join(dir, 'bwrap')),
   ];
   for (const candidate of candidates) {
@@ -43,7 +48,10 @@ export function findBwrap(envPath = process.env.PATH ?? ''): string | null {
 }
 
 /** The namespace and process options, shared by the real command and the probe. */
-function isolationArgs(network: SandboxPolicy['network'], dieWithParent = true): string[] {
+function isolationArgs(
+  network: SandboxPolicy['network'],
+  dieWithParent: boolean | undefined = true,
+): string[] {
   return [
     ...(dieWithParent ? ['--die-with-parent'] : []),
     '--unshare-pid',
@@ -63,7 +71,7 @@ function isolationArgs(network: SandboxPolicy['network'], dieWithParent = true):
 
 /** bwrap's arguments for one command, up to and including `--`. */
 export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
-  const args = isolationArgs(policy.network, policy.dieWithParent ?? true);
+  const args = isolationArgs(policy.network, policy.dieWithParent);
   for (const root of policy.workspaceRoots) args.push('--bind', root, root);
   for (const hidden of existingCredentialPaths(policy.homeDirs)) {
     if (statSync(hidden).isDirectory()) args.push('--tmpfs', hidden);
@@ -99,8 +107,8 @@ export function bwrapShell(
  */
 export function probeBwrap(
   network: SandboxPolicy['network'],
+  bwrap: string | null = findBwrap(),
 ): { ok: true; program: string } | { ok: false; reason: string } {
-  const bwrap = findBwrap();
   if (!bwrap)
     return {
       ok: false,
@@ -131,7 +139,7 @@ export function probeBwrap(
         '-c',
         script,
       ],
-      { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] },
+      { encoding: 'utf8', timeout: 10_000 },
     );
     if (result.error)
       return { ok: false, reason: `bwrap could not be run: ${result.error.message}` };
@@ -141,6 +149,6 @@ export function probeBwrap(
     }
     return { ok: true, program: bwrap };
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true });
   }
 }

@@ -1,5 +1,13 @@
 /** What a sandboxed command may see and change; built once per command from the session. */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
@@ -38,12 +46,10 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
   const found = new Set<string>();
   for (const home of homeDirs) {
     for (const location of CREDENTIAL_LOCATIONS) {
-      const candidate = path.join(home, location);
-      if (!existsSync(candidate)) continue;
       try {
-        found.add(realpathSync.native(candidate));
+        found.add(realpathSync.native(path.join(home, location)));
       } catch {
-        // vanished while we looked
+        // not there (or a link to nowhere)
       }
     }
   }
@@ -52,7 +58,12 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
 
 /**
  * Git files that would run code outside the sandbox later (hooks, configuration that can
- * name programs), for each repository at a workspace root and its submodules.
+ * name programs), for each repository at a workspace root and its submodules. A missing
+ * hooks folder or configuration file is created empty first: left missing, a command in
+ * the sandbox could create it inside the writable `.git`. Where one is a link (a mount
+ * would land on its target and leave the link replaceable) or cannot be created, the whole
+ * git folder is read-only instead. A `.git` file (a worktree's or a submodule's pointer to
+ * its git folder) is read-only, so it cannot be pointed at a folder the command made.
  */
 export function protectedGitPaths(workspaceRoots: readonly string[]): {
   gitDirs: string[];
@@ -61,28 +72,81 @@ export function protectedGitPaths(workspaceRoots: readonly string[]): {
   const gitDirs: string[] = [];
   const readOnly: string[] = [];
   for (const root of workspaceRoots) {
-    const gitDir = realDirectory(path.join(root, '.git'));
+    const dotGit = path.join(root, '.git');
+    if (isPlainFile(dotGit)) readOnly.push(dotGit);
+    const gitDir = realDirectory(dotGit);
     if (!gitDir) continue;
     gitDirs.push(gitDir);
     for (const repo of [gitDir, ...submoduleGitDirs(gitDir)]) {
-      for (const name of ['hooks', 'config']) {
-        const target = path.join(repo, name);
-        if (existsSync(target)) readOnly.push(target);
-      }
+      const hooks = path.join(repo, 'hooks');
+      const config = path.join(repo, 'config');
+      const pinnable =
+        madeIfMissing(hooks, () => mkdirSync(hooks)) &&
+        // `wx`: an existing file, or a link (even to nowhere), is left as it is.
+        madeIfMissing(config, () => writeFileSync(config, '', { flag: 'wx' }));
+      if (pinnable) readOnly.push(hooks, config);
+      else readOnly.push(repo);
     }
   }
   return { gitDirs, readOnly };
 }
 
+/** How deep submodules are looked for: names with slashes and submodules of submodules. */
+const SUBMODULE_DEPTH = 8;
+
+/**
+ * The git folders of a repository's submodules, by real path: `modules/<name>`, where a
+ * name may hold slashes, and their own `modules/` in turn. A folder with a HEAD, hooks or
+ * config is a git folder (hooks and config cannot be removed once they are mount points).
+ */
 function submoduleGitDirs(gitDir: string): string[] {
-  const modules = realDirectory(path.join(gitDir, 'modules'));
-  if (!modules) return [];
+  const found: string[] = [];
+  const walk = (folder: string, depth: number): void => {
+    const dir = realDirectory(folder);
+    if (!dir || depth > SUBMODULE_DEPTH) return;
+    for (const name of entries(dir)) {
+      const child = realDirectory(path.join(dir, name));
+      if (!child) continue;
+      if (['HEAD', 'hooks', 'config'].some((marker) => existsSync(path.join(child, marker)))) {
+        found.push(child);
+        walk(path.join(child, 'modules'), depth + 1);
+      } else {
+        walk(child, depth + 1);
+      }
+    }
+  };
+  walk(path.join(gitDir, 'modules'), 0);
+  return found;
+}
+
+/** The names in `dir`; none when it cannot be read. */
+function entries(dir: string): string[] {
   try {
-    return readdirSync(modules, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => path.join(modules, entry.name));
+    return readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+/** Whether `target` is there and no link, after trying to make it (which fails if it is). */
+function madeIfMissing(target: string, make: () => void): boolean {
+  try {
+    make();
+  } catch {
+    // already there, a link (even to nowhere), or a read-only repository
+  }
+  try {
+    return !lstatSync(target).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function isPlainFile(file: string): boolean {
+  try {
+    return lstatSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 
