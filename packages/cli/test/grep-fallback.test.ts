@@ -3,11 +3,11 @@
  * with `@vscode/ripgrep` impossible to load (a preload makes requiring it fail, as on a
  * platform whose binary package is missing), and `git` on PATH is a wrapper that records
  * how it was called before running the real one. In a repository the search goes to
- * `git grep`; elsewhere to JavaScript. With ripgrep present, a repository is still searched
- * with `git grep` when git has PCRE (ripgrep's syntax), and with ripgrep when it lacks it.
+ * `git grep`, or to JavaScript when git refuses the repository; elsewhere to JavaScript.
+ * With ripgrep present, ripgrep searches a repository too and git is not asked anything.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { grepHits, TODO_HITS, writeSearchFixture } from '../../core/test/helpers/search-fixture.js';
@@ -40,8 +40,7 @@ beforeEach(() => {
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   writeFileSync(
     path.join(bin, 'git'),
-    // With TOOLHOST_TEST_GIT_NO_PCRE set it plays a git built without PCRE.
-    `#!/bin/sh\necho "$*" >> '${gitLog}'\ncase " $* " in *" grep "*"-P "*) if [ -n "$TOOLHOST_TEST_GIT_NO_PCRE" ]; then echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; fi;; esac\nexec '${realGit}' "$@"\n`,
+    `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path.join(bin, 'git'), 0o755);
   writeFileSync(gitLog, '');
@@ -83,17 +82,21 @@ describe('grep_search: which engine searches', () => {
     expect(gitGrepCalls()).toEqual([]);
   });
 
-  it('uses git grep in a repository when git has PCRE, even with ripgrep there', () => {
+  it('falls back to JavaScript when git refuses the repository, without ripgrep', () => {
+    writeSearchFixture(dirs.root);
+    // A .git file naming a missing repository: git stops with "not a git repository".
+    rmSync(path.join(dirs.root, '.git'), { recursive: true });
+    writeFileSync(path.join(dirs.root, '.git'), `gitdir: ${path.join(dirs.base, 'moved')}\n`);
+    writeFileSync(gitLog, '');
+    const output = search(dirs.root, { NODE_OPTIONS: hideRipgrep(dirs) });
+    expect(gitGrepCalls().length).toBeGreaterThan(0);
+    expect(grepHits(output)).toEqual(TODO_HITS);
+  });
+
+  it('uses the bundled ripgrep in a repository, asking git nothing', () => {
     writeSearchFixture(dirs.root);
     writeFileSync(gitLog, '');
     expect(grepHits(search(dirs.root))).toEqual(TODO_HITS);
-    expect(gitGrepCalls().length).toBeGreaterThan(0);
-  });
-
-  it('uses the bundled ripgrep in a repository whose git lacks PCRE', () => {
-    writeSearchFixture(dirs.root);
-    writeFileSync(gitLog, '');
-    expect(grepHits(search(dirs.root, { TOOLHOST_TEST_GIT_NO_PCRE: '1' }))).toEqual(TODO_HITS);
-    expect(gitGrepCalls()).toEqual([]);
+    expect(readFileSync(gitLog, 'utf8')).not.toMatch(/(^|\s)grep\s/);
   });
 });
