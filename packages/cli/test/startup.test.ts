@@ -4,8 +4,10 @@
  * that does not use MCP, the web, shell parsing or a model must not load them; speed itself
  * is measured by `npm run bench`, never here.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +89,30 @@ describe('the installed command', () => {
     const bundled = statSync(path.join(CLI, 'bundle', 'index.js')).mtimeMs;
     for (const info of ['packages/core/tsconfig.tsbuildinfo', 'packages/cli/tsconfig.tsbuildinfo'])
       expect(bundled).toBeGreaterThanOrEqual(statSync(path.join(REPO, info)).mtimeMs);
+  });
+
+  it('answers --version and -v before loading any of its code', () => {
+    // The launcher and package.json alone, with no bundle or compiled code beside them:
+    // any other command says it is not built.
+    const alone = mkdtempSync(path.join(os.tmpdir(), 'toolhost-launcher-'));
+    try {
+      mkdirSync(path.join(alone, 'bin'));
+      copyFileSync(path.join(CLI, 'bin', 'toolhost.js'), path.join(alone, 'bin', 'toolhost.js'));
+      copyFileSync(path.join(CLI, 'package.json'), path.join(alone, 'package.json'));
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [path.join(alone, 'bin', 'toolhost.js'), ...args], {
+          encoding: 'utf8',
+        });
+      const { version } = JSON.parse(readFileSync(path.join(CLI, 'package.json'), 'utf8'));
+      for (const flag of ['--version', '-v']) {
+        const answer = run(flag);
+        expect(answer.status).toBe(0);
+        expect(answer.stdout).toBe(`${version}\n`);
+      }
+      expect(run('tools').status).toBe(70);
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 
   it('loads only the command line parser to print its version or help', () => {
