@@ -6,9 +6,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
+import { FolderHandles } from '../utils/confined-fs.js';
 import { detectFileType } from '../utils/file-content.js';
 import { listFiles } from '../utils/file-listing.js';
-import { loadFileForModel, windowNotes } from '../utils/file-loader.js';
+import { type LoadedFile, loadFileForModel, windowNotes } from '../utils/file-loader.js';
 import {
   anyGlobMatcher,
   globBase,
@@ -199,33 +200,13 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     skipped: Skipped[],
   ): Promise<ToolResult> {
     const budget = Math.max(5_000, this.config.getTruncateThreshold() - 2_000);
-    const loaded = new Array<Awaited<ReturnType<typeof loadFileForModel>> | null>(
-      files.length,
-    ).fill(null);
-    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
-      await Promise.all(
-        files.slice(i, i + READ_CONCURRENCY).map(async ({ file, explicit }, j) => {
-          // Media the model did not ask for is not even read.
-          const type = detectFileType(file, Buffer.alloc(0));
-          if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
-            skipped.push({
-              path: file,
-              reason: `${type.kind === 'pdf' ? 'PDF' : type.kind} not asked for by name or extension`,
-            });
-            return;
-          }
-          // Listed files may be links inside the workspace: what was opened must be inside.
-          loaded[i + j] = await loadFileForModel(
-            file,
-            file,
-            {},
-            () => this.config.legacyEncodings,
-            (real) => this.config.workspace.allowsRealPath(real, 'read'),
-          );
-        }),
-      );
-      // The loader reads synchronously; let other work run between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+    const loaded = new Array<LoadedFile | null>(files.length).fill(null);
+    // Listed files may be links inside the workspace: what was opened must be inside.
+    const folders = new FolderHandles((real) => this.config.workspace.allowsRealPath(real, 'read'));
+    try {
+      await this.load(files, loaded, skipped, folders);
+    } finally {
+      folders.close();
     }
 
     const parts: Part[] = [];
@@ -283,6 +264,38 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       llmContent: parts,
       returnDisplay: `${display}${describeSkipped(skipped, 'markdown')}`,
     };
+  }
+  /** Loads each file into `loaded` (same index), in batches that let other work run. */
+  private async load(
+    files: { file: string; explicit: boolean }[],
+    loaded: (LoadedFile | null)[],
+    skipped: Skipped[],
+    folders: FolderHandles,
+  ): Promise<void> {
+    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+      await Promise.all(
+        files.slice(i, i + READ_CONCURRENCY).map(async ({ file, explicit }, j) => {
+          // Media the model did not ask for is not even read.
+          const type = detectFileType(file, Buffer.alloc(0));
+          if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
+            skipped.push({
+              path: file,
+              reason: `${type.kind === 'pdf' ? 'PDF' : type.kind} not asked for by name or extension`,
+            });
+            return;
+          }
+          loaded[i + j] = await loadFileForModel(
+            file,
+            file,
+            {},
+            () => this.config.legacyEncodings,
+            folders,
+          );
+        }),
+      );
+      // The loader reads synchronously; let other work run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { exitedPid, makeTempFolder, openDescriptorCount } from '../../test/helpe
 import {
   assertFolderStill,
   ConfinementError,
+  FolderHandles,
   openedPath,
   openFileConfined,
   openFolderConfined,
@@ -128,6 +129,95 @@ describe('openFileConfined', () => {
     const error = thrown(() => openFileConfined(loop, () => true));
     expect(error).not.toBeInstanceOf(ConfinementError);
     expect(error).toMatchObject({ code: 'ELOOP' });
+  });
+});
+
+describe('FolderHandles', () => {
+  const inside = (real: string) =>
+    real.startsWith(`${dir}${path.sep}`) && !real.startsWith(outside);
+  const read = (handles: FolderHandles, file: string) => {
+    const fd = handles.openFile(file);
+    try {
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it('reads files of a folder, the guard judging each real path, and closes the folder', () => {
+    mkdirSync(path.join(dir, 'work'));
+    for (const name of ['a.txt', 'b.txt']) writeFileSync(path.join(dir, 'work', name), name);
+    const seen: string[] = [];
+    const before = openFds();
+    const handles = new FolderHandles((real) => {
+      seen.push(real);
+      return inside(real);
+    });
+    expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('a.txt');
+    expect(read(handles, path.join(dir, 'work', 'b.txt'))).toBe('b.txt');
+    expect(seen).toEqual([path.join(dir, 'work', 'a.txt'), path.join(dir, 'work', 'b.txt')]);
+    handles.close();
+    expect(openFds()).toBe(before);
+  });
+
+  it('judges a file that is a link by where it leads', () => {
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
+    writeFileSync(path.join(dir, 'target.txt'), 'target');
+    symlinkSync(path.join(dir, 'target.txt'), path.join(dir, 'near.txt'));
+    const handles = new FolderHandles(inside);
+    try {
+      expect(thrown(() => handles.openFile(path.join(dir, 'link.txt')))).toBeInstanceOf(
+        ConfinementError,
+      );
+      expect(read(handles, path.join(dir, 'near.txt'))).toBe('target');
+    } finally {
+      handles.close();
+    }
+  });
+
+  it('never reads through a folder swapped for a link after it was opened', () => {
+    mkdirSync(path.join(dir, 'work'));
+    writeFileSync(path.join(dir, 'work', 'a.txt'), 'inside');
+    writeFileSync(path.join(outside, 'a.txt'), 'secret');
+    const handles = new FolderHandles(inside);
+    try {
+      expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('inside');
+      renameSync(path.join(dir, 'work'), path.join(dir, 'moved'));
+      symlinkSync(outside, path.join(dir, 'work'));
+      expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('inside');
+      // A folder first met as a link is judged by where it leads.
+      const fresh = new FolderHandles(inside);
+      expect(thrown(() => fresh.openFile(path.join(dir, 'work', 'a.txt')))).toBeInstanceOf(
+        ConfinementError,
+      );
+      fresh.close();
+    } finally {
+      handles.close();
+    }
+  });
+
+  it('keeps a bounded number of folders open', () => {
+    const before = openFds();
+    const handles = new FolderHandles(inside);
+    for (let i = 0; i < 100; i++) {
+      mkdirSync(path.join(dir, `f${i}`));
+      writeFileSync(path.join(dir, `f${i}`, 'x.txt'), `${i}`);
+      expect(read(handles, path.join(dir, `f${i}`, 'x.txt'))).toBe(`${i}`);
+    }
+    expect(openFds() - before).toBeLessThanOrEqual(64);
+    handles.close();
+    expect(openFds()).toBe(before);
+  });
+
+  it('passes a missing file on as ENOENT', () => {
+    const handles = new FolderHandles(inside);
+    expect(thrown(() => handles.openFile(path.join(dir, 'missing.txt')))).toMatchObject({
+      code: 'ENOENT',
+    });
+    expect(thrown(() => handles.openFile(path.join(dir, 'no-folder', 'x.txt')))).toMatchObject({
+      code: 'ENOENT',
+    });
+    handles.close();
   });
 });
 

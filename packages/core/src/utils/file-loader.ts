@@ -9,7 +9,12 @@ import path from 'node:path';
 import type { Part } from '../core/content.js';
 import { ToolErrorType } from '../tools/tool-error.js';
 import { closestNames } from './closest-names.js';
-import { ConfinementError, openFileConfined, type PathGuard } from './confined-fs.js';
+import {
+  ConfinementError,
+  type FolderHandles,
+  openFileConfined,
+  type PathGuard,
+} from './confined-fs.js';
 import {
   decodeText,
   detectFileType,
@@ -41,15 +46,16 @@ export type LoadedFile =
   | { kind: 'error'; type: ToolErrorType; message: string };
 
 /**
- * `guard`: judges the real path of what was opened; without it `realPath` must be a path
- * the policy resolved, opened exactly (see confined-fs.ts).
+ * `guard`: judges the real path of what was opened (or FolderHandles, which does so with
+ * one check per folder); without it `realPath` must be a path the policy resolved, opened
+ * exactly (see confined-fs.ts).
  */
 export async function loadFileForModel(
   realPath: string,
   shownPath: string,
   window: { offset?: number; limit?: number } = {},
   preferredEncodings?: EncodingPreference,
-  guard?: PathGuard,
+  guard?: PathGuard | FolderHandles,
 ): Promise<LoadedFile> {
   const fail = (type: ToolErrorType, message: string): LoadedFile => ({
     kind: 'error',
@@ -60,7 +66,10 @@ export async function loadFileForModel(
   // trip per system call costs several times the work itself.
   let fd: number;
   try {
-    fd = openFileConfined(realPath, guard);
+    fd =
+      guard === undefined || typeof guard === 'function'
+        ? openFileConfined(realPath, guard)
+        : guard.openFile(realPath);
   } catch (error) {
     if (error instanceof ConfinementError)
       return fail(ToolErrorType.PATH_NOT_IN_WORKSPACE, error.message);
