@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,
@@ -37,6 +38,12 @@ async function withModel(script: Script) {
 const agent = (args: string[], env: NodeJS.ProcessEnv, input?: string) =>
   runCliAsync(args, { cwd: root, home, env, ...(input !== undefined ? { input } : {}) });
 
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../core/test/fixtures',
+);
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+
 type JsonEvent = Record<string, unknown> & { type: string };
 
 // Each test starts the command several times; a loaded machine needs time.
@@ -59,6 +66,43 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     const firstUser = server!.requests[0]!.body.messages[1]!;
     expect(firstUser.content).toBe('Context from a pipe.\n\nWhat is the word?');
     expect(String(server!.requests[0]!.body.messages[0]!.content)).toContain(root);
+  });
+
+  it('@ references attach files: an image and a PDF reach the model as content parts', async () => {
+    writeFileSync(path.join(root, 'pic.png'), fixture('pixel.png'));
+    writeFileSync(path.join(root, 'spec.pdf'), fixture('page.pdf'));
+    writeFileSync(path.join(root, 'notes.txt'), 'the notes say plover\n');
+    const env = await withModel([{ text: 'A single red pixel.' }]);
+    const result = await agent(
+      ['-p', '@pic.png what is this? see also @spec.pdf and @notes.txt. Mail me@example.com'],
+      env,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('A single red pixel.\n');
+    expect(result.code).toBe(0);
+    const prompt = server!.requests[0]!.body.messages.at(-1)! as {
+      role: string;
+      content: Array<{
+        type: string;
+        text?: string;
+        image_url?: { url: string };
+        file?: { filename: string; file_data: string };
+      }>;
+    };
+    expect(prompt.role).toBe('user');
+    const texts = prompt.content.filter((part) => part.type === 'text').map((part) => part.text);
+    expect(texts[0]).toMatch(
+      /^@pic\.png what is this\? see also @spec\.pdf and @notes\.txt\. Mail me@example\.com\n/,
+    );
+    expect(texts.join('\n')).toContain('the notes say plover');
+    const image = prompt.content.find((part) => part.type === 'image_url');
+    expect(image?.image_url?.url).toBe(
+      `data:image/png;base64,${fixture('pixel.png').toString('base64')}`,
+    );
+    const pdf = prompt.content.find((part) => part.type === 'file');
+    expect(pdf?.file?.file_data).toBe(
+      `data:application/pdf;base64,${fixture('page.pdf').toString('base64')}`,
+    );
   });
 
   it('json: one array of Qwen Code / Claude Code message events, with the denial of an unapproved call', async () => {

@@ -47,7 +47,8 @@ function setUp(options: TestSessionOptions = {}) {
     runTool: current.runTool,
     echo: (line) => echoed.push(line),
     print: (text, kind = 'info') => current.printed.push({ text, kind }),
-    sendToModel: (prompt, shown) => sent.push({ prompt, shown }),
+    sendToModel: (prompt, shown) =>
+      sent.push({ prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt), shown }),
     signal: () => new AbortController().signal,
   });
   return { session: current, dispatcher, sent, echoed };

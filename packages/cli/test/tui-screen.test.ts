@@ -1,30 +1,33 @@
 /**
  * The interactive app as a person meets it: `toolhost` in tmux against the scripted model
  * server, typing a prompt and reading the streamed answer, at 80x24 and after a resize,
- * and in screen-reader mode.
+ * in screen-reader mode and without colours (NO_COLOR); a subagent's calls nested under
+ * its `task` call; the model's thinking folded, shown and hidden again with Ctrl+O.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { hasTmux, startToolhostInTmux, tmuxSkipReason } from './helpers/tmux.js';
+import { type AppUnderTest, idle, openApp, send } from './helpers/tui-app.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-let terminal: Terminal | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs();
-});
+let app: AppUnderTest | undefined;
 afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
+  await app?.close();
+  app = undefined;
 });
 
-function modelEnv(baseUrl: string): Record<string, string> {
-  return { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted-model', OPENAI_API_KEY: 'test' };
+/** The SGR parameters that set a colour (foreground or background, 8, 16, 256 or RGB). */
+function colourCodes(screen: string): string[] {
+  const codes: string[] = [];
+  for (const match of screen.matchAll(/\u001b\[([0-9;]*)m/g)) {
+    const params = (match[1] ?? '').split(';').map(Number);
+    for (const param of params) {
+      if ((param >= 30 && param <= 38) || (param >= 40 && param <= 48) || param >= 90)
+        codes.push(match[1] ?? '');
+    }
+  }
+  return codes;
 }
 
 const ANSWER = [
@@ -46,22 +49,15 @@ const ANSWER = [
 
 describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout: 120_000 }, () => {
   it('streams the answer to a typed prompt as Markdown, with the status line', async () => {
-    server = await startModelServer([
-      { text: ANSWER, chunkDelayMs: 5, usage: { prompt_tokens: 1200, completion_tokens: 80 } },
-    ]);
-    terminal = startToolhostInTmux([], {
-      cwd: dirs.root,
-      home: dirs.home,
-      env: modelEnv(server.baseUrl),
-      columns: 80,
-      rows: 24,
-    });
-    await terminal.waitFor('ask before changes');
-    terminal.type('what is the port?');
-    terminal.press('Enter');
-    await terminal.waitFor('All done.');
+    app = await openApp(
+      [{ text: ANSWER, chunkDelayMs: 5, usage: { prompt_tokens: 1200, completion_tokens: 80 } }],
+      { columns: 80, rows: 24 },
+    );
+    await app.terminal.waitFor('ask before changes');
+    send(app.terminal, 'what is the port?');
+    await app.terminal.waitFor('All done.');
     // The turn has ended once the prompt is idle again.
-    const shown = await terminal.waitFor('Ask anything');
+    const shown = await idle(app.terminal);
     expect(shown).toContain('> what is the port?');
     // Rendered, not raw Markdown: no pipes' separator row, no fences, no ** markers.
     expect(shown).toMatch(/web\s+.*8080/);
@@ -71,31 +67,26 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
     expect(shown).toContain('const port = 8080;');
     expect(shown).toContain('scripted-model');
     expect(shown).toMatch(/\d+% context left/);
-    expect(server.requests[0]?.body.messages.at(-1)?.content).toBe('what is the port?');
+    expect(app.server.requests[0]?.body.messages.at(-1)?.content).toBe('what is the port?');
   });
 
   it('prints the history again to fit when the window is resized to 60 columns', async () => {
     const long =
       'This answer line is long enough that it has to wrap at sixty columns once resized.';
-    server = await startModelServer([{ text: `${long}\n\n- first point\n- second point` }]);
-    terminal = startToolhostInTmux([], {
-      cwd: dirs.root,
-      home: dirs.home,
-      env: modelEnv(server.baseUrl),
+    app = await openApp([{ text: `${long}\n\n- first point\n- second point` }], {
       columns: 100,
       rows: 24,
     });
-    await terminal.waitFor('ask before changes');
-    terminal.type('explain');
-    terminal.press('Enter');
-    await terminal.waitFor('second point');
-    await terminal.waitFor('Ask anything');
-    terminal.resize(60, 24);
+    await app.terminal.waitFor('ask before changes');
+    send(app.terminal, 'explain');
+    await app.terminal.waitFor('second point');
+    await idle(app.terminal);
+    app.terminal.resize(60, 24);
     // Printed again at the new width: no row longer than the window (rows are joined by
     // capture -J, so text laid out for 100 columns would show as a longer row).
     const fits = (screen: string) =>
       screen.includes('second point') && screen.split('\n').every((row) => row.length <= 60);
-    const shown = await terminal.waitFor(fits);
+    const shown = await app.terminal.waitFor(fits);
     const rows = shown.split('\n');
     expect(shown).toMatch(/^╰─{58}╯$/m);
     expect(shown).toContain('ask before changes');
@@ -103,27 +94,120 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
   });
 
   it('--screen-reader gives plain lines: no boxes, no spinners', async () => {
-    server = await startModelServer([{ text: 'Plain **answer** here.', chunkDelayMs: 5 }]);
-    terminal = startToolhostInTmux(['--screen-reader'], {
-      cwd: dirs.root,
-      home: dirs.home,
-      env: modelEnv(server.baseUrl),
+    app = await openApp([{ text: 'Plain **answer** here.', chunkDelayMs: 5 }], {
+      args: ['--screen-reader'],
     });
-    await terminal.waitFor('ask before changes');
-    terminal.type('hello');
-    terminal.press('Enter');
-    const shown = await terminal.waitFor('Plain answer here.');
+    await app.terminal.waitFor('ask before changes');
+    send(app.terminal, 'hello');
+    const shown = await app.terminal.waitFor('Plain answer here.');
     expect(shown).not.toMatch(/[╭╮╰╯│⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
     expect(shown).toContain('hello');
   });
 
+  it('NO_COLOR gives no colour escapes; without it the screen has colours', async () => {
+    const script = [{ text: 'A **bold** answer with `code`.' }];
+    app = await openApp(script, { env: { NO_COLOR: '1' } });
+    send(app.terminal, 'hello');
+    await app.terminal.waitFor('A bold answer with code.');
+    await idle(app.terminal);
+    const plain = app.terminal.screenWithColors();
+    expect(plain).toContain('ask before changes');
+    expect(colourCodes(plain)).toEqual([]);
+    await app.close();
+
+    app = await openApp(script);
+    send(app.terminal, 'hello');
+    await app.terminal.waitFor('A bold answer with code.');
+    await idle(app.terminal);
+    expect(colourCodes(app.terminal.screenWithColors()).length).toBeGreaterThan(0);
+  });
+
+  it("nests a subagent's calls under its task call, while it runs and after", async () => {
+    let root = '';
+    app = await openApp((_request, index) => {
+      if (index === 0)
+        return {
+          toolCalls: [
+            {
+              name: 'task',
+              args: {
+                description: 'survey the files',
+                prompt: 'List the files in the project folder and name them.',
+                subagent_type: 'general-purpose',
+              },
+            },
+          ],
+        };
+      if (index === 1) return { toolCalls: [{ name: 'list_directory', args: { path: root } }] };
+      // The subagent's answer streams slowly, so its finished call shows under the running task.
+      if (index === 2)
+        return {
+          text: 'The folder holds one file, notes.txt; the list took a moment to read through.',
+          chunkDelayMs: 150,
+        };
+      return { text: 'The subagent found notes.txt.' };
+    });
+    root = app.dirs.root;
+    writeFileSync(path.join(root, 'notes.txt'), 'notes\n');
+    send(app.terminal, 'survey the project');
+    const nested = (screen: string) => {
+      const rows = screen.split('\n');
+      const task = rows.findIndex((row) => row.includes('general-purpose: survey the files'));
+      const child = rows[task + 1] ?? '';
+      // The child's mark stands further right than the task's own.
+      return (
+        task >= 0 &&
+        /✓ ListFiles List/.test(child) &&
+        child.indexOf('✓') > (rows[task]?.search(/\S/) ?? 0)
+      );
+    };
+    const running = await app.terminal.waitFor(nested);
+    expect(running).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏].*Task general-purpose: survey the files/);
+    await app.terminal.waitFor('The subagent found notes.txt.');
+    const done = await idle(app.terminal);
+    expect(nested(done)).toBe(true);
+    expect(done).toMatch(/✓ Task general-purpose: survey the files/);
+  });
+
+  it('folds the thinking; Ctrl+O shows it dimmed and hides it again', async () => {
+    const reasoning = 'Weighing the ports: 8080 is free and the proxy expects it.';
+    app = await openApp([{ reasoning, text: 'Use port 8080.' }]);
+    send(app.terminal, 'which port?');
+    await app.terminal.waitFor('Use port 8080.');
+    let shown = await idle(app.terminal);
+    expect(shown).toMatch(/✻ Thought for .*\(Ctrl\+O shows thinking\)/);
+    expect(shown).not.toContain(reasoning);
+    app.terminal.press('C-o');
+    shown = await app.terminal.waitFor(reasoning);
+    expect(shown).toContain('Thinking:');
+    expect(shown).toContain('Use port 8080.');
+    const line = app.terminal
+      .screenWithColors()
+      .split('\n')
+      .find((row) => row.includes('Weighing the ports'));
+    // Dimmed: faint (2) or grey (90) where the thinking is drawn.
+    expect(line).toMatch(/\u001b\[(?:[0-9;]*;)?(?:2|90)(?:;[0-9;]*)?m/);
+    app.terminal.press('C-o');
+    // The history is printed again (the screen is cleared first): wait for it whole.
+    shown = await app.terminal.waitFor(
+      (screen) => screen.includes('✻ Thought for') && screen.includes('Use port 8080.'),
+    );
+    expect(shown).not.toContain(reasoning);
+  });
+
   it('says how to configure a model when none is, instead of opening', async () => {
-    terminal = startToolhostInTmux([], { cwd: dirs.root, home: dirs.home });
-    const code = await terminal.waitForExit();
-    expect(code).toBe(2);
-    const shown = terminal.scrollback();
-    expect(shown).toContain('No model is configured');
-    expect(shown).toContain('OPENAI_BASE_URL');
-    expect(shown).not.toMatch(/\bat .*\.js:\d+/);
+    const dirs = makeTempDirs();
+    const terminal = startToolhostInTmux([], { cwd: dirs.root, home: dirs.home });
+    try {
+      const code = await terminal.waitForExit();
+      expect(code).toBe(2);
+      const shown = terminal.scrollback();
+      expect(shown).toContain('No model is configured');
+      expect(shown).toContain('OPENAI_BASE_URL');
+      expect(shown).not.toMatch(/\bat .*\.js:\d+/);
+    } finally {
+      terminal.close();
+      dirs.cleanup();
+    }
   });
 });

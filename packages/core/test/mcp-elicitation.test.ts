@@ -97,11 +97,17 @@ describe('elicitation from an MCP server', () => {
     expect(result).toEqual({ action: 'accept', content: { name: 'Ada', age: 30 } });
   });
 
-  it('declines when the person says no, or when nobody can be asked', async () => {
+  it('declines when the person says no, or when nobody can be asked; cancels when dismissed', async () => {
     const { config, registry: reg } = await askingServer();
     expect(
       await register(config, reg, async () => ({ outcome: ToolConfirmationOutcome.Cancel })),
     ).toEqual({ action: 'decline' });
+    expect(
+      await register(config, reg, async () => ({
+        outcome: ToolConfirmationOutcome.Cancel,
+        payload: { dismissed: true },
+      })),
+    ).toEqual({ action: 'cancel' });
     expect(await register(config, reg)).toEqual({ action: 'decline' });
   });
 });

@@ -9,24 +9,16 @@ import {
   type AgentRunResult,
   type AgentStopReason,
   addTerminationCleanup,
-  createAgentSession,
+  CoreToolScheduler,
   HOW_TO_CONFIGURE_MODEL,
-  resolveEndpoint,
-  SessionRecorder,
-  sessionFile,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
-import { closeSession, openSession } from '../session.js';
-import {
-  type AgentFlags,
-  approvalModeFrom,
-  limitsFrom,
-  type OutputFormat,
-  settingsFrom,
-  subagentDepthFrom,
-} from './agent-flags.js';
+import type { Session } from '../session.js';
+import { attachReferences, findAtReferences } from '../ui/input/at-references.js';
+import type { PromptContent } from '../ui/prompt-content.js';
+import type { AgentFlags, OutputFormat } from './agent-flags.js';
+import { withAgentStart } from './agent-start.js';
 import { createPrinter } from './printers.js';
-import { sessionToResume } from './resume.js';
 import { cancelOnStopSignals } from './stop-signals.js';
 
 export interface HeadlessIo {
@@ -51,9 +43,6 @@ export async function runHeadless(
   piped: string,
   io: HeadlessIo,
 ): Promise<number> {
-  const limits = limitsFrom(flags);
-  const maxSubagentDepth = subagentDepthFrom(flags);
-  const approvalMode = approvalModeFrom(flags);
   const format = (flags.outputFormat ?? 'text') as OutputFormat;
   const prompt = [piped.trim(), flags.prompt?.trim(), positional.join(' ').trim()]
     .filter(Boolean)
@@ -64,76 +53,77 @@ export async function runHeadless(
     );
   }
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
-  const resumed = sessionToResume(flags);
-  const session = await openSession(
-    {
-      root: flags.root,
-      includeDirectories: flags.includeDirectories,
-      approvalMode,
-      overrides: settingsFrom(flags),
-      ...(resumed ? { sessionId: resumed.id } : {}),
-    },
+  return withAgentStart(
+    flags,
     warn,
-  );
-  try {
-    const endpoint = resolveEndpoint(session.config.settings);
-    if (!endpoint) {
+    async ({ session, endpoint, recorder, cutOffNote, createAgent }) => {
+      if (cutOffNote) warn(cutOffNote);
+      const printer = createPrinter(format, io, session);
+      const controller = new AbortController();
+      const stopListening = cancelOnStopSignals(controller, io.exitNow);
+      let running: Promise<unknown> = Promise.resolve();
+      // TERM or HUP: cancel the run and let it finish (result printed, session ended) before exiting.
+      const forgetCleanup = addTerminationCleanup(async () => {
+        controller.abort(new Error('stopped by a signal'));
+        await running.catch(() => undefined);
+      });
+      try {
+        const agent = createAgent({
+          onWarning: (message) => warn(`warning: ${message}`),
+          onEvent: (event: AgentEvent) => printer.event(event),
+        });
+        printer.start(endpoint.model);
+        const content = await withAttachments(prompt, session, controller.signal, warn);
+        const run = agent.loop.run(content, controller.signal);
+        running = run;
+        const result: AgentRunResult = await run;
+        recorder.recordEnd(result.status);
+        printer.finish(result, agent.usage.usage);
+        return EXIT_CODES[result.status];
+      } finally {
+        stopListening();
+        forgetCleanup();
+      }
+    },
+    () => {
       warn(HOW_TO_CONFIGURE_MODEL);
       return ExitCode.Usage;
-    }
-    const { config } = session;
-    const recorder = new SessionRecorder(
-      sessionFile(config.userDir, config.targetDir, config.sessionId),
-      { sessionId: config.sessionId, cwd: config.targetDir, model: endpoint.model },
-      Boolean(resumed),
-    );
-    if (resumed && resumed.droppedMessages > 0) {
-      // The file ends in an exchange that never finished (the process was killed): start
-      // again from the last complete one, in the file too.
-      recorder.recordHistoryReplaced(resumed.history);
-      warn(
-        `the session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`,
+    },
+  );
+}
+
+/**
+ * The prompt with what its `@` references name attached (files, folders, images, PDFs),
+ * read the way the interactive app reads them; problems are warnings, the run goes on.
+ */
+async function withAttachments(
+  prompt: string,
+  session: Session,
+  signal: AbortSignal,
+  warn: (line: string) => void,
+): Promise<PromptContent> {
+  if (findAtReferences(prompt).length === 0) return prompt;
+  // Nobody to ask: a read the settings would not allow without asking is refused.
+  const scheduler = new CoreToolScheduler({
+    config: session.config,
+    toolRegistry: session.registry,
+  });
+  let next = 0;
+  const attached = await attachReferences(prompt, {
+    config: session.config,
+    registry: session.registry,
+    signal,
+    runTool: async (name, args, toolSignal) => {
+      const [call] = await scheduler.schedule(
+        { callId: `prompt-attachment-${++next}`, name, args },
+        toolSignal,
       );
-    }
-    const printer = createPrinter(format, io, session);
-    const controller = new AbortController();
-    const stopListening = cancelOnStopSignals(controller, io.exitNow);
-    let running: Promise<unknown> = Promise.resolve();
-    // TERM or HUP: cancel the run and let it finish (result printed, session ended) before exiting.
-    const forgetCleanup = addTerminationCleanup(async () => {
-      controller.abort(new Error('stopped by a signal'));
-      await running.catch(() => undefined);
-    });
-    try {
-      const agent = createAgentSession({
-        config: session.config,
-        registry: session.registry,
-        endpoint,
-        limits,
-        maxSubagentDepth,
-        recorder,
-        ...(resumed ? { history: resumed.history } : {}),
-        onWarning: (message) => warn(`warning: ${message}`),
-        onEvent: (event: AgentEvent) => printer.event(event),
-        ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
-        ...(flags.appendSystemPrompt !== undefined
-          ? { appendSystemPrompt: flags.appendSystemPrompt }
-          : {}),
-      });
-      printer.start(endpoint.model);
-      const run = agent.loop.run(prompt, controller.signal);
-      running = run;
-      const result: AgentRunResult = await run;
-      recorder.recordEnd(result.status);
-      printer.finish(result, agent.usage.usage);
-      return EXIT_CODES[result.status];
-    } finally {
-      stopListening();
-      forgetCleanup();
-    }
-  } finally {
-    await closeSession(session);
-  }
+      if (!call) throw new Error(`${name} did not run.`);
+      return call;
+    },
+  });
+  for (const problem of attached.problems) warn(problem);
+  return attached.content;
 }
 
 /** Piped standard input, read to its end; nothing when it is a terminal. */

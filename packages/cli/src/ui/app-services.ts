@@ -15,6 +15,7 @@ import type {
   ToolRegistry,
 } from '@toolhost/core';
 import type { ReactElement } from 'react';
+import type { PromptContent } from './prompt-content.js';
 
 /** How a message printed into the history looks. */
 export type MessageLevel = 'info' | 'warning' | 'error';
@@ -59,7 +60,7 @@ export interface AppServices {
    * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
    * what the history shows when the prompt carries more (the files `@` references attach).
    */
-  submitPrompt(prompt: string, shown?: string): Promise<void>;
+  submitPrompt(prompt: PromptContent, shown?: string): Promise<void>;
   /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
   showUserLine(text: string): void;
   /** Continues a saved session's conversation in this app (`/resume <id>`). */

@@ -62,6 +62,8 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
         return;
       }
       if (key.shift && key.tab) {
+        // In a server's form Shift+Tab moves back a field.
+        if (live.approval?.call.confirmationDetails.type === 'elicitation') return;
         controller.cycleApprovalMode();
         return;
       }

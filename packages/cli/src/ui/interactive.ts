@@ -6,23 +6,10 @@
  * the same agent as the headless front end and must not reach into core beyond its
  * public API. Ink and React are loaded only here, so other commands never load them.
  */
-import {
-  createAgentSession,
-  HOW_TO_CONFIGURE_MODEL,
-  resolveEndpoint,
-  SessionRecorder,
-  sessionFile,
-} from '@toolhost/core';
-import {
-  type AgentFlags,
-  approvalModeFrom,
-  limitsFrom,
-  settingsFrom,
-  subagentDepthFrom,
-} from '../agent/agent-flags.js';
-import { sessionToResume } from '../agent/resume.js';
+import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core';
+import type { AgentFlags } from '../agent/agent-flags.js';
+import { withAgentStart } from '../agent/agent-start.js';
 import { ExitCode } from '../errors.js';
-import { closeSession, openSession } from '../session.js';
 import { editorForApp } from './external-editor.js';
 import { shortPath } from './format.js';
 import { historyItemsFromMessages } from './resumed-history.js';
@@ -41,129 +28,100 @@ export interface InteractiveIo {
 export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Promise<number> {
   const warnings: string[] = [];
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
-  const limits = limitsFrom(flags);
-  const maxSubagentDepth = subagentDepthFrom(flags);
-  const approvalMode = approvalModeFrom(flags);
-  const resumed = sessionToResume(flags);
-  const session = await openSession(
-    {
-      root: flags.root,
-      includeDirectories: flags.includeDirectories,
-      approvalMode,
-      overrides: settingsFrom(flags),
-      ...(resumed ? { sessionId: resumed.id } : {}),
-    },
+  return withAgentStart(
+    flags,
     (line) => warnings.push(line),
-  );
-  try {
-    const endpoint = resolveEndpoint(session.config.settings);
-    if (!endpoint) {
+    async ({ session, endpoint, recorder, resumed, cutOffNote, createAgent }) => {
+      const { config, registry } = session;
+      const plain = Boolean(flags.screenReader);
+      const colors = colorWanted() && !plain;
+      // chalk (used by Ink and the Markdown renderer) reads this when first loaded, below.
+      if (!colors) process.env.FORCE_COLOR = '0';
+
+      let quit: () => void = () => undefined;
+      const quitting = new Promise<void>((resolve) => {
+        quit = resolve;
+      });
+      const controller = new SessionController({
+        config,
+        registry,
+        endpoint,
+        onQuit: () => quit(),
+        onTurnEnd: (status) => recorder.recordEnd(status),
+        onHistoryReplaced: (history) => recorder.recordHistoryReplaced(history),
+        onSessionResumed: (loaded) => {
+          // Checkpoints, todos and the saved file follow the session that goes on.
+          config.sessionId = loaded.id;
+          recorder.continueIn(loaded.file, loaded.id);
+          if (loaded.droppedMessages > 0) recorder.recordHistoryReplaced(loaded.history);
+        },
+        // Screen readers get no clearing: what was read stays where it was.
+        ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
+      });
+      const services = controller.services();
+      controller.attach(
+        createAgent({
+          onEvent: controller.onEvent,
+          onConfirmationRequest: controller.requestApproval,
+          editProposal: editorForApp(
+            controller,
+            io.stdin,
+            config.settings.general?.preferredEditor,
+          ),
+          onWarning: (message) => services.print(message, 'warning'),
+        }),
+      );
+      const folderLabel = shortPath(config.targetDir, process.env.HOME);
+      controller.add({
+        kind: 'welcome',
+        model: endpoint.model,
+        folder: folderLabel,
+        resumed: resumed?.history.length ?? 0,
+      });
+      for (const line of warnings) services.print(line, 'warning');
+      if (resumed) {
+        for (const item of historyItemsFromMessages(resumed.history, registry))
+          controller.add(item);
+      }
+      if (cutOffNote) services.print(cutOffNote, 'warning');
+
+      const [{ render }, { createElement }, { App }] = await Promise.all([
+        import('ink'),
+        import('react'),
+        import('./app.js'),
+      ]);
+      const instance = render(
+        createElement(App, {
+          controller,
+          model: endpoint.model,
+          folder: config.targetDir,
+          folderLabel,
+          theme: createTheme(colors),
+          plain,
+        }),
+        {
+          stdin: io.stdin,
+          stdout: io.stdout,
+          stderr: io.stderr,
+          exitOnCtrlC: false,
+          patchConsole: true,
+          isScreenReaderEnabled: plain,
+        },
+      );
+      await quitting;
+      instance.unmount();
+      await instance.waitUntilExit().catch(() => undefined);
+      recorder.recordEnd('quit');
+      io.stdout.write(
+        `Session ${config.sessionId} saved. Continue it with: toolhost -c (or toolhost -r ${config.sessionId})\n`,
+      );
+      return ExitCode.Success;
+    },
+    () => {
       for (const line of warnings) warn(line);
       warn(HOW_TO_CONFIGURE_MODEL);
       warn('For example: OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3 toolhost');
       return ExitCode.Usage;
-    }
-    const { config, registry } = session;
-    const plain = Boolean(flags.screenReader);
-    const colors = colorWanted() && !plain;
-    // chalk (used by Ink and the Markdown renderer) reads this when first loaded, below.
-    if (!colors) process.env.FORCE_COLOR = '0';
-    const recorder = new SessionRecorder(
-      sessionFile(config.userDir, config.targetDir, config.sessionId),
-      { sessionId: config.sessionId, cwd: config.targetDir, model: endpoint.model },
-      Boolean(resumed),
-    );
-    if (resumed && resumed.droppedMessages > 0) recorder.recordHistoryReplaced(resumed.history);
-
-    let quit: () => void = () => undefined;
-    const quitting = new Promise<void>((resolve) => {
-      quit = resolve;
-    });
-    const controller = new SessionController({
-      config,
-      registry,
-      endpoint,
-      onQuit: () => quit(),
-      onTurnEnd: (status) => recorder.recordEnd(status),
-      onHistoryReplaced: (history) => recorder.recordHistoryReplaced(history),
-      onSessionResumed: (loaded) => {
-        // Checkpoints, todos and the saved file follow the session that goes on.
-        config.sessionId = loaded.id;
-        recorder.continueIn(loaded.file, loaded.id);
-        if (loaded.droppedMessages > 0) recorder.recordHistoryReplaced(loaded.history);
-      },
-      // Screen readers get no clearing: what was read stays where it was.
-      ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
-    });
-    const services = controller.services();
-    const agent = createAgentSession({
-      config,
-      registry,
-      endpoint,
-      limits,
-      maxSubagentDepth,
-      recorder,
-      ...(resumed ? { history: resumed.history } : {}),
-      onEvent: controller.onEvent,
-      onConfirmationRequest: controller.requestApproval,
-      editProposal: editorForApp(controller, io.stdin, config.settings.general?.preferredEditor),
-      onWarning: (message) => services.print(message, 'warning'),
-      ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
-      ...(flags.appendSystemPrompt !== undefined
-        ? { appendSystemPrompt: flags.appendSystemPrompt }
-        : {}),
-    });
-    controller.attach(agent);
-    const folderLabel = shortPath(config.targetDir, process.env.HOME);
-    controller.add({
-      kind: 'welcome',
-      model: endpoint.model,
-      folder: folderLabel,
-      resumed: resumed?.history.length ?? 0,
-    });
-    for (const line of warnings) services.print(line, 'warning');
-    if (resumed) {
-      for (const item of historyItemsFromMessages(resumed.history, registry)) controller.add(item);
-      if (resumed.droppedMessages > 0) {
-        services.print(
-          `The session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`,
-          'warning',
-        );
-      }
-    }
-
-    const [{ render }, { createElement }, { App }] = await Promise.all([
-      import('ink'),
-      import('react'),
-      import('./app.js'),
-    ]);
-    const instance = render(
-      createElement(App, {
-        controller,
-        model: endpoint.model,
-        folder: config.targetDir,
-        folderLabel,
-        theme: createTheme(colors),
-        plain,
-      }),
-      {
-        stdin: io.stdin,
-        stdout: io.stdout,
-        stderr: io.stderr,
-        exitOnCtrlC: false,
-        patchConsole: true,
-        isScreenReaderEnabled: plain,
-      },
-    );
-    await quitting;
-    instance.unmount();
-    await instance.waitUntilExit().catch(() => undefined);
-    recorder.recordEnd('quit');
-    io.stdout.write(
-      `Session ${config.sessionId} saved. Continue it with: toolhost -c (or toolhost -r ${config.sessionId})\n`,
-    );
-    return ExitCode.Success;
-  } finally {
-    await closeSession(session);
-  }
+    },
+  );
 }

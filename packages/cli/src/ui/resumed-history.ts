@@ -12,11 +12,16 @@ export function historyItemsFromMessages(
 ): HistoryItemContent[] {
   const items: HistoryItemContent[] = [];
   const rowsByCall = new Map<string, ToolRow>();
+  let previous: ChatMessage | undefined;
   for (const message of messages) {
+    const before = previous;
+    previous = message;
     if (message.role === 'user') {
       const text = textOf(message.content).replace(APP_NOTE, '');
       // Media attached after tool results travel as a user message of parts: not a prompt.
-      if (text.trim() && typeof message.content === 'string') items.push({ kind: 'user', text });
+      const afterToolResults = before?.role === 'tool';
+      if (text.trim() && (typeof message.content === 'string' || !afterToolResults))
+        items.push({ kind: 'user', text: promptShown(text) });
     } else if (message.role === 'assistant') {
       const text = textOf(message.content ?? '');
       if (text.trim()) items.push({ kind: 'assistant', text: text.trim() });
@@ -67,4 +72,10 @@ function parseArgs(raw: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** A prompt as the person typed it: what its `@` references attached is left out. */
+function promptShown(text: string): string {
+  const at = text.search(/\n\n--- Content from (referenced files|MCP resource )/);
+  return at >= 0 ? text.slice(0, at) : text;
 }

@@ -17,6 +17,7 @@ import {
   type LoadedSession,
   loadSession,
   type ModelEndpoint,
+  partsToText,
   type ScheduleInput,
   type ToolCall,
   ToolConfirmationOutcome,
@@ -27,6 +28,7 @@ import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
 import { splitFinishedBlocks } from './markdown-split.js';
+import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { toolRow } from './tool-rows.js';
 
@@ -92,7 +94,7 @@ export class SessionController {
   private nextId = 1;
   private agentSession: AgentSession | undefined;
   private turn: { controller: AbortController; startedAt: number } | undefined;
-  private readonly queue: Array<{ prompt: string; shown: string; done: () => void }> = [];
+  private readonly queue: Array<{ prompt: PromptContent; shown: string; done: () => void }> = [];
   private servicesObject: AppServices | undefined;
   private readonly liveOutputs = new Map<string, string>();
   private readonly approvals: PendingApproval[] = [];
@@ -329,7 +331,7 @@ export class SessionController {
   // ---- turns -------------------------------------------------------------------------
 
   /** `shown` is what the person typed, when the prompt sent carries more (attached files). */
-  submitPrompt = (prompt: string, shown = prompt): Promise<void> => {
+  submitPrompt = (prompt: PromptContent, shown = textOf(prompt)): Promise<void> => {
     if (this.turn) {
       return new Promise((done) => {
         this.queue.push({ prompt, shown, done });
@@ -339,13 +341,13 @@ export class SessionController {
     return this.runTurn(prompt, shown);
   };
 
-  private async runTurn(prompt: string, shown = prompt): Promise<void> {
+  private async runTurn(prompt: PromptContent, shown: string): Promise<void> {
     this.add({ kind: 'user', text: shown });
     const controller = new AbortController();
     const startedAt = Date.now();
     this.turn = { controller, startedAt };
     this.update({ busy: true, turnStartedAt: startedAt, hint: undefined });
-    const sent = this.cancelledLastTurn ? `${CANCELLED_NOTE}\n\n${prompt}` : prompt;
+    const sent = this.cancelledLastTurn ? withNoteBefore(CANCELLED_NOTE, prompt) : prompt;
     this.cancelledLastTurn = false;
     try {
       const result = await this.agent.loop.run(sent, controller.signal);
@@ -537,4 +539,8 @@ export class SessionController {
       getStats: () => this.getStats(),
     };
   }
+}
+
+function textOf(prompt: PromptContent): string {
+  return typeof prompt === 'string' ? prompt : partsToText(prompt);
 }

@@ -25,6 +25,8 @@ export interface AppOptions {
   columns?: number;
   rows?: number;
   env?: Record<string, string>;
+  /** Runs before the command starts (settings, files in the project or the home folder). */
+  prepare?: (dirs: TempDirs) => void;
 }
 
 export function modelEnv(baseUrl: string): Record<string, string> {
@@ -34,6 +36,7 @@ export function modelEnv(baseUrl: string): Record<string, string> {
 /** Starts the app and waits until it is ready for a prompt. */
 export async function openApp(script: Script, options: AppOptions = {}): Promise<AppUnderTest> {
   const dirs = makeTempDirs();
+  options.prepare?.(dirs);
   const server = await startModelServer(script);
   const start = (args: string[]) =>
     startToolhostInTmux(args, {

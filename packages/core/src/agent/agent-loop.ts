@@ -8,77 +8,20 @@
  * its events). Tool declarations are read from the registry at every turn, so tools that
  * arrive later (an MCP server connecting) are offered from the next request on.
  */
-import type { Config } from '../config/config.js';
+import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import type {
-  ConfirmationDecision,
-  EditProposal,
-  WaitingToolCall,
-} from '../core/tool-call-types.js';
-import type { ModelClient } from '../models/model-client.js';
 import { ModelError } from '../models/model-errors.js';
-import type { ChatMessage, ModelResponse, ModelToolCall } from '../models/model-types.js';
-import { type TokenUsage, UsageTracker } from '../models/token-usage.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type {
-  AgentEvent,
-  AgentEventListener,
-  AgentRunResult,
-  AgentStopReason,
-  AgentToolCall,
-  PermissionDenial,
-} from './agent-events.js';
-import type { CheckpointHook } from './checkpoints/checkpointer.js';
-import type { ConversationRecorder } from './conversation-recorder.js';
-import { type LoopDetectionOptions, LoopDetector } from './loop-detection.js';
-import { toChatToolMessages, toChatTools } from './provider-seam.js';
+import type { ChatMessage, ModelResponse } from '../models/model-types.js';
+import { UsageTracker } from '../models/token-usage.js';
+import type { ResultOptions } from '../providers/tool-results.js';
+import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
+import type { AgentLoopOptions } from './agent-loop-options.js';
+import { assistantMessage, RunState } from './agent-loop-run.js';
+import { LoopDetector } from './loop-detection.js';
+import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
 import { parseToolCalls, runToolBatch } from './tool-batch.js';
 
-export interface AgentLimits {
-  /** Model requests in one run. */
-  maxTurns?: number;
-  /** Tool calls executed in one run. */
-  maxToolCalls?: number;
-  /** Milliseconds one run may take. */
-  maxWallTimeMs?: number;
-}
-
-/** Shrinks the history when it nears the context window; see compression.ts. */
-export interface HistoryCompressor {
-  /** With `force`, compresses whatever the size (the person asked for it). */
-  compressIfNeeded(
-    history: ChatMessage[],
-    systemPrompt: string,
-    signal: AbortSignal,
-    force?: boolean,
-  ): Promise<{ history: ChatMessage[]; tokensBefore: number; tokensAfter: number } | undefined>;
-  /** Tells it the exact prompt size the endpoint reported for the current history. */
-  observePromptTokens(history: ChatMessage[], inputTokens: number): void;
-}
-
-export interface AgentLoopOptions {
-  config: Config;
-  registry: ToolRegistry;
-  model: ModelClient;
-  systemPrompt: string;
-  limits?: AgentLimits;
-  onEvent?: AgentEventListener;
-  /** Asks the person about a call; without it, calls that need approval are refused. */
-  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
-  /** Opens a proposed change in the person's editor (`modify_with_editor`); see the scheduler. */
-  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
-  /** The conversation so far (a resumed session). */
-  history?: ChatMessage[];
-  /** The session's usage; a subagent shares its parent's. */
-  usage?: UsageTracker;
-  recorder?: ConversationRecorder;
-  compressor?: HistoryCompressor;
-  loopDetection?: LoopDetectionOptions;
-  /** A model name other than the endpoint's (a subagent's `model`). */
-  modelName?: string;
-  /** Snapshots the files before each batch that may change them; none when omitted. */
-  checkpoints?: CheckpointHook;
-}
+export type { AgentLimits, AgentLoopOptions, HistoryCompressor } from './agent-loop-options.js';
 
 const MAX_CONTINUATIONS = 3;
 const CONTINUE_AFTER_LENGTH =
@@ -110,11 +53,14 @@ export class AgentLoop {
     });
   }
 
-  /** Runs one prompt to its end; never rejects for a model or tool failure. */
-  async run(prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
+  /**
+   * Runs one prompt to its end; never rejects for a model or tool failure. The prompt is
+   * text, or parts: text with attached files (`inlineData` images, PDFs) for the model to see.
+   */
+  async run(prompt: string | readonly Part[], signal: AbortSignal): Promise<AgentRunResult> {
     const run = new RunState(this.options.limits ?? {}, signal, this.usage.usage);
     try {
-      this.append({ role: 'user', content: prompt });
+      this.append(toChatUserMessage(prompt, this.mediaOptions()));
       const result = await this.loop(run);
       this.emit({ type: 'finished', result });
       return result;
@@ -229,13 +175,7 @@ export class AgentLoop {
         return run.finish('error', answer, this.usage.usage, refusal);
       }
       const outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
-      const resultOptions = {
-        model: this.options.modelName ?? this.options.model.model,
-        ...(this.options.config.settings.model?.modalities
-          ? { modalities: this.options.config.settings.model.modalities }
-          : {}),
-      };
-      for (const message of toChatToolMessages(outcome.responseParts, resultOptions)) {
+      for (const message of toChatToolMessages(outcome.responseParts, this.mediaOptions())) {
         this.append(message);
       }
       this.emit({ type: 'tool_results', results: outcome.results });
@@ -376,6 +316,16 @@ export class AgentLoop {
     }
   }
 
+  /** What the model takes, for the media sent to it (its name's defaults or settings). */
+  private mediaOptions(): ResultOptions {
+    return {
+      model: this.options.modelName ?? this.options.model.model,
+      ...(this.options.config.settings.model?.modalities
+        ? { modalities: this.options.config.settings.model.modalities }
+        : {}),
+    };
+  }
+
   private append(message: ChatMessage): void {
     this.history.push(message);
     this.options.recorder?.recordMessage(message);
@@ -384,91 +334,4 @@ export class AgentLoop {
   private emit(event: AgentEvent): void {
     this.options.onEvent?.(event);
   }
-}
-
-/** The model's answer as it sent it (tool names and arguments untouched). */
-function assistantMessage(text: string, calls: ModelToolCall[]): ChatMessage {
-  return {
-    role: 'assistant',
-    content: text || null,
-    ...(calls.length > 0
-      ? {
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: 'function' as const,
-            function: { name: call.name, arguments: call.arguments },
-          })),
-        }
-      : {}),
-  };
-}
-
-/** The counters, limits and signals of one run. */
-class RunState {
-  readonly limits: Required<AgentLimits>;
-  readonly signal: AbortSignal;
-  readonly denials: PermissionDenial[] = [];
-  readonly startedAt = Date.now();
-  turns = 0;
-  toolCalls = 0;
-  wallTimeExceeded = false;
-  /** The latest text the model wrote beside tool calls. */
-  lastText = '';
-  private readonly timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    limits: AgentLimits,
-    signal: AbortSignal,
-    private readonly usageAtStart: TokenUsage,
-  ) {
-    this.limits = {
-      maxTurns: limits.maxTurns ?? Number.POSITIVE_INFINITY,
-      maxToolCalls: limits.maxToolCalls ?? Number.POSITIVE_INFINITY,
-      maxWallTimeMs: limits.maxWallTimeMs ?? Number.POSITIVE_INFINITY,
-    };
-    const wall = new AbortController();
-    this.signal = AbortSignal.any([signal, wall.signal]);
-    if (Number.isFinite(this.limits.maxWallTimeMs)) {
-      this.timer = setTimeout(() => {
-        this.wallTimeExceeded = true;
-        wall.abort(new Error('wall-time limit'));
-      }, this.limits.maxWallTimeMs);
-    }
-  }
-
-  toolBudget(): number {
-    return Math.max(0, this.limits.maxToolCalls - this.toolCalls);
-  }
-
-  finish(
-    status: AgentStopReason,
-    answer: string[],
-    usage: TokenUsage,
-    message?: string,
-  ): AgentRunResult {
-    return {
-      status,
-      text: answer.length > 0 ? answer.join('') : this.lastText,
-      turns: this.turns,
-      toolCalls: this.toolCalls,
-      usage: subtractUsage(usage, this.usageAtStart),
-      durationMs: Date.now() - this.startedAt,
-      permissionDenials: this.denials,
-      ...(message ? { message } : {}),
-    };
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-function subtractUsage(total: TokenUsage, start: TokenUsage): TokenUsage {
-  const cached = (total.cachedInputTokens ?? 0) - (start.cachedInputTokens ?? 0);
-  return {
-    inputTokens: total.inputTokens - start.inputTokens,
-    outputTokens: total.outputTokens - start.outputTokens,
-    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-    ...(total.estimated ? { estimated: true } : {}),
-  };
 }

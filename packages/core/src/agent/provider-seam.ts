@@ -7,7 +7,11 @@
 import type { FunctionDeclaration, Part } from '../core/content.js';
 import type { ChatMessage, ChatTool } from '../models/model-types.js';
 import { toolNameMap } from '../providers/declarations.js';
-import { toOpenAIToolMessages, toOpenAITools } from '../providers/openai-chat.js';
+import {
+  toOpenAIToolMessages,
+  toOpenAITools,
+  toOpenAIUserMessage,
+} from '../providers/openai-chat.js';
 import type { ResultOptions } from '../providers/tool-results.js';
 
 export interface ChatTools {
@@ -30,4 +34,13 @@ export function toChatToolMessages(
   options: ResultOptions = {},
 ): ChatMessage[] {
   return toOpenAIToolMessages(responseParts, options) as ChatMessage[];
+}
+
+/** The person's turn: a text prompt, or text with attached files (images, PDFs) as parts. */
+export function toChatUserMessage(
+  prompt: string | readonly Part[],
+  options: ResultOptions = {},
+): ChatMessage {
+  if (typeof prompt === 'string') return { role: 'user', content: prompt };
+  return toOpenAIUserMessage(prompt, options) as ChatMessage;
 }

@@ -5,7 +5,7 @@ import { decode as decodePng } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 import type { Part } from '../core/content.js';
 import { convertToFunctionResponse } from '../core/function-response.js';
-import { toOpenAIToolMessages, toOpenAITools } from './openai-chat.js';
+import { toOpenAIToolMessages, toOpenAITools, toOpenAIUserMessage } from './openai-chat.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name)).toString('base64');
@@ -150,5 +150,49 @@ describe('toOpenAIToolMessages', () => {
       tool_call_id: 'x',
       content: '{"output":"a","extra":1}',
     });
+  });
+});
+
+describe('toOpenAIUserMessage', () => {
+  it('keeps a text prompt a string', () => {
+    expect(toOpenAIUserMessage([{ text: 'hello' }, { text: 'there' }])).toEqual({
+      role: 'user',
+      content: 'hello\nthere',
+    });
+  });
+
+  it('sends attached images as data URLs and PDFs as files, in the prompt order', () => {
+    const message = toOpenAIUserMessage([
+      { text: 'what is this?' },
+      { text: '--- pic.png (image/png) ---' },
+      media('image/png', 'pixel.png'),
+      media('application/pdf', 'page.pdf', 'report.pdf'),
+      { text: 'end' },
+    ]);
+    expect(message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?\n--- pic.png (image/png) ---' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${fixture('pixel.png')}` } },
+        {
+          type: 'file',
+          file: {
+            filename: 'report.pdf',
+            file_data: `data:application/pdf;base64,${fixture('page.pdf')}`,
+          },
+        },
+        { type: 'text', text: 'end' },
+      ],
+    });
+  });
+
+  it('says what it left out for a model that takes no images', () => {
+    const message = toOpenAIUserMessage([{ text: 'look' }, media('image/png', 'pixel.png')], {
+      modalities: [],
+    });
+    expect(typeof message.content).toBe('string');
+    expect(message.content).toMatch(
+      /^look\n\[Image pixel\.png \(image\/png, .*\) from the prompt was left out: this model does not take images\.\]$/,
+    );
   });
 });

@@ -11,9 +11,9 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration, Part } from '../core/content.js';
 import { type DeclarationOptions, prepareDeclarations } from './declarations.js';
-import { type MediaPolicy, prepareCallMedia } from './media.js';
+import { type MediaPolicy, prepareCallMedia, prepareMedia } from './media.js';
 import {
   collectToolOutputs,
   type ResultOptions,
@@ -95,6 +95,49 @@ export function toOpenAIToolMessages(
   }
   if (attachments.length > 0) messages.push({ role: 'user', content: attachments });
   return messages;
+}
+
+/**
+ * The person's turn as one `user` message: text alone stays a string; with attached
+ * files (inline images, PDFs, audio) it becomes content parts in the prompt's order, each
+ * file a data URL as Chat Completions takes it, or a placeholder saying why it was left out.
+ */
+export function toOpenAIUserMessage(
+  parts: readonly Part[],
+  options: ResultOptions = {},
+): ChatCompletionUserMessageParam {
+  const modalities = resolveModalities(options);
+  const content: ChatCompletionContentPart[] = [];
+  const addText = (text: string) => {
+    const last = content.at(-1);
+    if (last?.type === 'text') last.text = `${last.text}\n${text}`;
+    else content.push({ type: 'text', text });
+  };
+  for (const [index, part] of parts.entries()) {
+    if (typeof part.text === 'string') {
+      if (part.text !== '') addText(part.text);
+      continue;
+    }
+    const media = prepareMedia(part, OPENAI_CHAT_MEDIA, {
+      source: 'the prompt',
+      fallbackName: `attachment-${index + 1}`,
+      ...(modalities ? { modalities } : {}),
+    });
+    if (!media) continue;
+    if (media.kind === 'text') {
+      addText(media.text);
+      continue;
+    }
+    const converted = toContentPart(media.kind, media.mimeType, media.data, media.filename);
+    if (converted) content.push(converted);
+    else
+      addText(
+        `[${media.filename} (${media.mimeType}) was left out: ${OPENAI_CHAT_MEDIA.label} does not take it.]`,
+      );
+  }
+  const only = content[0];
+  if (content.length === 1 && only?.type === 'text') return { role: 'user', content: only.text };
+  return { role: 'user', content };
 }
 
 function toContentPart(

@@ -346,7 +346,8 @@ export class McpServerConnection {
         requestedSchema: schema,
         onConfirm: () => undefined,
       });
-      if (decision.outcome === ToolConfirmationOutcome.Cancel) return { action: 'decline' };
+      if (decision.outcome === ToolConfirmationOutcome.Cancel)
+        return { action: decision.payload?.dismissed ? 'cancel' : 'decline' };
       const checked = completeAnswers(schema, decision.payload?.answers ?? {});
       if ('content' in checked)
         return { action: 'accept', content: checked.content as ElicitResult['content'] };

@@ -100,6 +100,11 @@ export interface ToolConfirmationPayload {
   newContent?: string;
   /** The person's answers to an `elicitation` form, by field name. */
   answers?: Record<string, unknown>;
+  /**
+   * With `cancel` on an `elicitation` form: the person dismissed it (Esc) without saying
+   * yes or no, which MCP tells the server apart from a refusal.
+   */
+  dismissed?: boolean;
 }
 
 interface ConfirmationBase {
@@ -164,7 +169,8 @@ export interface ToolPlanConfirmationDetails extends ConfirmationBase {
 
 /**
  * A question an MCP server asks the person while one of its tools runs (elicitation, form
- * mode). `proceed_once` with `payload.answers` accepts; `cancel` declines.
+ * mode). `proceed_once` with `payload.answers` accepts; `cancel` declines, or cancels
+ * with `payload.dismissed`.
  */
 export interface ToolElicitationConfirmationDetails extends ConfirmationBase {
   type: 'elicitation';

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { choicesFor } from '../../confirm-prompt.js';
 import { useUi } from '../ui-context.js';
 import { DiffLines } from './diff-view.js';
+import { ElicitationForm } from './elicitation-form.js';
 import { MarkdownText } from './markdown-text.js';
 
 /** The single key for each answer, the same whatever the order of the list. */
@@ -32,8 +33,18 @@ export interface ApprovalDialogProps {
   isActive: boolean;
 }
 
+/** What the person is asked about a call: a server's form, or whether the call may run. */
+export function ApprovalDialog(props: ApprovalDialogProps) {
+  const details = props.call.confirmationDetails;
+  if (details.type === 'elicitation')
+    return (
+      <ElicitationForm details={details} onAnswer={props.onAnswer} isActive={props.isActive} />
+    );
+  return <ChoiceDialog {...props} />;
+}
+
 /** Asks whether a call may run: what it will do, then the answers as single keys. */
-export function ApprovalDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProps) {
+function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProps) {
   const { theme, plain } = useUi();
   const choices = choicesFor(call);
   const [selected, setSelected] = useState(0);
@@ -120,6 +131,7 @@ function DetailsView({ details }: { details: ToolCallConfirmationDetails }) {
         </Box>
       );
     case 'elicitation':
+      // Asked by ElicitationForm.
       return <Text>{details.message}</Text>;
   }
 }

@@ -82,6 +82,11 @@ describe('attaching @ references', () => {
 
   it('keeps names of nothing as plain text', async () => {
     const result = await attach('ask @alice about it');
-    expect(result).toEqual({ prompt: 'ask @alice about it', attached: [], problems: [] });
+    expect(result).toEqual({
+      prompt: 'ask @alice about it',
+      content: 'ask @alice about it',
+      attached: [],
+      problems: [],
+    });
   });
 });

@@ -13,9 +13,12 @@ import {
   type IgnoreReason,
   IgnoreRules,
   type McpServerConnection,
+  type Part,
   partsToText,
   type ToolRegistry,
+  toParts,
 } from '@toolhost/core';
+import type { PromptContent } from '../prompt-content.js';
 
 export interface AtReference {
   /** Offsets of the whole token, `@` included. */
@@ -65,8 +68,13 @@ function unescapePath(raw: string): string {
 }
 
 export interface AttachResult {
-  /** The prompt for the model: the person's text, then what the references brought. */
+  /** The prompt's text: the person's text, then what the references brought. */
   prompt: string;
+  /**
+   * What goes to the model: the text alone, or with the attached images and PDFs as parts
+   * in the place their file has among the attached files.
+   */
+  content: PromptContent;
   /** Paths and resources attached, for the person to see. */
   attached: string[];
   /** References that could not be attached, each with its reason. */
@@ -117,12 +125,21 @@ export async function attachReferences(
   }
   const sections: string[] = [];
   const attached: string[] = [];
+  // Each section as parts: text, and the files' images and PDFs where they come.
+  const sectionParts: Part[][] = [];
   if (paths.length > 0) {
     const unique = [...new Set(paths)];
     const call = await options.runTool('read_many_files', { paths: unique }, options.signal);
-    const content = partsToText(call.response.llmContent).trim();
-    if (call.status === 'success' && content) {
+    const parts = toParts(call.response.llmContent);
+    const content = partsToText(parts).trim();
+    const media = parts.filter((part) => part.inlineData || part.fileData);
+    if (call.status === 'success' && (content || media.length > 0)) {
       sections.push(`--- Content from referenced files ---\n${content}\n--- End of content ---`);
+      sectionParts.push([
+        { text: '--- Content from referenced files ---' },
+        ...parts,
+        { text: '--- End of content ---' },
+      ]);
       attached.push(...unique);
     } else {
       problems.push(
@@ -141,16 +158,20 @@ export async function attachReferences(
             `[${item.mimeType ?? 'binary'} content of ${item.uri} not shown: only text can be attached]`,
           );
       }
-      sections.push(
-        `--- Content from MCP resource ${label} ---\n${texts.join('\n')}\n--- End of content ---`,
-      );
+      const section = `--- Content from MCP resource ${label} ---\n${texts.join('\n')}\n--- End of content ---`;
+      sections.push(section);
+      sectionParts.push([{ text: section }]);
       attached.push(label);
     } catch (error) {
       problems.push(`@${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const prompt = sections.length > 0 ? `${text}\n\n${sections.join('\n\n')}` : text;
-  return { prompt, attached, problems };
+  const hasMedia = sectionParts.some((parts) => parts.some((part) => part.inlineData));
+  const content: PromptContent = hasMedia
+    ? [{ text: `${text}\n` }, ...sectionParts.flat()]
+    : prompt;
+  return { prompt, content, attached, problems };
 }
 
 /** `server:uri` where `server` is a configured MCP server's name. */

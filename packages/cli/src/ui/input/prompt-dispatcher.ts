@@ -5,6 +5,7 @@
  */
 import { parseSlashLine } from '../commands/command-line.js';
 import type { CommandContext, MessageKind, SlashCommand } from '../commands/command-types.js';
+import { type PromptContent, withNoteBefore } from '../prompt-content.js';
 import { attachReferences, findAtReferences, type ToolRunner } from './at-references.js';
 import { runShellLine, shellCommandOf } from './shell-line.js';
 
@@ -17,7 +18,7 @@ export interface DispatcherServices {
   echo(line: string): void;
   print(markdown: string, kind?: MessageKind): void;
   /** Starts the model on a prompt; `shown` is what the person typed. */
-  sendToModel(prompt: string, shown: string): void;
+  sendToModel(prompt: PromptContent, shown: string): void;
   /** A signal for work started by this line (aborted by Esc). */
   signal(): AbortSignal;
 }
@@ -62,7 +63,7 @@ export class PromptDispatcher {
   /** Sends a prompt to the model: references attached, shell notes before it. */
   async sendPrompt(text: string, shown = text): Promise<void> {
     const { services } = this;
-    let prompt = text;
+    let prompt: PromptContent = text;
     if (findAtReferences(text).length > 0) {
       const context = services.commandContext();
       const attached = await attachReferences(text, {
@@ -72,10 +73,10 @@ export class PromptDispatcher {
         signal: services.signal(),
       });
       for (const problem of attached.problems) services.print(problem, 'warning');
-      prompt = attached.prompt;
+      prompt = attached.content;
     }
     if (this.shellNotes.length > 0) {
-      prompt = `${this.shellNotes.join('\n\n')}\n\n${prompt}`;
+      prompt = withNoteBefore(this.shellNotes.join('\n\n'), prompt);
       this.shellNotes = [];
     }
     services.sendToModel(prompt, shown);

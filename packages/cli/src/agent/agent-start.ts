@@ -1,0 +1,110 @@
+/**
+ * What every front end that runs the agent does first (headless and the interactive app):
+ * open the session from the flags, find the model endpoint, pick the session to resume
+ * and its recorder, and put the agent together with the flags' limits and prompts. The
+ * front end adds only its own hooks (events, approvals, the editor).
+ */
+import {
+  type AgentSession,
+  type AgentSessionOptions,
+  createAgentSession,
+  type LoadedSession,
+  type ModelEndpoint,
+  resolveEndpoint,
+  SessionRecorder,
+  sessionFile,
+} from '@toolhost/core';
+import { closeSession, openSession, type Session } from '../session.js';
+import {
+  type AgentFlags,
+  approvalModeFrom,
+  limitsFrom,
+  settingsFrom,
+  subagentDepthFrom,
+} from './agent-flags.js';
+import { sessionToResume } from './resume.js';
+
+/** What a front end adds to the agent: the hooks through which it shows and asks. */
+export type FrontEndHooks = Pick<
+  AgentSessionOptions,
+  'onEvent' | 'onConfirmationRequest' | 'editProposal' | 'onWarning'
+>;
+
+export interface AgentStart {
+  session: Session;
+  endpoint: ModelEndpoint;
+  recorder: SessionRecorder;
+  /** The session continued (`-c`, `-r`), if any. */
+  resumed: LoadedSession | undefined;
+  /** Said when the resumed session was cut off and its unfinished exchange left out. */
+  cutOffNote: string | undefined;
+  createAgent(hooks: FrontEndHooks): AgentSession;
+}
+
+/**
+ * Opens the session the flags describe and runs `work` with it, closing it after. With no
+ * model configured, `noModel` runs instead (the session's warnings are passed to it).
+ */
+export async function withAgentStart<T>(
+  flags: AgentFlags,
+  warn: (line: string) => void,
+  work: (start: AgentStart) => Promise<T>,
+  noModel: () => T,
+): Promise<T> {
+  // Read before the session opens: a usage error in them must not leave a session behind.
+  const limits = limitsFrom(flags);
+  const maxSubagentDepth = subagentDepthFrom(flags);
+  const approvalMode = approvalModeFrom(flags);
+  const resumed = sessionToResume(flags);
+  const session = await openSession(
+    {
+      root: flags.root,
+      includeDirectories: flags.includeDirectories,
+      approvalMode,
+      overrides: settingsFrom(flags),
+      ...(resumed ? { sessionId: resumed.id } : {}),
+    },
+    warn,
+  );
+  try {
+    const endpoint = resolveEndpoint(session.config.settings);
+    if (!endpoint) return noModel();
+    const { config, registry } = session;
+    const recorder = new SessionRecorder(
+      sessionFile(config.userDir, config.targetDir, config.sessionId),
+      { sessionId: config.sessionId, cwd: config.targetDir, model: endpoint.model },
+      Boolean(resumed),
+    );
+    let cutOffNote: string | undefined;
+    if (resumed && resumed.droppedMessages > 0) {
+      // The file ends in an exchange that never finished (the process was killed): start
+      // again from the last complete one, in the file too.
+      recorder.recordHistoryReplaced(resumed.history);
+      cutOffNote = `The session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`;
+    }
+    return await work({
+      session,
+      endpoint,
+      recorder,
+      resumed,
+      cutOffNote,
+      createAgent: (hooks) =>
+        createAgentSession({
+          config,
+          registry,
+          endpoint,
+          limits,
+          maxSubagentDepth,
+          recorder,
+          ...(resumed ? { history: resumed.history } : {}),
+          ...hooks,
+          ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+          ...(flags.appendSystemPrompt !== undefined
+            ? { appendSystemPrompt: flags.appendSystemPrompt }
+            : {}),
+        }),
+    });
+  } finally {
+    await closeSession(session);
+  }
+}
