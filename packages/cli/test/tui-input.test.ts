@@ -7,36 +7,17 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelServer } from '../../core/test/helpers/model-server.js';
+import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
+import { type AppUnderTest, openApp } from './helpers/tui-app.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-let terminal: Terminal | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs();
-});
+let app: AppUnderTest | undefined;
 afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
+  await app?.close();
+  app = undefined;
 });
-
-function open(baseUrl: string, args: string[] = []): Terminal {
-  terminal = startToolhostInTmux(args, {
-    cwd: dirs.root,
-    home: dirs.home,
-    env: { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted-model', OPENAI_API_KEY: 'test' },
-    columns: 100,
-    rows: 30,
-  });
-  return terminal;
-}
 
 /** The text of the last prompt the model server received. */
 function lastPrompt(model: ModelServer, request = model.requests.length - 1): string {
@@ -45,17 +26,18 @@ function lastPrompt(model: ModelServer, request = model.requests.length - 1): st
 }
 
 const idle = 'Ask anything';
+const PIXEL_PNG = fileURLToPath(new URL('../../core/test/fixtures/pixel.png', import.meta.url));
 
 describe.skipIf(!hasTmux)(
   `the prompt in the terminal${tmuxSkipReason}`,
   { timeout: 180_000 },
   () => {
-    it('completes an @ path with Tab and attaches the file to the prompt', async () => {
+    it('completes an @ path with Tab and attaches the file (and an image) to the prompt', async () => {
+      app = await openApp([{ text: 'It says hello.' }, { text: 'A red pixel.' }]);
+      const { terminal: term, server, dirs } = app;
       mkdirSync(path.join(dirs.root, 'src'));
       writeFileSync(path.join(dirs.root, 'src/greeting.txt'), 'Hello from the attached file\n');
       writeFileSync(path.join(dirs.root, 'src/other.txt'), 'other\n');
-      server = await startModelServer([{ text: 'It says hello.' }]);
-      const term = open(server.baseUrl);
       await term.waitFor(idle);
       term.type('summarise @src/gre');
       await term.waitFor('src/greeting.txt');
@@ -68,11 +50,29 @@ describe.skipIf(!hasTmux)(
       expect(prompt).toContain('--- Content from referenced files ---');
       expect(prompt).toContain('Hello from the attached file');
       expect(prompt).not.toContain('other');
+      await term.waitFor(idle);
+
+      // An image goes to the model as an image, not as text about one.
+      writeFileSync(path.join(dirs.root, 'pic.png'), readFileSync(PIXEL_PNG));
+      term.type('and this? @pic.png');
+      term.press('Enter');
+      await term.waitFor('A red pixel.');
+      const parts = server.requests[1]?.body.messages.at(-1)?.content as Array<{
+        type: string;
+        text?: string;
+        image_url?: { url: string };
+      }>;
+      expect(parts[0]?.text).toMatch(/^and this\? @pic\.png\n/);
+      expect(parts.find((part) => part.type === 'image_url')?.image_url?.url).toBe(
+        `data:image/png;base64,${readFileSync(PIXEL_PNG).toString('base64')}`,
+      );
+      // The history shows what the person typed, not the attachment.
+      expect(await term.waitFor(idle)).toContain('> and this? @pic.png');
     });
 
     it('writes several lines with Ctrl+J and keeps a bracketed paste whole', async () => {
-      server = await startModelServer([{ text: 'Two lines seen.' }, { text: 'Paste seen.' }]);
-      const term = open(server.baseUrl);
+      app = await openApp([{ text: 'Two lines seen.' }, { text: 'Paste seen.' }]);
+      const { terminal: term, server } = app;
       await term.waitFor(idle);
       term.type('first line');
       term.press('C-j');
@@ -93,18 +93,24 @@ describe.skipIf(!hasTmux)(
     });
 
     it('runs /help from its completion, /stats, and a user command with $ARGUMENTS', async () => {
-      mkdirSync(path.join(dirs.root, '.toolhost/commands'), { recursive: true });
-      writeFileSync(
-        path.join(dirs.root, '.toolhost/commands/explain.md'),
-        '---\ndescription: Explain a topic simply\n---\nExplain $ARGUMENTS in simple words.\n',
-      );
-      server = await startModelServer([
+      app = await openApp(
+        [
+          {
+            text: 'Recursion is a function calling itself.',
+            usage: { prompt_tokens: 900, completion_tokens: 40 },
+          },
+        ],
         {
-          text: 'Recursion is a function calling itself.',
-          usage: { prompt_tokens: 900, completion_tokens: 40 },
+          prepare: (dirs) => {
+            mkdirSync(path.join(dirs.root, '.toolhost/commands'), { recursive: true });
+            writeFileSync(
+              path.join(dirs.root, '.toolhost/commands/explain.md'),
+              '---\ndescription: Explain a topic simply\n---\nExplain $ARGUMENTS in simple words.\n',
+            );
+          },
         },
-      ]);
-      const term = open(server.baseUrl);
+      );
+      const { terminal: term, server } = app;
       await term.waitFor(idle);
       term.type('/hel');
       await term.waitFor('Show the commands and keys');
@@ -131,8 +137,9 @@ describe.skipIf(!hasTmux)(
     });
 
     it('recalls earlier prompts of the project in a new run with ↑ and Ctrl+R', async () => {
-      server = await startModelServer((_request, index) => ({ text: `answer ${index + 1}` }));
-      let term = open(server.baseUrl);
+      app = await openApp((_request, index) => ({ text: `answer ${index + 1}` }));
+      const { server } = app;
+      let term = app.terminal;
       await term.waitFor(idle);
       term.type('run the unit tests');
       term.press('Enter');
@@ -144,9 +151,8 @@ describe.skipIf(!hasTmux)(
       await term.waitFor(idle);
       term.press('C-d');
       await term.waitForExit();
-      term.close();
 
-      term = open(server.baseUrl);
+      term = app.restart([]);
       await term.waitFor(idle);
       term.press('Up');
       await term.waitFor('> fix the failing one');
@@ -164,8 +170,8 @@ describe.skipIf(!hasTmux)(
     });
 
     it('runs a ! command after approval in place, and the model hears of it', async () => {
-      server = await startModelServer([{ text: 'I see the file was made.' }]);
-      const term = open(server.baseUrl);
+      app = await openApp([{ text: 'I see the file was made.' }]);
+      const { terminal: term, server, dirs } = app;
       await term.waitFor(idle);
       term.type('!echo made > made.txt && echo shell-$((6*7))');
       term.press('Enter');
@@ -186,22 +192,25 @@ describe.skipIf(!hasTmux)(
     });
 
     it('/restore brings back a file the agent overwrote', async () => {
-      const file = path.join(dirs.root, 'notes.txt');
-      writeFileSync(file, 'the original notes\n');
-      server = await startModelServer((_request, index) =>
-        index === 0
-          ? {
-              toolCalls: [
-                {
-                  id: 'w1',
-                  name: 'write_file',
-                  args: { file_path: file, content: 'overwritten\n' },
-                },
-              ],
-            }
-          : { text: 'I rewrote the notes.' },
+      let file = '';
+      app = await openApp(
+        (_request, index) =>
+          index === 0
+            ? {
+                toolCalls: [
+                  {
+                    id: 'w1',
+                    name: 'write_file',
+                    args: { file_path: file, content: 'overwritten\n' },
+                  },
+                ],
+              }
+            : { text: 'I rewrote the notes.' },
+        { args: ['--approval-mode', 'auto-edit'] },
       );
-      const term = open(server.baseUrl, ['--approval-mode', 'auto-edit']);
+      const term = app.terminal;
+      file = path.join(app.dirs.root, 'notes.txt');
+      writeFileSync(file, 'the original notes\n');
       await term.waitFor(idle);
       term.type('rewrite notes.txt');
       term.press('Enter');

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { parseScreen } from './helpers/ansi-svg.js';
 import { hasTmux, startToolhostInTmux, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, idle, openApp, send } from './helpers/tui-app.js';
 
@@ -17,17 +18,12 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** The SGR parameters that set a colour (foreground or background, 8, 16, 256 or RGB). */
-function colourCodes(screen: string): string[] {
-  const codes: string[] = [];
-  for (const match of screen.matchAll(/\u001b\[([0-9;]*)m/g)) {
-    const params = (match[1] ?? '').split(';').map(Number);
-    for (const param of params) {
-      if ((param >= 30 && param <= 38) || (param >= 40 && param <= 48) || param >= 90)
-        codes.push(match[1] ?? '');
-    }
-  }
-  return codes;
+/** The runs of a coloured capture drawn in a colour (foreground or background). */
+function colouredRuns(screen: string): string[] {
+  return parseScreen(screen)
+    .flat()
+    .filter((run) => run.text.trim() && (run.style.fg || run.style.bg))
+    .map((run) => run.text);
 }
 
 const ANSWER = [
@@ -112,14 +108,14 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
     await idle(app.terminal);
     const plain = app.terminal.screenWithColors();
     expect(plain).toContain('ask before changes');
-    expect(colourCodes(plain)).toEqual([]);
+    expect(colouredRuns(plain)).toEqual([]);
     await app.close();
 
     app = await openApp(script);
     send(app.terminal, 'hello');
     await app.terminal.waitFor('A bold answer with code.');
     await idle(app.terminal);
-    expect(colourCodes(app.terminal.screenWithColors()).length).toBeGreaterThan(0);
+    expect(colouredRuns(app.terminal.screenWithColors()).length).toBeGreaterThan(0);
   });
 
   it("nests a subagent's calls under its task call, while it runs and after", async () => {
@@ -181,12 +177,11 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
     shown = await app.terminal.waitFor(reasoning);
     expect(shown).toContain('Thinking:');
     expect(shown).toContain('Use port 8080.');
-    const line = app.terminal
-      .screenWithColors()
-      .split('\n')
-      .find((row) => row.includes('Weighing the ports'));
-    // Dimmed: faint (2) or grey (90) where the thinking is drawn.
-    expect(line).toMatch(/\u001b\[(?:[0-9;]*;)?(?:2|90)(?:;[0-9;]*)?m/);
+    const thinking = parseScreen(app.terminal.screenWithColors())
+      .flat()
+      .find((run) => run.text.includes('Weighing the ports'));
+    // Dimmed: faint, or drawn in grey.
+    expect(thinking?.style.dim || thinking?.style.fg !== undefined).toBe(true);
     app.terminal.press('C-o');
     // The history is printed again (the screen is cleared first): wait for it whole.
     shown = await app.terminal.waitFor(

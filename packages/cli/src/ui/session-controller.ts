@@ -1,8 +1,10 @@
 /**
- * The interactive app's state, outside React: the history shown, the live turn (streamed
- * answer, thinking, running calls, the approval asked), and the agent driven by it. The
- * Ink components only render snapshots of it and call its methods; commands and the
- * prompt editor reach it through `AppServices` (app-services.ts).
+ * The interactive app's logic, outside React: turns (one at a time, later prompts queued,
+ * Esc cancelling), the approvals asked, approval modes, quitting, and the agent driven by
+ * it. What is shown lives in SessionStore (session-store.ts), filled from the agent's
+ * events by TurnDisplay (turn-display.ts). The Ink components render the store's
+ * snapshots and call this object's methods; commands and the prompt editor reach it
+ * through `AppServices` (app-services.ts).
  */
 import {
   type AgentEvent,
@@ -19,50 +21,19 @@ import {
   type ModelEndpoint,
   partsToText,
   type ScheduleInput,
-  type ToolCall,
   ToolConfirmationOutcome,
   type ToolRegistry,
   type WaitingToolCall,
 } from '@toolhost/core';
 import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
-import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
-import { splitFinishedBlocks } from './markdown-split.js';
+import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { historyItemsFromMessages } from './resumed-history.js';
-import { toolRow } from './tool-rows.js';
+import { type PendingApproval, SessionStore, type Snapshot } from './session-store.js';
+import { TurnDisplay } from './turn-display.js';
 
-export interface PendingApproval {
-  id: number;
-  call: WaitingToolCall;
-  resolve(decision: ConfirmationDecision): void;
-}
-
-export interface LiveState {
-  busy: boolean;
-  turnStartedAt: number | undefined;
-  /** The answer's unfinished tail (finished blocks are already in the history). */
-  streaming: string;
-  thinking: string;
-  thinkingStartedAt: number | undefined;
-  tools: ToolRow[];
-  approval: PendingApproval | undefined;
-  approvalMode: ApprovalMode;
-  contextLeftPercent: number | undefined;
-  /** A short hint under the prompt ("Press Ctrl+C again to quit"). */
-  hint: string | undefined;
-  /** The external editor has the terminal: nothing may read keys. */
-  suspended: boolean;
-  /** Changes when the history must be printed again (cleared, resized, thinking expanded). */
-  historyEpoch: number;
-  showThinking: boolean;
-  queuedPrompts: number;
-}
-
-export interface Snapshot {
-  history: readonly HistoryItem[];
-  live: LiveState;
-}
+export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
 
 export interface ControllerOptions {
   config: Config;
@@ -87,23 +58,16 @@ const CANCELLED_NOTE =
   '[The person cancelled the previous turn before it finished (Esc); anything it was doing was stopped. Continue with the request below.]';
 
 export class SessionController {
-  private history: HistoryItem[] = [];
-  private live: LiveState;
-  private snapshot: Snapshot;
-  private readonly listeners = new Set<() => void>();
-  private nextId = 1;
+  private readonly store: SessionStore;
+  private readonly display: TurnDisplay;
   private agentSession: AgentSession | undefined;
   private turn: { controller: AbortController; startedAt: number } | undefined;
   private readonly queue: Array<{ prompt: PromptContent; shown: string; done: () => void }> = [];
   private servicesObject: AppServices | undefined;
-  private readonly liveOutputs = new Map<string, string>();
   private readonly approvals: PendingApproval[] = [];
-  private streamedThisResponse = false;
-  private thoughtThisResponse = false;
   private cancelledLastTurn = false;
   private readonly startedAt = Date.now();
   private activeMs = 0;
-  private readonly toolCounts = { success: 0, error: 0, cancelled: 0 };
   private readonly modesInCycle: ApprovalMode[];
   private extraScheduler: CoreToolScheduler | undefined;
 
@@ -116,23 +80,8 @@ export class SessionController {
       'plan',
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
-    this.live = {
-      busy: false,
-      turnStartedAt: undefined,
-      streaming: '',
-      thinking: '',
-      thinkingStartedAt: undefined,
-      tools: [],
-      approval: undefined,
-      approvalMode: mode,
-      contextLeftPercent: undefined,
-      hint: undefined,
-      suspended: false,
-      historyEpoch: 0,
-      showThinking: false,
-      queuedPrompts: 0,
-    };
-    this.snapshot = { history: this.history, live: this.live };
+    this.store = new SessionStore(mode);
+    this.display = new TurnDisplay(this.store, options.endpoint);
     options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
   }
 
@@ -148,160 +97,29 @@ export class SessionController {
 
   // ---- for React -------------------------------------------------------------------
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
 
-  getSnapshot = (): Snapshot => this.snapshot;
+  getSnapshot = (): Snapshot => this.store.getSnapshot();
 
-  private update(changes: Partial<LiveState>): void {
-    this.live = { ...this.live, ...changes };
-    this.publish();
+  private get live() {
+    return this.store.live;
   }
 
-  private publish(): void {
-    this.snapshot = { history: this.history, live: this.live };
-    for (const listener of this.listeners) listener();
+  private update(changes: Parameters<SessionStore['update']>[0]): void {
+    this.store.update(changes);
   }
 
   add(item: HistoryItemContent): void {
-    this.history = [...this.history, { ...item, id: this.nextId++ } as HistoryItem];
-    this.publish();
+    this.store.add(item);
   }
 
-  // ---- the agent's events ----------------------------------------------------------
-
-  onEvent = (event: AgentEvent): void => {
-    switch (event.type) {
-      case 'thinking':
-        this.update({
-          thinking: this.live.thinking + event.text,
-          thinkingStartedAt: this.live.thinkingStartedAt ?? Date.now(),
-        });
-        return;
-      case 'text':
-        this.commitThinking();
-        this.streamedThisResponse = true;
-        this.stream(this.live.streaming + event.text);
-        return;
-      case 'retry':
-        this.update({ streaming: '', thinking: '', thinkingStartedAt: undefined });
-        this.streamedThisResponse = false;
-        this.thoughtThisResponse = false;
-        this.add({
-          kind: 'message',
-          level: 'warning',
-          text: `${event.reason} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.`,
-        });
-        return;
-      case 'assistant': {
-        this.commitThinking(event.thinking);
-        const rest = this.streamedThisResponse ? this.live.streaming : event.text;
-        if (rest.trim()) this.add({ kind: 'assistant', text: rest.trim() });
-        this.streamedThisResponse = false;
-        this.thoughtThisResponse = false;
-        const used = event.usage.inputTokens + event.usage.outputTokens;
-        const window = this.options.endpoint.contextWindow;
-        this.update({
-          streaming: '',
-          contextLeftPercent:
-            used > 0 && window > 0
-              ? Math.max(0, Math.min(100, Math.round(100 - (used * 100) / window)))
-              : this.live.contextLeftPercent,
-        });
-        return;
-      }
-      case 'tool_calls':
-        this.showCalls(event.calls);
-        return;
-      case 'tool_output':
-        this.liveOutputs.set(event.callId, event.output);
-        this.update({
-          tools: this.live.tools.map((row) =>
-            row.callId === event.callId && row.status === 'executing'
-              ? { ...row, liveOutput: event.output }
-              : row,
-          ),
-        });
-        return;
-      case 'tool_results':
-        this.finishCalls();
-        return;
-      case 'subagent':
-        this.onSubagentEvent(event.description, event.event);
-        return;
-      case 'compressed':
-        this.add({
-          kind: 'message',
-          level: 'info',
-          text: `The conversation was compressed${event.automatic ? ' (it neared the context limit)' : ''}: about ${event.tokensBefore} → ${event.tokensAfter} tokens.`,
-        });
-        return;
-      case 'notice':
-        this.add({ kind: 'message', level: event.level, text: event.message });
-        return;
-      default:
-        return;
-    }
-  };
-
-  private stream(text: string): void {
-    const { finished, rest } = splitFinishedBlocks(text);
-    if (finished) this.add({ kind: 'assistant', text: finished });
-    this.update({ streaming: rest });
-  }
-
-  private commitThinking(fallback = ''): void {
-    // The answer's thinking, when it did not stream (only once per response).
-    const text = this.live.thinking || (this.thoughtThisResponse ? '' : fallback);
-    if (!text.trim()) return;
-    const startedAt = this.live.thinkingStartedAt ?? Date.now();
-    this.update({ thinking: '', thinkingStartedAt: undefined });
-    this.thoughtThisResponse = true;
-    this.add({ kind: 'thinking', text: text.trim(), durationMs: Date.now() - startedAt });
-  }
-
-  private showCalls(calls: readonly ToolCall[]): void {
-    const previous = new Map(this.live.tools.map((row) => [row.callId, row]));
-    this.update({
-      tools: calls.map((call) =>
-        toolRow(call, this.liveOutputs.get(call.request.callId), previous.get(call.request.callId)),
-      ),
-    });
-  }
-
-  private finishCalls(): void {
-    const rows = this.live.tools;
-    for (const row of rows) {
-      if (row.status === 'success' || row.status === 'error' || row.status === 'cancelled')
-        this.toolCounts[row.status]++;
-      this.liveOutputs.delete(row.callId);
-    }
-    this.update({ tools: [] });
-    if (rows.length > 0) this.add({ kind: 'tools', rows });
-  }
-
-  /** A subagent's calls, shown under the running `task` call that started it. */
-  private onSubagentEvent(description: string, event: AgentEvent): void {
-    if (event.type !== 'tool_calls') return;
-    const children = event.calls.map((call) => toolRow(call, undefined, undefined));
-    this.update({
-      tools: this.live.tools.map((row) =>
-        row.toolName === 'task' &&
-        row.status === 'executing' &&
-        row.args.description === description
-          ? { ...row, children }
-          : row,
-      ),
-    });
-  }
+  onEvent = (event: AgentEvent): void => this.display.onEvent(event);
 
   // ---- approvals ---------------------------------------------------------------------
 
   requestApproval = (call: WaitingToolCall): Promise<ConfirmationDecision> =>
     new Promise((resolve) => {
-      this.approvals.push({ id: this.nextId++, call, resolve });
+      this.approvals.push({ id: this.store.nextId(), call, resolve });
       this.update({ approval: this.approvals[0] });
     });
 
@@ -381,11 +199,7 @@ export class SessionController {
 
   /** What a stopped turn left on screen goes into the history. */
   private flushLive(): void {
-    this.commitThinking();
-    if (this.live.streaming.trim())
-      this.add({ kind: 'assistant', text: this.live.streaming.trim() });
-    this.update({ streaming: '' });
-    if (this.live.tools.length > 0) this.finishCalls();
+    this.display.flush();
     this.declineAllApprovals();
   }
 
@@ -402,9 +216,8 @@ export class SessionController {
     this.extraScheduler ??= new CoreToolScheduler({
       config: this.options.config,
       toolRegistry: this.options.registry,
-      onToolCallsUpdate: (updated) => this.showCalls(updated),
-      outputUpdateHandler: (callId, output) =>
-        this.onEvent({ type: 'tool_output', callId, output }),
+      onToolCallsUpdate: (updated) => this.display.showCalls(updated),
+      outputUpdateHandler: (callId, output) => this.display.showOutput(callId, output),
       onConfirmationRequest: this.requestApproval,
     });
     const controller = new AbortController();
@@ -415,7 +228,7 @@ export class SessionController {
     try {
       return await this.extraScheduler.schedule(calls, this.turn.controller.signal);
     } finally {
-      this.finishCalls();
+      this.display.finishCalls();
       if (ownsTurn) {
         this.turn = undefined;
         this.activeMs += Date.now() - startedAt;
@@ -453,8 +266,7 @@ export class SessionController {
 
   clearScreen(): void {
     this.options.clearTerminal?.();
-    this.history = [];
-    this.update({ historyEpoch: this.live.historyEpoch + 1 });
+    this.store.clearHistory();
   }
 
   quit = async (): Promise<void> => {
@@ -470,7 +282,7 @@ export class SessionController {
     return {
       usage: this.agent.usage.usage,
       requests: this.agent.usage.requests,
-      toolCalls: { ...this.toolCounts },
+      toolCalls: { ...this.display.toolCounts },
       startedAt: this.startedAt,
       activeMs: this.activeMs + (this.turn ? Date.now() - this.turn.startedAt : 0),
       contextLeftPercent: this.live.contextLeftPercent,

@@ -4,7 +4,7 @@
  * (tui-screenshot.test.ts; `npm run screenshot` writes docs/interactive-terminal.svg).
  */
 
-interface Style {
+export interface Style {
   fg: string | undefined;
   bg: string | undefined;
   bold: boolean;
@@ -15,7 +15,19 @@ interface Style {
   strike: boolean;
 }
 
-interface Run {
+/** No colour, no attribute: the terminal's default (and SGR 0's reset). */
+const PLAIN_STYLE: Readonly<Style> = {
+  fg: undefined,
+  bg: undefined,
+  bold: false,
+  dim: false,
+  italic: false,
+  underline: false,
+  inverse: false,
+  strike: false,
+};
+
+export interface Run {
   text: string;
   style: Style;
 }
@@ -71,17 +83,7 @@ function applySgr(style: Style, params: number[]): void {
   const codes = params.length === 0 ? [0] : params;
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i] ?? 0;
-    if (code === 0)
-      Object.assign(style, {
-        fg: undefined,
-        bg: undefined,
-        bold: false,
-        dim: false,
-        italic: false,
-        underline: false,
-        inverse: false,
-        strike: false,
-      });
+    if (code === 0) Object.assign(style, PLAIN_STYLE);
     else if (code === 1) style.bold = true;
     else if (code === 2) style.dim = true;
     else if (code === 3) style.italic = true;
@@ -115,16 +117,7 @@ function applySgr(style: Style, params: number[]): void {
 /** The screen as rows of runs of text with one style each. */
 export function parseScreen(text: string): Run[][] {
   const rows: Run[][] = [];
-  const style: Style = {
-    fg: undefined,
-    bg: undefined,
-    bold: false,
-    dim: false,
-    italic: false,
-    underline: false,
-    inverse: false,
-    strike: false,
-  };
+  const style: Style = { ...PLAIN_STYLE };
   for (const line of text.replace(/\n$/, '').split('\n')) {
     const runs: Run[] = [];
     let current = '';

@@ -11,6 +11,7 @@ import { useUi } from '../ui-context.js';
 import { DiffLines } from './diff-view.js';
 import { ElicitationForm } from './elicitation-form.js';
 import { MarkdownText } from './markdown-text.js';
+import { QuestionBox } from './question-box.js';
 
 /** The single key for each answer, the same whatever the order of the list. */
 const KEYS: Record<ToolConfirmationOutcome, string> = {
@@ -67,14 +68,7 @@ function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProp
   );
   const details = call.confirmationDetails;
   return (
-    <Box
-      flexDirection="column"
-      borderStyle={plain ? undefined : 'round'}
-      borderColor={theme.warning}
-      paddingX={plain ? 0 : 1}
-      marginTop={1}
-    >
-      <Text bold>{details.title}</Text>
+    <QuestionBox title={details.title}>
       <DetailsView details={details} />
       <Box flexDirection="column" marginTop={1}>
         {choices.map((choice, index) => {
@@ -90,7 +84,7 @@ function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProp
       <Text color={theme.muted}>
         Press a number or key; ↑↓ and Enter; Esc says no and stops the turn.
       </Text>
-    </Box>
+    </QuestionBox>
   );
 }
 

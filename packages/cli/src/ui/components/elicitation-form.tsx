@@ -21,6 +21,7 @@ import {
 } from '../elicitation-form-state.js';
 import { type EditorKey, KeyDecoder } from '../input/key-decoder.js';
 import { useUi } from '../ui-context.js';
+import { QuestionBox } from './question-box.js';
 
 export interface ElicitationFormProps {
   details: ToolElicitationConfirmationDetails;
@@ -82,14 +83,7 @@ export function ElicitationForm({ details, onAnswer, isActive }: ElicitationForm
     </Text>
   );
   return (
-    <Box
-      flexDirection="column"
-      borderStyle={plain ? undefined : 'round'}
-      borderColor={theme.warning}
-      paddingX={plain ? 0 : 1}
-      marginTop={1}
-    >
-      <Text bold>{details.title}</Text>
+    <QuestionBox title={details.title}>
       <Text>{details.message}</Text>
       <Box flexDirection="column" marginTop={1}>
         {form.fields.map((field, index) => {
@@ -114,7 +108,7 @@ export function ElicitationForm({ details, onAnswer, isActive }: ElicitationForm
       <Text color={theme.muted}>
         * required. Tab/↑↓ move, ←→ choose, Space ticks, Enter on Submit sends, Esc cancels.
       </Text>
-    </Box>
+    </QuestionBox>
   );
 }
 

@@ -1,0 +1,105 @@
+/**
+ * What the interactive app shows, as plain data React subscribes to: the finished history
+ * and the live part of the turn. Changes make a new snapshot (so React sees them) and tell
+ * every subscriber; nothing here knows about the agent.
+ */
+import type { ApprovalMode, ConfirmationDecision, WaitingToolCall } from '@toolhost/core';
+import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
+
+export interface PendingApproval {
+  id: number;
+  call: WaitingToolCall;
+  resolve(decision: ConfirmationDecision): void;
+}
+
+export interface LiveState {
+  busy: boolean;
+  turnStartedAt: number | undefined;
+  /** The answer's unfinished tail (finished blocks are already in the history). */
+  streaming: string;
+  thinking: string;
+  thinkingStartedAt: number | undefined;
+  tools: ToolRow[];
+  approval: PendingApproval | undefined;
+  approvalMode: ApprovalMode;
+  contextLeftPercent: number | undefined;
+  /** A short hint under the prompt ("Press Ctrl+C again to quit"). */
+  hint: string | undefined;
+  /** The external editor has the terminal: nothing may read keys. */
+  suspended: boolean;
+  /** Changes when the history must be printed again (cleared, resized, thinking expanded). */
+  historyEpoch: number;
+  showThinking: boolean;
+  queuedPrompts: number;
+}
+
+export interface Snapshot {
+  history: readonly HistoryItem[];
+  live: LiveState;
+}
+
+export class SessionStore {
+  private history: HistoryItem[] = [];
+  private liveState: LiveState;
+  private snapshot: Snapshot;
+  private readonly listeners = new Set<() => void>();
+  private lastId = 0;
+
+  constructor(approvalMode: ApprovalMode) {
+    this.liveState = {
+      busy: false,
+      turnStartedAt: undefined,
+      streaming: '',
+      thinking: '',
+      thinkingStartedAt: undefined,
+      tools: [],
+      approval: undefined,
+      approvalMode,
+      contextLeftPercent: undefined,
+      hint: undefined,
+      suspended: false,
+      historyEpoch: 0,
+      showThinking: false,
+      queuedPrompts: 0,
+    };
+    this.snapshot = { history: this.history, live: this.liveState };
+  }
+
+  get live(): LiveState {
+    return this.liveState;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  /** A new id for a history item or an approval. */
+  nextId(): number {
+    this.lastId += 1;
+    return this.lastId;
+  }
+
+  update(changes: Partial<LiveState>): void {
+    this.liveState = { ...this.liveState, ...changes };
+    this.publish();
+  }
+
+  add(item: HistoryItemContent): void {
+    this.history = [...this.history, { ...item, id: this.nextId() } as HistoryItem];
+    this.publish();
+  }
+
+  /** Empties the history and has it printed again (from nothing). */
+  clearHistory(): void {
+    this.history = [];
+    this.update({ historyEpoch: this.liveState.historyEpoch + 1 });
+  }
+
+  private publish(): void {
+    this.snapshot = { history: this.history, live: this.liveState };
+    for (const listener of this.listeners) listener();
+  }
+}
