@@ -9,5 +9,8 @@ export type PromptContent = string | Part[];
 /** The prompt with a note before it (what `!` commands did, a cancelled turn). */
 export function withNoteBefore(note: string, prompt: PromptContent): PromptContent {
   if (typeof prompt === 'string') return `${note}\n\n${prompt}`;
-  return [{ text: `${note}\n\n` }, ...prompt];
+  // Into the first text part: the note reads as the start of what the person wrote.
+  const [first, ...rest] = prompt;
+  if (first?.text !== undefined) return [{ ...first, text: `${note}\n\n${first.text}` }, ...rest];
+  return [{ text: note }, ...prompt];
 }
