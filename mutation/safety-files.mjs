@@ -42,7 +42,12 @@ export const GROUPS = [
   },
   {
     name: 'read-only',
-    mutate: ['shell/read-only-commands.ts', 'shell/git-read-only.ts'],
+    mutate: [
+      'shell/read-only-command-table.ts',
+      'shell/git-read-only.ts',
+      'shell/git-read-only-table.ts',
+      'shell/git-read-only-config.ts',
+    ],
     tests: [core('shell/read-only-commands.test.ts'), core('shell/git-read-only.test.ts')],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
