@@ -114,6 +114,15 @@ describe('analyzeCommand: finds every command', () => {
     expect((await analyzeCommand('echo x > /dev/null')).writes).toEqual([]);
     expect((await analyzeCommand('time -o t.txt ls')).writes).toEqual(['t.txt']);
   });
+
+  it('reads and writes no file when a redirection duplicates or closes a descriptor', async () => {
+    for (const command of ['cat <&3', 'cat 0<&-', 'echo x >&-', 'echo x >&12', 'echo x 3>&-']) {
+      const analysis = await analyzeCommand(command);
+      expect([analysis.reads, analysis.writes], command).toEqual([[], []]);
+    }
+    expect((await analyzeCommand('echo x >&2x')).writes).toEqual(['2x']);
+    expect((await analyzeCommand('echo x >&a2')).writes).toEqual(['a2']);
+  });
 });
 
 describe('analyzeCommand: what cannot be checked is unclear', () => {
