@@ -203,15 +203,7 @@ export { GlobTool, type GlobToolParams } from './tools/glob.js';
 export { GrepTool, type GrepToolParams } from './tools/grep.js';
 export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
-export {
-  configuredServers,
-  type McpPrompt,
-  type McpResource,
-  type McpResourceTemplate,
-  McpServerConnection,
-  type McpServerStatus,
-  stdioEnvironment,
-} from './tools/mcp-client.js';
+export { McpServerConnection, type McpServerStatus } from './tools/mcp-client.js';
 export {
   completeAnswers,
   type ElicitationField,
@@ -221,8 +213,11 @@ export {
 export { assignToolNames, validToolName } from './tools/mcp-names.js';
 export { McpAuthRequiredError } from './tools/mcp-oauth.js';
 export { McpOAuthStore, oauthFile } from './tools/mcp-oauth-store.js';
+export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp-offerings.js';
+export { configuredServers } from './tools/mcp-server-list.js';
 export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp-sign-in.js';
 export { DiscoveredMCPTool, mcpContentToParts } from './tools/mcp-tool.js';
+export { stdioEnvironment } from './tools/mcp-transport.js';
 export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {

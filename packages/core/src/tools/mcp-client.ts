@@ -7,7 +7,9 @@
  * notification gives the call more time, up to `maxTotalTimeout`.
  *
  * This file owns connecting, liveness, timeouts and progress; it does not decide names
- * (mcp-names.ts) or turn results into parts (mcp-tool.ts).
+ * (mcp-names.ts), read what a server offers (mcp-offerings.ts), word failures
+ * (mcp-errors.ts), put a server's questions to the person (mcp-elicitation.ts) or turn
+ * results into parts (mcp-tool.ts). Which servers to connect: mcp-server-list.ts.
  */
 
 import { pathToFileURL } from 'node:url';
@@ -16,9 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
-  type ElicitRequest,
   ElicitRequestSchema,
-  type ElicitResult,
   ErrorCode,
   type GetPromptResult,
   ListRootsRequestSchema,
@@ -30,17 +30,26 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { schemaProblems } from '../utils/schema-validator.js';
-import { completeAnswers } from './mcp-elicitation.js';
+import { askForServer } from './mcp-elicitation.js';
+import {
+  callTimeoutMessage,
+  describeError,
+  McpConnectionError,
+  seconds,
+  withTimeout,
+} from './mcp-errors.js';
 import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp-oauth.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
+import {
+  listOfferings,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
+} from './mcp-offerings.js';
 import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
-import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
-
-export { stdioEnvironment } from './mcp-transport.js';
+import type { ToolExecutionContext } from './tools.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = MCP_SERVER_DEFAULTS.timeout;
 /** How long a call that keeps reporting progress may run in all. */
@@ -48,33 +57,8 @@ export const DEFAULT_MCP_MAX_TOTAL_TIMEOUT_MS = MCP_SERVER_DEFAULTS.maxTotalTime
 /** Pauses between failed reconnection attempts: 1 s, doubling, at most 30 s. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
-/** Alias of the server started by `mcp.serverCommand`. */
-export const SERVER_COMMAND_ALIAS = 'mcp';
 
 export type McpServerStatus = 'connecting' | 'connected' | 'disconnected' | 'failed';
-
-export interface McpResource {
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface McpResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface McpPrompt {
-  name: string;
-  description?: string;
-  arguments: { name: string; description?: string; required?: boolean }[];
-}
-
-/** A call's failure that is the connection's, not the tool's. */
-export class McpConnectionError extends Error {}
 
 export class McpServerConnection {
   status: McpServerStatus = 'disconnected';
@@ -159,8 +143,9 @@ export class McpServerConnection {
         },
       },
     );
+    // The server's questions go to the person through the latest running call.
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      this.elicit(request.params, extra.signal),
+      askForServer(this.alias, this.askers.at(-1), request.params, extra.signal),
     );
     // The workspace roots are what the server may work on.
     client.setRequestHandler(ListRootsRequestSchema, async () => ({
@@ -236,49 +221,17 @@ export class McpServerConnection {
 
   private async listEverything(client: Client): Promise<void> {
     const timeout = this.startTimeoutMs;
-    const listed = await withTimeout(
-      client.listTools(undefined, { timeout }),
+    const offered = await listOfferings(
+      client,
+      this.settings,
       timeout,
       `did not list its tools within ${seconds(timeout)} s; raise ${this.startTimeoutKey} (milliseconds) in settings if it needs longer`,
     );
-    this.acceptTools(listed.tools);
-    const capabilities = client.getServerCapabilities();
-    if (capabilities?.resources) {
-      const [resources, templates] = await Promise.all([
-        client.listResources(undefined, { timeout }).catch(() => ({ resources: [] })),
-        client
-          .listResourceTemplates(undefined, { timeout })
-          .catch(() => ({ resourceTemplates: [] })),
-      ]);
-      this.resources = resources.resources.map(({ uri, name, description, mimeType }) => ({
-        uri,
-        name,
-        ...(description ? { description } : {}),
-        ...(mimeType ? { mimeType } : {}),
-      }));
-      this.resourceTemplates = templates.resourceTemplates.map(
-        ({ uriTemplate, name, description, mimeType }) => ({
-          uriTemplate,
-          name,
-          ...(description ? { description } : {}),
-          ...(mimeType ? { mimeType } : {}),
-        }),
-      );
-    }
-    if (capabilities?.prompts) {
-      const prompts = await client
-        .listPrompts(undefined, { timeout })
-        .catch(() => ({ prompts: [] }));
-      this.prompts = prompts.prompts.map((prompt) => ({
-        name: prompt.name,
-        ...(prompt.description ? { description: prompt.description } : {}),
-        arguments: (prompt.arguments ?? []).map((arg) => ({
-          name: arg.name,
-          description: arg.description,
-          required: arg.required,
-        })),
-      }));
-    }
+    this.tools = offered.tools;
+    this.rejectedTools = offered.rejectedTools;
+    if (offered.resources) this.resources = offered.resources;
+    if (offered.resourceTemplates) this.resourceTemplates = offered.resourceTemplates;
+    if (offered.prompts) this.prompts = offered.prompts;
   }
 
   /**
@@ -315,45 +268,12 @@ export class McpServerConnection {
         throw new McpConnectionError(`MCP server "${this.alias}" ${error.message}`);
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !signal.aborted)
-        throw new McpConnectionError(this.timeoutMessage(name, error));
+        throw new McpConnectionError(callTimeoutMessage(this.alias, name, this.timeoutMs, error));
       throw error;
     } finally {
       this.running.delete(liveness);
       if (ask) this.askers.splice(this.askers.indexOf(ask), 1);
     }
-  }
-
-  /**
-   * The server asks the person something. It goes to the front end through the running
-   * call's confirmation channel; nobody to ask (headless, or no call running) declines.
-   * Answers are checked against the server's schema, and asked again while they fail it.
-   */
-  private async elicit(
-    params: ElicitRequest['params'],
-    signal: AbortSignal,
-  ): Promise<ElicitResult> {
-    const ask = this.askers.at(-1);
-    if (!ask || params.mode === 'url' || !('requestedSchema' in params))
-      return { action: 'decline' };
-    const schema = params.requestedSchema as Record<string, unknown>;
-    let problem: string | undefined;
-    for (let attempt = 0; attempt < 3 && !signal.aborted; attempt++) {
-      const decision = await ask({
-        type: 'elicitation',
-        title: `MCP server "${this.alias}" asks:`,
-        serverName: this.alias,
-        message: problem ? `${params.message}\n(${problem}; please answer again.)` : params.message,
-        requestedSchema: schema,
-        onConfirm: () => undefined,
-      });
-      if (decision.outcome === ToolConfirmationOutcome.Cancel)
-        return { action: decision.payload?.dismissed ? 'cancel' : 'decline' };
-      const checked = completeAnswers(schema, decision.payload?.answers ?? {});
-      if ('content' in checked)
-        return { action: 'accept', content: checked.content as ElicitResult['content'] };
-      problem = checked.problem;
-    }
-    return { action: 'cancel' };
   }
 
   /**
@@ -401,15 +321,6 @@ export class McpServerConnection {
     throw new McpConnectionError(
       `MCP server "${this.alias}" is not available: ${this.error ?? 'it did not start'}`,
     );
-  }
-
-  private timeoutMessage(tool: string, error: McpError): string {
-    const data = error.data as { maxTotalTimeout?: number } | undefined;
-    const key = `mcpServers.${this.alias}`;
-    if (data?.maxTotalTimeout !== undefined) {
-      return `MCP server "${this.alias}" was still working on ${tool} after ${seconds(data.maxTotalTimeout)} s, the most any call may take; raise ${key}.maxTotalTimeout (milliseconds) in settings if it needs longer.`;
-    }
-    return `MCP server "${this.alias}" did not answer ${tool} within ${seconds(this.timeoutMs)} s and reported no progress meanwhile; raise ${key}.timeout (milliseconds) in settings if the tool needs longer.`;
   }
 
   /**
@@ -468,25 +379,6 @@ export class McpServerConnection {
     await closing;
   }
 
-  private acceptTools(tools: McpToolDefinition[]): void {
-    const include = this.settings.includeTools;
-    const exclude = new Set(this.settings.excludeTools ?? []);
-    this.tools = [];
-    this.rejectedTools = [];
-    for (const tool of tools) {
-      if (exclude.has(tool.name)) continue;
-      if (include && !include.includes(tool.name)) continue;
-      const problem = schemaProblems(tool.inputSchema as Record<string, unknown>, {}).find((p) =>
-        p.message.startsWith('This tool'),
-      );
-      if (problem) {
-        this.rejectedTools.push({ name: tool.name, reason: problem.message });
-        continue;
-      }
-      this.tools.push(tool);
-    }
-  }
-
   /**
    * Records a failed attempt. Tools listed by an earlier connection stay, so calls to them
    * say why the server is unavailable instead of "unknown tool".
@@ -499,42 +391,4 @@ export class McpServerConnection {
     this.retryAt =
       Date.now() + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (this.failedAttempts - 1));
   }
-}
-
-/** The servers settings ask for: mcpServers, plus mcp.serverCommand; filtered by mcp.allowed / mcp.excluded. */
-export function configuredServers(config: Config): [string, McpServerSettings][] {
-  const servers: [string, McpServerSettings][] = Object.entries(config.settings.mcpServers ?? {});
-  const serverCommand = config.settings.mcp?.serverCommand;
-  if (serverCommand) {
-    const words = parseCommand(serverCommand).filter(
-      (word): word is string => typeof word === 'string',
-    );
-    if (words.length > 0)
-      servers.push([SERVER_COMMAND_ALIAS, { command: words[0]!, args: words.slice(1) }]);
-  }
-  const allowed = config.settings.mcp?.allowed;
-  const excluded = new Set(config.settings.mcp?.excluded ?? []);
-  return servers.filter(([alias]) => !excluded.has(alias) && (!allowed || allowed.includes(alias)));
-}
-
-function seconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-export function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // The SDK's OAuth errors carry the authorization server's code, and its description only
-  // when the server gave one.
-  const code = (error as { errorCode?: unknown } | undefined)?.errorCode;
-  if (typeof code === 'string')
-    return `the authorization server refused toolhost (${code}${message ? `: ${message}` : ''})`;
-  return message.replace(/^MCP error -?\d+: /, '');
 }

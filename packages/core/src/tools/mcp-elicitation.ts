@@ -1,9 +1,12 @@
 /**
  * A server's question to the person (MCP elicitation, form mode): the fields of its
- * flat schema, typed answers from text a person typed, and the final check of the
- * answers (defaults applied for what was left out, then the schema's own rules).
+ * flat schema, typed answers from text a person typed, the final check of the answers
+ * (defaults applied for what was left out, then the schema's own rules), and the round
+ * trip through the running call's confirmation channel.
  */
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
+import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 
 export interface ElicitationField {
   name: string;
@@ -127,4 +130,37 @@ export function completeAnswers(
   }
   const problem = validateAgainstSchema(schema, content);
   return problem ? { problem } : { content };
+}
+
+/**
+ * A server's question, put to the person through a running call's confirmation channel;
+ * nobody to ask (headless, or no call running) declines. Answers are checked against the
+ * server's schema, and asked again while they fail it.
+ */
+export async function askForServer(
+  alias: string,
+  ask: ToolExecutionContext['ask'] | undefined,
+  params: ElicitRequest['params'],
+  signal: AbortSignal,
+): Promise<ElicitResult> {
+  if (!ask || params.mode === 'url' || !('requestedSchema' in params)) return { action: 'decline' };
+  const schema = params.requestedSchema as Record<string, unknown>;
+  let problem: string | undefined;
+  for (let attempt = 0; attempt < 3 && !signal.aborted; attempt++) {
+    const decision = await ask({
+      type: 'elicitation',
+      title: `MCP server "${alias}" asks:`,
+      serverName: alias,
+      message: problem ? `${params.message}\n(${problem}; please answer again.)` : params.message,
+      requestedSchema: schema,
+      onConfirm: () => undefined,
+    });
+    if (decision.outcome === ToolConfirmationOutcome.Cancel)
+      return { action: decision.payload?.dismissed ? 'cancel' : 'decline' };
+    const checked = completeAnswers(schema, decision.payload?.answers ?? {});
+    if ('content' in checked)
+      return { action: 'accept', content: checked.content as ElicitResult['content'] };
+    problem = checked.problem;
+  }
+  return { action: 'cancel' };
 }

@@ -10,7 +10,7 @@ import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { describeError } from './mcp-client.js';
+import { describeError } from './mcp-errors.js';
 import { ToolhostOAuthProvider } from './mcp-oauth.js';
 import { listenForRedirect } from './mcp-oauth-redirect.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';

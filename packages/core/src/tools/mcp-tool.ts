@@ -2,7 +2,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
-import { describeError, McpConnectionError, type McpServerConnection } from './mcp-client.js';
+import type { McpServerConnection } from './mcp-client.js';
+import { describeError, McpConnectionError } from './mcp-errors.js';
 import { progressReporter } from './mcp-progress.js';
 import { structuredContentText } from './mcp-structured.js';
 import {

@@ -297,6 +297,10 @@ export class ToolRegistry extends ToolCatalog {
 type McpModules = Awaited<ReturnType<typeof loadMcpModules>>;
 
 async function loadMcpModules() {
-  const [client, tool] = await Promise.all([import('./mcp-client.js'), import('./mcp-tool.js')]);
-  return { ...client, ...tool };
+  const [client, tool, servers] = await Promise.all([
+    import('./mcp-client.js'),
+    import('./mcp-tool.js'),
+    import('./mcp-server-list.js'),
+  ]);
+  return { ...client, ...tool, ...servers };
 }

@@ -1,0 +1,42 @@
+/** How MCP failures read: a connection's failure apart from a tool's, time limits, and the SDK's and OAuth's messages in plain words. */
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** A call's failure that is the connection's, not the tool's. */
+export class McpConnectionError extends Error {}
+
+export function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A call that ran out of time: without progress for `timeoutMs`, or past the total limit. */
+export function callTimeoutMessage(
+  alias: string,
+  tool: string,
+  timeoutMs: number,
+  error: McpError,
+): string {
+  const data = error.data as { maxTotalTimeout?: number } | undefined;
+  const key = `mcpServers.${alias}`;
+  if (data?.maxTotalTimeout !== undefined) {
+    return `MCP server "${alias}" was still working on ${tool} after ${seconds(data.maxTotalTimeout)} s, the most any call may take; raise ${key}.maxTotalTimeout (milliseconds) in settings if it needs longer.`;
+  }
+  return `MCP server "${alias}" did not answer ${tool} within ${seconds(timeoutMs)} s and reported no progress meanwhile; raise ${key}.timeout (milliseconds) in settings if the tool needs longer.`;
+}
+
+export function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The SDK's OAuth errors carry the authorization server's code, and its description only
+  // when the server gave one.
+  const code = (error as { errorCode?: unknown } | undefined)?.errorCode;
+  if (typeof code === 'string')
+    return `the authorization server refused toolhost (${code}${message ? `: ${message}` : ''})`;
+  return message.replace(/^MCP error -?\d+: /, '');
+}
