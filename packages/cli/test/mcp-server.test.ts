@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,15 +5,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../core/test/helpers/processes.js';
 import { FIXTURES, makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { CLI } from './run-cli.js';
+import { CLI, type RunningCli, startCli } from './run-cli.js';
 
 const PIXEL = path.join(FIXTURES, 'pixel.png');
 
 let dirs: TempDirs;
 let root: string;
 let client: Client | undefined;
-let server: ChildProcess | undefined;
+let server: RunningCli | undefined;
 
 beforeEach(() => {
   dirs = makeTempDirs({ rootName: 'project' });
@@ -25,7 +25,8 @@ beforeEach(() => {
 afterEach(async () => {
   await client?.close().catch(() => undefined);
   client = undefined;
-  server?.kill('SIGTERM');
+  server?.child.kill('SIGTERM');
+  await server?.exited;
   server = undefined;
   dirs.cleanup();
 });
@@ -33,13 +34,19 @@ afterEach(async () => {
 const env = () => ({
   PATH: process.env.PATH ?? '',
   HOME: dirs.home,
-  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.base, 'none.json'),
+  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.home, 'no-system-settings.json'),
 });
 const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
 
-async function connectStdio(extraArgs: string[] = [], capabilities: Record<string, unknown> = {}) {
+/** A client of `toolhost mcp` over stdio; `prepare` sets its handlers before it connects. */
+async function connectStdio(
+  extraArgs: string[] = [],
+  capabilities: Record<string, unknown> = {},
+  prepare?: (client: Client) => void,
+) {
   client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities });
+  prepare?.(client);
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -75,26 +82,21 @@ describe('toolhost mcp over stdio', () => {
     });
     expect(notes.isError).toBeFalsy();
     expect(text(notes)).toBe('remember the milk\n');
-    const image = await c.callTool({
-      name: 'read_file',
-      arguments: { absolute_path: path.join(root, 'pixel.png') },
-    });
-    expect(image.content).toContainEqual({
-      type: 'image',
-      mimeType: 'image/png',
-      data: readFileSync(PIXEL).toString('base64'),
-    });
-    const wav = path.resolve(path.dirname(PIXEL), 'beep.wav');
-    copyFileSync(wav, path.join(root, 'beep.wav'));
-    const audio = await c.callTool({
-      name: 'read_file',
-      arguments: { absolute_path: path.join(root, 'beep.wav') },
-    });
-    expect(audio.content).toContainEqual({
-      type: 'audio',
-      mimeType: 'audio/wav',
-      data: readFileSync(wav).toString('base64'),
-    });
+    copyFileSync(path.join(FIXTURES, 'beep.wav'), path.join(root, 'beep.wav'));
+    for (const [name, type, mimeType] of [
+      ['pixel.png', 'image', 'image/png'],
+      ['beep.wav', 'audio', 'audio/wav'],
+    ]) {
+      const media = await c.callTool({
+        name: 'read_file',
+        arguments: { absolute_path: path.join(root, name!) },
+      });
+      expect(media.content).toContainEqual({
+        type,
+        mimeType,
+        data: readFileSync(path.join(FIXTURES, name!)).toString('base64'),
+      });
+    }
   });
 
   it('reports tool errors as isError results', async () => {
@@ -129,23 +131,14 @@ describe('toolhost mcp over stdio', () => {
   });
 
   it('asks through the client when it supports elicitation', async () => {
-    client = new Client(
-      { name: 'asking-client', version: '1.0.0' },
-      { capabilities: { elicitation: {} } },
-    );
     const questions: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      questions.push(String((request.params as { message: string }).message));
-      return { action: 'accept', content: { decision: 'once' } };
-    });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--root', root],
-        env: env(),
+    const c = await connectStdio([], { elicitation: {} }, (asking) =>
+      asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+        questions.push(String((request.params as { message: string }).message));
+        return { action: 'accept', content: { decision: 'once' } };
       }),
     );
-    const result = await client.callTool({
+    const result = await c.callTool({
       name: 'write_file',
       arguments: { file_path: path.join(root, 'asked.txt'), content: 'yes' },
     });
@@ -161,26 +154,17 @@ describe('toolhost mcp over HTTP', () => {
     token?: string,
     envToken?: string,
   ): Promise<{ url: string; token: string; stderr: string }> {
-    server = spawn(
-      process.execPath,
-      [CLI, 'mcp', '--root', root, '--http', '0', ...(token ? ['--token', token] : [])],
-      {
-        env: { ...env(), ...(envToken ? { TOOLHOST_MCP_TOKEN: envToken } : {}) },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+    const running = startCli(
+      ['mcp', '--root', root, '--http', '0', ...(token ? ['--token', token] : [])],
+      { cwd: root, home: dirs.home, env: envToken ? { TOOLHOST_MCP_TOKEN: envToken } : {} },
     );
-    let stderr = '';
+    server = running;
     const given = token ?? envToken;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 20_000);
-      server!.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (/serving on/.test(stderr) && (given || /bearer token/.test(stderr))) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    const started = () =>
+      /serving on/.test(running.stderr()) &&
+      (given !== undefined || /bearer token/.test(running.stderr()));
+    expect(await waitUntil(started, 20_000), `no start: ${running.stderr()}`).toBe(true);
+    const stderr = running.stderr();
     const url = /serving on (\S+)/.exec(stderr)![1]!;
     return { url, token: given ?? /bearer token (\S+)/.exec(stderr)![1]!, stderr };
   }
@@ -234,39 +218,10 @@ describe('toolhost mcp over HTTP', () => {
 
   it('refuses a bad token and other origins', async () => {
     const { url } = await startHttp('s3cret');
-    const initialize = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    });
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    const bad = await fetch(url, {
-      method: 'POST',
-      headers: { ...headers, authorization: 'Bearer wrong' },
-      body: initialize,
-    });
-    expect(bad.status).toBe(401);
-    const none = await fetch(url, { method: 'POST', headers, body: initialize });
-    expect(none.status).toBe(401);
-    const foreign = await fetch(url, {
-      method: 'POST',
-      headers: { ...headers, authorization: 'Bearer s3cret', origin: 'https://evil.example' },
-      body: initialize,
-    });
-    expect(foreign.status).toBe(403);
-    const good = await fetch(url, {
-      method: 'POST',
-      headers: { ...headers, authorization: 'Bearer s3cret' },
-      body: initialize,
-    });
-    expect(good.status).toBe(200);
+    expect((await post(url, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await post(url)).status).toBe(401);
+    const foreign = { authorization: 'Bearer s3cret', origin: 'https://evil.example' };
+    expect((await post(url, foreign)).status).toBe(403);
+    expect((await post(url, { authorization: 'Bearer s3cret' })).status).toBe(200);
   });
 });
