@@ -2,15 +2,20 @@
  * No orphans on any signal: TERM, HUP (and INT for `toolhost mcp`) sent to the real
  * `toolhost` process end the command's whole tree, grandchildren included, before it exits.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { processesRunning, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
+import {
+  killMatching,
+  processesRunning,
+  uniqueSleep,
+  waitUntil,
+} from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { CLI } from './run-cli.js';
+import { CLI, startCli } from './run-cli.js';
 
 // Starting toolhost on a loaded machine can take many seconds; the test waits for events.
 vi.setConfig({ testTimeout: 200_000 });
@@ -18,34 +23,25 @@ vi.setConfig({ testTimeout: 200_000 });
 // The tests share one project folder and tell their processes apart by unique sleep
 // arguments.
 let dirs: TempDirs;
-let base: string;
 let root: string;
 const startedProcesses: ChildProcess[] = [];
 const markers: string[] = [];
 
 beforeAll(() => {
   dirs = makeTempDirs({ rootName: 'project' });
-  ({ base, root } = dirs);
+  ({ root } = dirs);
 });
 afterAll(() => {
   for (const child of startedProcesses) child.kill('SIGKILL');
   // Never leave a test's sleepers behind, even when an assertion failed.
-  for (const marker of markers) {
-    for (const pid of processesRunning(marker)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
+  for (const marker of markers) killMatching(marker);
   dirs.cleanup();
 });
 
 const env = () => ({
   PATH: process.env.PATH ?? '',
-  HOME: path.join(base, 'home'),
-  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+  HOME: dirs.home,
+  TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.home, 'no-system-settings.json'),
 });
 
 /**
@@ -82,29 +78,18 @@ describe('toolhost call stopped by a signal', () => {
   ] as const) {
     it(`${signal}: every process of the running command is gone before toolhost exits`, async () => {
       const { command, sleeps } = treeCommand();
-      const started = spawn(
-        process.execPath,
-        [
-          CLI,
-          'call',
-          'run_shell_command',
-          JSON.stringify({ command, is_background: false }),
-          '--yes',
-        ],
-        { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+      const cli = startCli(
+        ['call', 'run_shell_command', JSON.stringify({ command, is_background: false }), '--yes'],
+        { cwd: root, home: dirs.home },
       );
-      startedProcesses.push(started);
-      let stderr = '';
-      started.stderr?.on('data', (chunk) => {
-        stderr += chunk;
-      });
+      startedProcesses.push(cli.child);
       // The tree must really be there, or "all gone" would prove nothing.
       expect(await waitUntil(() => allRunning(sleeps), 90_000)).toBe(true);
-      started.kill(signal);
-      const result = await exited(started);
+      cli.child.kill(signal);
+      const result = await exited(cli.child);
       // Checked right at toolhost's exit: nothing is left to be cleaned up later.
       expect(noneRunning(sleeps)).toBe(true);
-      expect({ ...result, stderr }).toMatchObject({ code, signal: null });
+      expect({ ...result, stderr: cli.stderr() }).toMatchObject({ code, signal: null });
     });
   }
 });

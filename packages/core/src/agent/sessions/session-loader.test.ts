@@ -1,16 +1,18 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../../test/helpers/temp-workspace.js';
 import type { ChatMessage } from '../../models/model-types.js';
 import { SessionRecorder, sessionFile } from './session-file.js';
 import { completeLength, findSession, listSessions, loadSession } from './session-loader.js';
 
+let dirs: TempDirs;
+/** The person's settings folder (~/.toolhost) the sessions are kept under. */
 let userDir: string;
 beforeEach(() => {
-  userDir = mkdtempSync(path.join(os.tmpdir(), 'toolhost-sessions-'));
+  dirs = makeTempDirs();
+  userDir = dirs.home;
 });
-afterEach(() => rmSync(userDir, { recursive: true, force: true }));
+afterEach(() => dirs.cleanup());
 
 const call = (id: string) => ({
   id,
