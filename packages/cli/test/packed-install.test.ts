@@ -16,6 +16,8 @@ const npm = (args: string[], cwd: string) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
     encoding: 'utf8',
+    // Below beforeAll's 600 s: a stuck npm fails with a message instead of blocking the run.
+    timeout: 540_000,
     // Not the settings of the `npm test` that runs this (npm_config_*, npm_lifecycle_*).
     env: {
       ...Object.fromEntries(
@@ -84,6 +86,7 @@ describe('toolhost installed from packed tarballs into another project', () => {
         cwd: project,
         encoding: 'utf8',
         env: { PATH: process.env.PATH, HOME: base },
+        timeout: 25_000,
       },
     );
     const names = (JSON.parse(output) as { name: string }[]).map((d) => d.name);
@@ -96,6 +99,7 @@ describe('toolhost installed from packed tarballs into another project', () => {
       cwd: project,
       encoding: 'utf8',
       env: { PATH: process.env.PATH, HOME: base },
+      timeout: 25_000,
     });
     const lines = output.trim().split('\n');
     expect(lines[0]).toContain('read_file');

@@ -37,7 +37,9 @@ afterAll(() => {
 });
 
 describe('README library example', () => {
-  it('compiles under strict settings and runs', () => {
+  // The compiler alone can take a minute on a loaded machine; each step has its own timeout
+  // below the test's, so a stuck one fails with a message.
+  it('compiles under strict settings and runs', { timeout: 120_000 }, () => {
     writeFileSync(path.join(buildDir, 'example.ts'), extractExample());
     writeFileSync(
       path.join(buildDir, 'tsconfig.json'),
@@ -56,11 +58,13 @@ describe('README library example', () => {
     const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
     execFileSync(process.execPath, [tsc, '-p', path.join(buildDir, 'tsconfig.json')], {
       encoding: 'utf8',
+      timeout: 90_000,
     });
     const output = execFileSync(process.execPath, [path.join(buildDir, 'out', 'example.js')], {
       cwd: workspace,
       encoding: 'utf8',
       env: { PATH: process.env.PATH, HOME: workspace },
+      timeout: 20_000,
     });
     const lines = output.trim().split('\n');
     expect(lines[0]).toContain('list_directory');

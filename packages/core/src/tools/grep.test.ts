@@ -127,6 +127,13 @@ describe('grep_search: every engine gives the same answers', () => {
           const result = await grep(engine, { pattern: 'TODO', limit: 30_000 });
           const text = String(result.llmContent);
           expect(text).toMatch(/^Found 20008 matches for \/TODO\/ in 9 files/);
+          // The lines shown (as many as the output's size allows) are the chunked file's
+          // first lines, each once and in order, not only the right count.
+          const shown = hits(text).filter((hit) => hit.startsWith('docs/many.md:'));
+          expect(shown.length).toBeGreaterThan(100);
+          expect(shown).toEqual(
+            lines.slice(0, shown.length).map((_, i) => `docs/many.md:${i + 1}`),
+          );
           expect(text).not.toContain('tracked but ignored');
           const odd = String((await grep(engine, { pattern: 'odd name' })).llmContent);
           expect(odd).toContain('odd\nname.txt\n  1: TODO in an odd name');
