@@ -17,20 +17,31 @@ import { runCli } from './run-cli.js';
 let dirs: TempDirs;
 let gitLog: string;
 let env: NodeJS.ProcessEnv;
+let refusedLog: string;
+/**
+ * NODE_OPTIONS that make `@vscode/ripgrep` impossible to load. Each refusal is logged, so a
+ * test can show that the command did look for ripgrep and was refused (a preload that no
+ * longer takes effect would otherwise leave ripgrep quietly in place).
+ */
 const hideRipgrep = (d: TempDirs) => {
   const preload = path.join(d.base, 'no-ripgrep.cjs');
   writeFileSync(
     preload,
     `const Module = require('node:module');
+     const { appendFileSync } = require('node:fs');
      const resolve = Module._resolveFilename;
      Module._resolveFilename = function (request, ...rest) {
-       if (request === '@vscode/ripgrep' || request.startsWith('@vscode/ripgrep/'))
+       if (request === '@vscode/ripgrep' || request.startsWith('@vscode/ripgrep/')) {
+         appendFileSync(${JSON.stringify(refusedLog)}, request + '\\n');
          throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: 'MODULE_NOT_FOUND' });
+       }
        return resolve.call(this, request, ...rest);
      };`,
   );
   return `--require ${preload}`;
 };
+const ripgrepRefused = () =>
+  readFileSync(refusedLog, 'utf8').split('\n').includes('@vscode/ripgrep');
 
 beforeEach(() => {
   dirs = makeTempDirs();
@@ -44,6 +55,8 @@ beforeEach(() => {
   );
   chmodSync(path.join(bin, 'git'), 0o755);
   writeFileSync(gitLog, '');
+  refusedLog = path.join(dirs.base, 'ripgrep-refused.log');
+  writeFileSync(refusedLog, '');
   env = { PATH: `${bin}:${process.env.PATH}` };
 });
 afterEach(() => dirs.cleanup());
@@ -80,6 +93,21 @@ describe('grep_search: which engine searches', () => {
     const output = search(plain, { NODE_OPTIONS: hideRipgrep(dirs) });
     expect(grepHits(output)).toEqual(['notes.md:2', 'src/a.ts:1']);
     expect(gitGrepCalls()).toEqual([]);
+    expect(ripgrepRefused()).toBe(true);
+  });
+
+  it('uses git grep without PCRE in a repository when neither ripgrep nor PCRE is there', () => {
+    writeSearchFixture(dirs.root);
+    writeFileSync(gitLog, '');
+    const output = search(dirs.root, {
+      NODE_OPTIONS: hideRipgrep(dirs),
+      TOOLHOST_TEST_GIT_NO_PCRE: '1',
+    });
+    expect(grepHits(output)).toEqual(TODO_HITS);
+    const calls = gitGrepCalls();
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call).not.toMatch(/(^|\s)-P(\s|$)/);
+    expect(ripgrepRefused()).toBe(true);
   });
 
   it('falls back to JavaScript when git refuses the repository, without ripgrep', () => {
