@@ -1,8 +1,8 @@
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
-import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSearchWorkspace, withOwnSearchWorkspace } from '../../test/helpers/search-fixture.js';
+import type { TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { GlobTool, type GlobToolParams } from './glob.js';
 import { ToolErrorType } from './tools.js';
 
@@ -10,17 +10,17 @@ let ws: TempWorkspace;
 const signal = new AbortController().signal;
 const OLD = new Date('2020-01-01T00:00:00Z');
 
-beforeEach(() => {
-  ws = makeWorkspace();
-  writeSearchFixture(ws.root);
+/** The fixture, built once: tests that change files make their own. */
+beforeAll(() => {
+  ws = makeSearchWorkspace();
 });
-afterEach(() => ws.cleanup());
+afterAll(() => ws.cleanup());
 
-function paths(result: { llmContent: unknown }): string[] {
+function paths(result: { llmContent: unknown }, root = ws.root): string[] {
   return String(result.llmContent)
     .split('\n')
     .filter((line) => line.startsWith('/'))
-    .map((line) => path.relative(ws.root, line));
+    .map((line) => path.relative(root, line));
 }
 
 for (const engine of ['ripgrep', 'javascript'] as const) {
@@ -94,26 +94,30 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
       expect(paths(await glob({ pattern: 'app/[id]/page.tsx' }))).toContain('app/[id]/page.tsx');
     });
 
-    it('puts files changed in the last 24 hours first, newest first, then the rest by path', async () => {
-      for (const file of [
-        'src/app.ts',
-        'src/util.ts',
-        'src/components/Button.tsx',
-        'src/components/.hidden.ts',
-      ]) {
-        utimesSync(ws.p(file), OLD, OLD);
-      }
-      const now = Date.now() / 1000;
-      utimesSync(ws.p('src/util.ts'), now - 60, now - 60);
-      utimesSync(ws.p('src/components/Button.tsx'), now - 10, now - 10);
-      const result = await glob({ pattern: 'src/**/*.{ts,tsx}' });
-      expect(paths(result)).toEqual([
-        'src/components/Button.tsx',
-        'src/util.ts',
-        'src/app.ts',
-        'src/components/.hidden.ts',
-      ]);
-    });
+    it('puts files changed in the last 24 hours first, newest first, then the rest by path', () =>
+      withOwnSearchWorkspace(async (own) => {
+        for (const file of [
+          'src/app.ts',
+          'src/util.ts',
+          'src/components/Button.tsx',
+          'src/components/.hidden.ts',
+        ]) {
+          utimesSync(own.p(file), OLD, OLD);
+        }
+        const now = Date.now() / 1000;
+        utimesSync(own.p('src/util.ts'), now - 60, now - 60);
+        utimesSync(own.p('src/components/Button.tsx'), now - 10, now - 10);
+        const result = await new GlobTool(own.config, { engine }).execute(
+          { pattern: 'src/**/*.{ts,tsx}' },
+          signal,
+        );
+        expect(paths(result, own.root)).toEqual([
+          'src/components/Button.tsx',
+          'src/util.ts',
+          'src/app.ts',
+          'src/components/.hidden.ts',
+        ]);
+      }));
 
     it('says so when nothing matches', async () => {
       const result = await glob({ pattern: '**/*.rs' });
@@ -123,13 +127,14 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
 }
 
 describe('glob: limits and errors', () => {
-  it('caps the list at 1000 and says how many were left', async () => {
-    for (let i = 0; i < 1005; i++) ws.write(`many/f${String(i).padStart(4, '0')}.txt`, '');
-    const result = await new GlobTool(ws.config).execute({ pattern: 'many/*.txt' }, signal);
-    expect(String(result.llmContent)).toContain('Found 1005 files');
-    expect(String(result.llmContent)).toContain('(5 more files match;');
-    expect(paths(result)).toHaveLength(1000);
-  });
+  it('caps the list at 1000 and says how many were left', () =>
+    withOwnSearchWorkspace(async (own) => {
+      for (let i = 0; i < 1005; i++) own.write(`many/f${String(i).padStart(4, '0')}.txt`, '');
+      const result = await new GlobTool(own.config).execute({ pattern: 'many/*.txt' }, signal);
+      expect(String(result.llmContent)).toContain('Found 1005 files');
+      expect(String(result.llmContent)).toContain('(5 more files match;');
+      expect(paths(result, own.root)).toHaveLength(1000);
+    }));
 
   it('refuses a folder outside the workspace', async () => {
     const result = await new GlobTool(ws.config).execute({ pattern: '*', path: ws.base }, signal);

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   grepHits as hits,
+  makeSearchWorkspace,
   TODO_HITS,
-  writeSearchFixture,
+  withOwnSearchWorkspace,
 } from '../../test/helpers/search-fixture.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
@@ -17,25 +18,11 @@ import { ToolErrorType } from './tools.js';
 /** The fixture, built once: tests that change files make their own (withOwnFixture). */
 let ws: TempWorkspace;
 const signal = new AbortController().signal;
-
-function fixtureWorkspace(): TempWorkspace {
-  const made = makeWorkspace();
-  writeSearchFixture(made.root);
-  return made;
-}
 beforeAll(() => {
-  ws = fixtureWorkspace();
+  ws = makeSearchWorkspace();
 });
 afterAll(() => ws.cleanup());
-
-async function withOwnFixture(test: (own: TempWorkspace) => Promise<void>): Promise<void> {
-  const own = fixtureWorkspace();
-  try {
-    await test(own);
-  } finally {
-    own.cleanup();
-  }
-}
+const withOwnFixture = withOwnSearchWorkspace;
 
 const ENGINES: GrepEngineName[] = ['ripgrep', 'git', 'javascript'];
 const grep = (engine: GrepEngineName, params: GrepToolParams) =>

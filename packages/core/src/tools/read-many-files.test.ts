@@ -1,25 +1,25 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSearchFixture } from '../../test/helpers/search-fixture.js';
-import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSearchWorkspace, withOwnSearchWorkspace } from '../../test/helpers/search-fixture.js';
+import { FIXTURES, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { type Part, partsToText } from '../core/content.js';
 import { type ReadManyFilesParams, ReadManyFilesTool } from './read-many-files.js';
 
 let ws: TempWorkspace;
 const signal = new AbortController().signal;
-const readMany = (params: ReadManyFilesParams) =>
-  new ReadManyFilesTool(ws.config).execute(params, signal);
-const headers = (content: unknown) =>
+const readMany = (params: ReadManyFilesParams, where = ws) =>
+  new ReadManyFilesTool(where.config).execute(params, signal);
+const headers = (content: unknown, root = ws.root) =>
   [...partsToText(content as Part[]).matchAll(/^--- (\S+)(?: \([^)]*\))? ---$/gm)].map((m) =>
-    path.relative(ws.root, m[1]!),
+    path.relative(root, m[1]!),
   );
 
-beforeEach(() => {
-  ws = makeWorkspace();
-  writeSearchFixture(ws.root);
+/** The fixture, built once: tests that change files make their own. */
+beforeAll(() => {
+  ws = makeSearchWorkspace();
 });
-afterEach(() => ws.cleanup());
+afterAll(() => ws.cleanup());
 
 describe('read_many_files', () => {
   it('reads files matched by globs, each under a header, in path order', async () => {
@@ -74,19 +74,20 @@ describe('read_many_files', () => {
     expect(headers(everything.llmContent)).toEqual(['debug.log', 'src/legacy/keep.log']);
   });
 
-  it('includes images only when asked for by name or extension', async () => {
-    copyFileSync(path.join(FIXTURES, 'pixel.png'), ws.p('docs', 'shot.png'));
-    const notAsked = await readMany({ paths: ['docs'] });
-    expect(headers(notAsked.llmContent)).toEqual(['docs/guide.md']);
-    expect(String(notAsked.returnDisplay)).toContain(
-      'shot.png: image not asked for by name or extension',
-    );
-    const byExtension = await readMany({ paths: ['docs/*.png'] });
-    const parts = byExtension.llmContent as Part[];
-    expect(parts.some((part) => part.inlineData?.mimeType === 'image/png')).toBe(true);
-    const byName = await readMany({ paths: ['docs/shot.png'] });
-    expect((byName.llmContent as Part[]).some((part) => part.inlineData)).toBe(true);
-  });
+  it('includes images only when asked for by name or extension', () =>
+    withOwnSearchWorkspace(async (own) => {
+      copyFileSync(path.join(FIXTURES, 'pixel.png'), own.p('docs', 'shot.png'));
+      const notAsked = await readMany({ paths: ['docs'] }, own);
+      expect(headers(notAsked.llmContent, own.root)).toEqual(['docs/guide.md']);
+      expect(String(notAsked.returnDisplay)).toContain(
+        'shot.png: image not asked for by name or extension',
+      );
+      const byExtension = await readMany({ paths: ['docs/*.png'] }, own);
+      const parts = byExtension.llmContent as Part[];
+      expect(parts.some((part) => part.inlineData?.mimeType === 'image/png')).toBe(true);
+      const byName = await readMany({ paths: ['docs/shot.png'] }, own);
+      expect((byName.llmContent as Part[]).some((part) => part.inlineData)).toBe(true);
+    }));
 
   it('skips binary files and paths outside the workspace, saying why', async () => {
     const result = await readMany({
@@ -99,23 +100,26 @@ describe('read_many_files', () => {
     expect(display).toContain('nothing/here/*.ts: nothing matches');
   });
 
-  it('stays within the response budget and lists the files that did not fit', async () => {
-    ws.cleanup();
-    ws = makeWorkspace({ settings: { tools: { truncateOutputThreshold: 8_000 } } });
-    for (let i = 0; i < 10; i++) ws.write(`big/f${i}.txt`, `${'x'.repeat(99)}\n`.repeat(15));
-    const result = await readMany({ paths: ['big'] });
-    const text = partsToText(result.llmContent as Part[]);
-    expect(text.length).toBeLessThan(8_000);
-    expect(headers(result.llmContent)).toHaveLength(3);
-    expect(text).toContain('7 more files did not fit in this response');
-    expect(text).toContain(ws.p('big', 'f9.txt'));
-  });
+  it('stays within the response budget and lists the files that did not fit', () =>
+    withOwnSearchWorkspace(
+      async (own) => {
+        for (let i = 0; i < 10; i++) own.write(`big/f${i}.txt`, `${'x'.repeat(99)}\n`.repeat(15));
+        const result = await readMany({ paths: ['big'] }, own);
+        const text = partsToText(result.llmContent as Part[]);
+        expect(text.length).toBeLessThan(8_000);
+        expect(headers(result.llmContent, own.root)).toHaveLength(3);
+        expect(text).toContain('7 more files did not fit in this response');
+        expect(text).toContain(own.p('big', 'f9.txt'));
+      },
+      { settings: { tools: { truncateOutputThreshold: 8_000 } } },
+    ));
 
-  it('cuts long files as read_file does', async () => {
-    ws.write('long.txt', Array.from({ length: 2100 }, (_, i) => `l${i}`).join('\n'));
-    const result = await readMany({ paths: ['long.txt'] });
-    expect(partsToText(result.llmContent as Part[])).toContain('Showing lines 1-2000 of 2100');
-  });
+  it('cuts long files as read_file does', () =>
+    withOwnSearchWorkspace(async (own) => {
+      own.write('long.txt', Array.from({ length: 2100 }, (_, i) => `l${i}`).join('\n'));
+      const result = await readMany({ paths: ['long.txt'] }, own);
+      expect(partsToText(result.llmContent as Part[])).toContain('Showing lines 1-2000 of 2100');
+    }));
 
   it('requires at least one path', () => {
     expect(new ReadManyFilesTool(ws.config).validateToolParams({ paths: [] })).toBe(

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeWorkspace, type TempWorkspace } from './temp-workspace.js';
 
 export function writeSearchFixture(root: string): void {
   const files: Record<string, string | Buffer> = {
@@ -34,6 +35,32 @@ export function writeSearchFixture(root: string): void {
     writeFileSync(file, content);
   }
   symlinkSync(path.join(root, 'src', 'app.ts'), path.join(root, 'src', 'link-to-app.ts'));
+}
+
+/**
+ * A workspace holding the fixture. Read-only suites build one in beforeAll; a test that
+ * changes files takes its own through withOwnSearchWorkspace.
+ */
+export function makeSearchWorkspace(
+  params: Parameters<typeof makeWorkspace>[0] = {},
+): TempWorkspace {
+  const made = makeWorkspace(params);
+  writeSearchFixture(made.root);
+  return made;
+}
+
+/** Runs a test that changes files in a fixture of its own, removed afterwards. */
+export async function withOwnSearchWorkspace(
+  test: (own: TempWorkspace) => Promise<void>,
+  params: Parameters<typeof makeWorkspace>[0] = {},
+): Promise<void> {
+  const own = makeSearchWorkspace(params);
+  try {
+    await test(own);
+  } finally {
+    await own.config.dispose();
+    own.cleanup();
+  }
 }
 
 /** The files every engine should list with both kinds of ignore rules on. */
