@@ -10,9 +10,14 @@ export function processesMatching(marker: string): string[] {
     );
 }
 
-/** A number that makes a `sleep` command line unique to one test. */
+/**
+ * A number that makes a `sleep` command line unique to one test, among the suites of every
+ * test run on the machine. All have the same number of digits, so no marker is the start of
+ * another (`sleep 412.5` would also match, and killMatching end, `sleep 412.53`).
+ */
 export function uniqueSleep(): string {
-  return `${300 + Math.floor(Math.random() * 600)}.${Math.floor(Math.random() * 1000) + 1}`;
+  const fraction = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  return `${300 + Math.floor(Math.random() * 600)}.${fraction}1`;
 }
 
 /**
