@@ -3,8 +3,9 @@
  * with `@vscode/ripgrep` impossible to load (a preload makes requiring it fail, as on a
  * platform whose binary package is missing), and `git` on PATH is a wrapper that records
  * how it was called before running the real one. In a repository the search goes to
- * `git grep`, or to JavaScript when git refuses the repository; elsewhere to JavaScript.
- * With ripgrep present, ripgrep searches a repository too and git is not asked anything.
+ * `git grep` (with -P when git has PCRE, without it otherwise), or to JavaScript when git
+ * refuses the repository; elsewhere to JavaScript. With ripgrep present, ripgrep searches a
+ * repository too and git is not asked anything.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,7 +52,8 @@ beforeEach(() => {
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   writeFileSync(
     path.join(bin, 'git'),
-    `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`,
+    // With TOOLHOST_TEST_GIT_NO_PCRE set it plays a git built without PCRE.
+    `#!/bin/sh\necho "$*" >> '${gitLog}'\ncase " $* " in *" grep "*"-P "*) if [ -n "$TOOLHOST_TEST_GIT_NO_PCRE" ]; then echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128; fi;; esac\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path.join(bin, 'git'), 0o755);
   writeFileSync(gitLog, '');
@@ -83,6 +85,7 @@ describe('grep_search: which engine searches', () => {
     const output = search(dirs.root, { NODE_OPTIONS: hideRipgrep(dirs) });
     expect(grepHits(output)).toEqual(TODO_HITS);
     expect(gitGrepCalls().length).toBeGreaterThan(0);
+    expect(ripgrepRefused()).toBe(true);
   });
 
   it('uses JavaScript outside a repository without ripgrep', () => {
@@ -119,6 +122,7 @@ describe('grep_search: which engine searches', () => {
     const output = search(dirs.root, { NODE_OPTIONS: hideRipgrep(dirs) });
     expect(gitGrepCalls().length).toBeGreaterThan(0);
     expect(grepHits(output)).toEqual(TODO_HITS);
+    expect(ripgrepRefused()).toBe(true);
   });
 
   it('uses the bundled ripgrep in a repository, asking git nothing', () => {
