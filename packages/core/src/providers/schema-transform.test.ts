@@ -182,6 +182,7 @@ describe('transformSchema', () => {
         },
       },
       anyOf: [{ required: ['a'] }, { required: ['b'] }],
+      required: ['c'],
       type: 'object',
       properties: {
         a: { type: 'string', pattern: '^x', format: 'uri' },
@@ -491,6 +492,8 @@ describe('transformSchema: unions, enums and const', () => {
           ],
         },
         alone: { anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+        // Only names (strings) count, and a branch that is no schema stays as it is.
+        odd: { properties: { 5: {} }, anyOf: [null, { required: [5] }] },
       }),
     ).toEqual({
       pick: {
@@ -504,6 +507,7 @@ describe('transformSchema: unions, enums and const', () => {
         ],
       },
       alone: { anyOf: [{}, {}] },
+      odd: { properties: { 5: {} }, anyOf: [{}, {}] },
     });
   });
 
@@ -569,8 +573,9 @@ describe('transformSchema: references', () => {
       for (let i = 0; i < length; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
       return { type: 'object', $defs: defs, properties: { a: { $ref: '#/$defs/d0' } } };
     };
+    // 64 references in all (the property's own and 63 more) are followed; 65 are not.
     expect(transformSchema(chain(63), compatible).properties).toEqual({ a: { type: 'string' } });
-    expect(transformSchema(chain(70), compatible).properties).toEqual({ a: {} });
+    expect(transformSchema(chain(64), compatible).properties).toEqual({ a: {} });
   });
 
   it('ends the bounded expansion with the shape of the type, keeping the description', () => {
@@ -627,6 +632,27 @@ describe('transformSchema: references', () => {
     });
   });
 
+  it('numbers $defs entries whose references end alike', () => {
+    const out = transformSchema(
+      {
+        type: 'object',
+        $defs: { x: { type: 'object', properties: { next: { $ref: '#/$defs/x' } } } },
+        definitions: { x: { type: 'object', properties: { again: { $ref: '#/definitions/x' } } } },
+        other: { x: { type: 'object', properties: { more: { $ref: '#/other/x' } } } },
+        properties: {
+          a: { $ref: '#/$defs/x' },
+          b: { $ref: '#/definitions/x' },
+          c: { $ref: '#/other/x' },
+        },
+      },
+      strict,
+    );
+    expect(Object.keys(out.$defs as object)).toEqual(['x', 'x_2', 'x_3']);
+    const properties = out.properties as Record<string, Record<string, Record<string, unknown>>>;
+    expect(properties.b!.properties!.again).toEqual({ $ref: '#/$defs/x_2' });
+    expect(properties.c!.properties!.more).toEqual({ $ref: '#/$defs/x_3' });
+  });
+
   it('keeps a recursive reference inside allOf, with its description', () => {
     const schema = {
       type: 'object',
@@ -661,7 +687,7 @@ describe('transformSchema: the root', () => {
       {
         type: 'object',
         description: 'Find a thing.',
-        properties: { name: { type: 'string', description: 'Its name.' } },
+        properties: { name: { type: 'string', description: 'Its name.' }, limit: {} },
         required: ['limit'],
         anyOf: [
           {
@@ -681,18 +707,26 @@ describe('transformSchema: the root', () => {
         'Find a thing. Send the parameters of one of these forms, naming the required ones: 1) path, name (by path); 2) url, name; 3) name.',
       properties: {
         name: { type: 'string', description: 'Exact. Its name.', minLength: 1 },
+        limit: {},
         path: { type: 'string' },
         url: { type: 'string' },
       },
-      required: ['name'],
+      required: ['limit', 'name'],
     });
     const loose = transformSchema(
-      { anyOf: [{ properties: { a: {} } }, { properties: { b: {} }, required: ['b'] }] },
+      {
+        anyOf: [
+          { properties: { a: {} } },
+          { properties: { b: {} }, required: ['b'] },
+          { description: 'nothing' },
+        ],
+      },
       compatible,
     );
     expect(loose.description).toBe(
-      'Send the parameters of one of these forms, naming the required ones: 1) no required parameters; 2) b.',
+      'Send the parameters of one of these forms, naming the required ones: 1) no required parameters; 2) b; 3) no required parameters (nothing).',
     );
+    expect(loose.properties).toEqual({ a: {}, b: {} });
     expect(loose.required).toBeUndefined();
   });
 });

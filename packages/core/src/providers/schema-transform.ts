@@ -65,8 +65,8 @@ export function transformSchema(schema: unknown, dialect: SchemaDialect): Schema
 }
 
 function convert(node: unknown, context: Context, stack: string[], atRoot = false): Schema {
-  if (node === true || node === undefined) return {};
   if (node === false) return { description: 'No value is allowed here.' };
+  // `true`, a missing schema and anything that is no schema allow any value.
   if (!isObject(node)) return {};
   const flattened = flattenReferences(node, context, stack);
   if ('recursive' in flattened) return flattened.recursive;
@@ -94,8 +94,8 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
   }
   if (Array.isArray(source.required)) {
     const names = isObject(out.properties) ? Object.keys(out.properties) : [];
-    const required = [...new Set(source.required)].filter(
-      (name): name is string => typeof name === 'string' && names.includes(name),
+    const required = [...new Set(source.required)].filter((name): name is string =>
+      names.includes(name as string),
     );
     if (required.length > 0) out.required = required;
   }
@@ -135,8 +135,9 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
     const branches = union.map((branch) =>
       convert(withRequiredProperties(branch, source.properties), context, inner),
     );
-    if (branches.length === 1) Object.assign(out, mergeSchemas(out, branches[0]!));
-    else if (branches.length > 1) out.anyOf = branches;
+    // One branch is merged in (none changes nothing).
+    if (branches.length > 1) out.anyOf = branches;
+    else Object.assign(out, mergeSchemas(out, branches[0]));
     if (union === source.oneOf && branches.length > 1) notes.push('Exactly one form applies.');
   }
 
@@ -155,16 +156,12 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
     if (value === undefined) continue;
     const kept =
       dialect.constraints.has(keyword) &&
-      (keyword !== 'format' ||
-        !dialect.formats ||
-        (typeof value === 'string' && dialect.formats.has(value)));
+      (keyword !== 'format' || !dialect.formats || dialect.formats.has(value as string));
     if (kept) out[keyword] = value;
     else notes.push(describeConstraint(keyword, value));
   }
-  if (notes.length > 0) {
-    const joined = notes.filter(Boolean).join(' ');
-    if (joined) out.description = out.description ? `${out.description} ${joined}` : joined;
-  }
+  const joined = notes.filter(Boolean).join(' ');
+  if (joined) out.description = out.description ? `${out.description} ${joined}` : joined;
   return out;
 }
 
@@ -340,7 +337,9 @@ export const CONSTRAINT_KEYWORDS = [
   'examples',
 ] as const;
 
-function describeConstraint(keyword: string, value: unknown): string {
+type ConstraintKeyword = (typeof CONSTRAINT_KEYWORDS)[number];
+
+function describeConstraint(keyword: ConstraintKeyword, value: unknown): string {
   const json = JSON.stringify(value);
   switch (keyword) {
     case 'format':
@@ -377,8 +376,6 @@ function describeConstraint(keyword: string, value: unknown): string {
       return Array.isArray(value) && value.length > 0
         ? `Example: ${JSON.stringify(value[0])}.`
         : '';
-    default:
-      return '';
   }
 }
 
