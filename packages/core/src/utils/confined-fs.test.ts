@@ -138,17 +138,17 @@ describe('FolderHandles', () => {
   const read = (handles: FolderHandles, file: string) => {
     const fd = handles.openFile(file);
     try {
-      return readFileSync(fd, 'utf8');
+      return fs.readFileSync(fd, 'utf8');
     } finally {
-      closeSync(fd);
+      fs.closeSync(fd);
     }
   };
 
   it('reads files of a folder, the guard judging each real path, and closes the folder', () => {
-    mkdirSync(path.join(dir, 'work'));
-    for (const name of ['a.txt', 'b.txt']) writeFileSync(path.join(dir, 'work', name), name);
+    fs.mkdirSync(path.join(dir, 'work'));
+    for (const name of ['a.txt', 'b.txt']) fs.writeFileSync(path.join(dir, 'work', name), name);
     const seen: string[] = [];
-    const before = openFds();
+    const before = openDescriptorCount();
     const handles = new FolderHandles((real) => {
       seen.push(real);
       return inside(real);
@@ -157,13 +157,13 @@ describe('FolderHandles', () => {
     expect(read(handles, path.join(dir, 'work', 'b.txt'))).toBe('b.txt');
     expect(seen).toEqual([path.join(dir, 'work', 'a.txt'), path.join(dir, 'work', 'b.txt')]);
     handles.close();
-    expect(openFds()).toBe(before);
+    expect(openDescriptorCount()).toBe(before);
   });
 
   it('judges a file that is a link by where it leads', () => {
-    symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
-    writeFileSync(path.join(dir, 'target.txt'), 'target');
-    symlinkSync(path.join(dir, 'target.txt'), path.join(dir, 'near.txt'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
+    fs.writeFileSync(path.join(dir, 'target.txt'), 'target');
+    fs.symlinkSync(path.join(dir, 'target.txt'), path.join(dir, 'near.txt'));
     const handles = new FolderHandles(inside);
     try {
       expect(thrown(() => handles.openFile(path.join(dir, 'link.txt')))).toBeInstanceOf(
@@ -176,14 +176,14 @@ describe('FolderHandles', () => {
   });
 
   it('never reads through a folder swapped for a link after it was opened', () => {
-    mkdirSync(path.join(dir, 'work'));
-    writeFileSync(path.join(dir, 'work', 'a.txt'), 'inside');
-    writeFileSync(path.join(outside, 'a.txt'), 'secret');
+    fs.mkdirSync(path.join(dir, 'work'));
+    fs.writeFileSync(path.join(dir, 'work', 'a.txt'), 'inside');
+    fs.writeFileSync(path.join(outside, 'a.txt'), 'secret');
     const handles = new FolderHandles(inside);
     try {
       expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('inside');
-      renameSync(path.join(dir, 'work'), path.join(dir, 'moved'));
-      symlinkSync(outside, path.join(dir, 'work'));
+      fs.renameSync(path.join(dir, 'work'), path.join(dir, 'moved'));
+      fs.symlinkSync(outside, path.join(dir, 'work'));
       expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('inside');
       // A folder first met as a link is judged by where it leads.
       const fresh = new FolderHandles(inside);
@@ -197,16 +197,16 @@ describe('FolderHandles', () => {
   });
 
   it('keeps a bounded number of folders open', () => {
-    const before = openFds();
+    const before = openDescriptorCount();
     const handles = new FolderHandles(inside);
     for (let i = 0; i < 100; i++) {
-      mkdirSync(path.join(dir, `f${i}`));
-      writeFileSync(path.join(dir, `f${i}`, 'x.txt'), `${i}`);
+      fs.mkdirSync(path.join(dir, `f${i}`));
+      fs.writeFileSync(path.join(dir, `f${i}`, 'x.txt'), `${i}`);
       expect(read(handles, path.join(dir, `f${i}`, 'x.txt'))).toBe(`${i}`);
     }
-    expect(openFds() - before).toBeLessThanOrEqual(64);
+    expect(openDescriptorCount() - before).toBeLessThanOrEqual(64);
     handles.close();
-    expect(openFds()).toBe(before);
+    expect(openDescriptorCount()).toBe(before);
   });
 
   it('passes a missing file on as ENOENT', () => {
