@@ -46,6 +46,7 @@ export {
 } from './agent/checkpoints/restore-checkpoint.js';
 export type { RestoredFiles } from './agent/checkpoints/restore-files.js';
 export { CheckpointError } from './agent/checkpoints/shadow-git.js';
+export { describeSkipped, type SkippedFile } from './agent/checkpoints/snapshot.js';
 export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
 export {

@@ -14,6 +14,7 @@ import {
   checkpointChangedFiles,
   checkpointRestorePreview,
   describeCheckpoint,
+  describeSkipped,
   listCheckpoints,
   plural,
   restoreCheckpoint,
@@ -71,6 +72,11 @@ export async function runRestoreCommand(
     }
     if (preview.length > 50) io.stdout.write(`  … and ${preview.length - 50} more\n`);
   }
+  if (found.skipped?.length) {
+    io.stdout.write(
+      `Left out of this checkpoint, so not brought back: ${found.skipped.map((skipped) => describeSkipped(skipped, projectRoot)).join(', ')}\n`,
+    );
+  }
   if (found.sessionId && existsSync(sessionFile(project.userDir, projectRoot, found.sessionId))) {
     io.stdout.write(
       `The conversation of session ${found.sessionId} goes back to this point too.\n`,
@@ -102,6 +108,11 @@ export async function runRestoreCommand(
   io.stdout.write(
     `Restored checkpoint ${found.id}: ${plural(files.written.length, 'file')} written back, ${plural(files.removed.length, 'file')} removed.\n`,
   );
+  if (files.left.length > 0) {
+    io.stdout.write(
+      `Left as they are (too large or unreadable, so the undo checkpoint could not keep them): ${files.left.map(relative).join(', ')}\n`,
+    );
+  }
   if (conversation) {
     io.stdout.write(
       `Session ${conversation.sessionId} now ends before those calls (${plural(conversation.removedMessages, 'message')} removed); continue it with: toolhost -r ${conversation.sessionId} -p "<prompt>"\n`,

@@ -266,7 +266,7 @@ export class AgentLoop {
         this.emit({
           type: 'notice',
           level: 'warning',
-          message: `Checkpoint ${outcome.checkpoint.id} leaves out files that could not be read: ${outcome.skipped.join(', ')}`,
+          message: `Checkpoint ${outcome.checkpoint.id} leaves out (a restore cannot bring them back): ${outcome.skipped.join(', ')}`,
         });
       }
     } else if (outcome.kind === 'failed') {

@@ -40,7 +40,13 @@ export interface Settings {
   general?: {
     preferredEditor?: string;
     /** Snapshots of the files before the agent changes them (toolhost restore). */
-    checkpointing?: { enabled?: boolean; onFailure?: 'stop' | 'continue' };
+    checkpointing?: {
+      enabled?: boolean;
+      onFailure?: 'stop' | 'continue';
+      /** Bytes; larger files are left out of checkpoints (0: no limit). */
+      maxFileSize?: number;
+      retention?: { maxAgeDays?: number; maxCount?: number };
+    };
   };
   tools?: {
     core?: string[];
@@ -106,7 +112,14 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
  * encoding, a model's context window and media) have none here.
  */
 export const SETTING_DEFAULTS = {
-  general: { checkpointing: { enabled: true, onFailure: 'stop' } },
+  general: {
+    checkpointing: {
+      enabled: true,
+      onFailure: 'stop',
+      maxFileSize: 10 * 1024 * 1024,
+      retention: { maxAgeDays: 30, maxCount: 300 },
+    },
+  },
   tools: {
     approvalMode: 'default',
     truncateOutputThreshold: 25_000,

@@ -1,6 +1,7 @@
 /**
  * Lists the files under a folder the way every search tool sees the workspace: ignore
- * rules applied, hidden files included, .git and symbolic links left out. ripgrep does
+ * rules applied, hidden files included, .git and symbolic links left out (a caller that
+ * keeps links, like checkpoints, asks for them on their own). ripgrep does
  * the walk when it is available; a JavaScript walk gives the same list when it is not.
  */
 import { readdir } from 'node:fs/promises';
@@ -30,14 +31,20 @@ export interface ListFilesOptions extends IgnoreFlags {
   onFile?: (file: string) => void;
   /** False lists only the folder's own files, not those of its subfolders. */
   recursive?: boolean;
+  /**
+   * Receives the symbolic links the ignore rules keep (never followed), and makes the walk
+   * list links only: no files. Only the JavaScript walk sees links, so this forces it.
+   */
+  onLink?: (link: string) => void;
 }
 
 /** Absolute paths of the files under `dir` (inside the workspace), in no particular order. */
 export async function listFiles(dir: string, options: ListFilesOptions): Promise<string[]> {
   const root = options.roots.find((candidate) => isWithin(candidate, dir)) ?? dir;
   // One folder's own files take one readdir: less than starting ripgrep costs.
-  const engine =
-    options.engine ?? (options.recursive !== false && ripgrepPath() ? 'ripgrep' : 'javascript');
+  const engine = options.onLink
+    ? 'javascript'
+    : (options.engine ?? (options.recursive !== false && ripgrepPath() ? 'ripgrep' : 'javascript'));
   const files: string[] = [];
   const onFile = options.onFile ?? ((file: string) => files.push(file));
   await (engine === 'ripgrep'
@@ -107,6 +114,8 @@ async function listWithJavaScript(
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
         if (options.recursive !== false && !rules.isIgnored(full, true)) pending.push(full);
+      } else if (options.onLink) {
+        if (entry.isSymbolicLink() && !rules.isIgnored(full, false)) options.onLink(full);
       } else if (entry.isFile() && !rules.isIgnored(full, false)) {
         onFile(full);
       }

@@ -20,10 +20,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { CheckpointToolCall } from './batch-changes.js';
+import { type HistoryRetention, removeCheckpoints, retained } from './prune-history.js';
 import { diffTrees, type RestoredFiles, restoreFiles } from './restore-files.js';
 import { CheckpointError, ShadowGit } from './shadow-git.js';
-import { type SnapshotRoot, takeSnapshot } from './snapshot.js';
+import { type SkippedFile, type SnapshotRoot, takeSnapshot } from './snapshot.js';
 
 export interface Checkpoint {
   /** Short id, unique in the project (a prefix finds it). */
@@ -42,6 +44,8 @@ export interface Checkpoint {
   /** The shadow repository's commit holding the files. */
   commit: string;
   roots: SnapshotRoot[];
+  /** Files left out (too large, or unreadable): a restore of this checkpoint cannot bring them back. */
+  skipped?: SkippedFile[];
 }
 
 export interface NewCheckpoint {
@@ -56,8 +60,8 @@ export interface NewCheckpoint {
 
 export interface TakenCheckpoint {
   checkpoint: Checkpoint;
-  /** Files left out because they could not be read (relative to their root). */
-  skipped: string[];
+  /** Files left out because they were too large or could not be read. */
+  skipped: SkippedFile[];
   /** False when nothing had changed since the previous checkpoint (no new commit). */
   changed: boolean;
 }
@@ -69,6 +73,10 @@ export interface CheckpointStoreOptions {
   projectRoot: string;
   /** The git program (default `git` on PATH). */
   gitPath?: string;
+  /** Bytes; larger files are left out of snapshots (0: no limit). */
+  maxFileSize?: number;
+  /** How many checkpoints, and how old, are kept; older ones are pruned after a new one. */
+  retention?: HistoryRetention;
 }
 
 interface ProjectFile {
@@ -97,9 +105,13 @@ export class CheckpointStore {
   readonly projectRoot: string;
   private readonly userDir: string;
   private readonly git: ShadowGit;
+  private readonly maxFileSize: number;
+  private readonly retention: HistoryRetention;
 
   constructor(options: CheckpointStoreOptions) {
     this.userDir = options.userDir;
+    this.maxFileSize = options.maxFileSize ?? SETTING_DEFAULTS.general.checkpointing.maxFileSize;
+    this.retention = options.retention ?? SETTING_DEFAULTS.general.checkpointing.retention;
     this.projectRoot = options.projectRoot;
     this.dir = path.join(historyDir(options.userDir), projectId(options.projectRoot));
     this.git = new ShadowGit(path.join(this.dir, 'git'), options.gitPath);
@@ -113,25 +125,20 @@ export class CheckpointStore {
       this.git,
       this.dir,
       input.roots,
-      [this.userDir],
-      input.signal,
+      this.snapshotOptions(input.signal),
     );
     const [head, headTree] = await this.resolveHead();
     const id = randomBytes(4).toString('hex');
     let commit = head;
     const changed = !head || headTree !== snapshot.tree;
     if (!commit || changed) {
+      // No parent: each checkpoint is its own commit, so pruning one frees what only it held.
       commit = (
-        await this.git.run([
-          'commit-tree',
-          snapshot.tree,
-          ...(head ? ['-p', head] : []),
-          '-m',
-          `checkpoint ${id}`,
-        ])
+        await this.git.run(['commit-tree', snapshot.tree, '-m', `checkpoint ${id}`])
       ).trim();
       await this.git.run(['update-ref', 'HEAD', commit]);
     }
+    await this.git.run(['update-ref', `refs/checkpoints/${id}`, commit]);
     const checkpoint: Checkpoint = {
       id,
       at: new Date().toISOString(),
@@ -142,6 +149,7 @@ export class CheckpointStore {
       ...(input.messageIndex !== undefined ? { messageIndex: input.messageIndex } : {}),
       commit,
       roots: snapshot.roots,
+      ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}),
     };
     try {
       appendFileSync(path.join(this.dir, RECORDS), `${JSON.stringify(checkpoint)}\n`, {
@@ -152,7 +160,27 @@ export class CheckpointStore {
         `cannot record the checkpoint in ${this.dir}: ${(error as Error).message}`,
       );
     }
+    await this.prune();
     return { checkpoint, skipped: snapshot.skipped, changed };
+  }
+
+  /** Drops checkpoints past the retention; failing to never fails the checkpoint just taken. */
+  private async prune(): Promise<void> {
+    const { kept, dropped } = retained(this.list(), this.retention, Date.now());
+    if (dropped.length === 0) return;
+    try {
+      await removeCheckpoints(this.git, this.dir, RECORDS, kept, dropped, this.retention);
+    } catch {
+      // Tried again after the next checkpoint.
+    }
+  }
+
+  private snapshotOptions(signal: AbortSignal | undefined) {
+    return {
+      excluded: [this.userDir],
+      maxFileSize: this.maxFileSize,
+      ...(signal ? { signal } : {}),
+    };
   }
 
   /** The project's checkpoints, oldest first (optionally one session's). */
@@ -213,7 +241,7 @@ export class CheckpointStore {
     this.prepare();
     await this.git.ensure();
     const roots = checkpoint.roots.map((root) => root.path).filter((root) => existsSync(root));
-    const now = await takeSnapshot(this.git, this.dir, roots, [this.userDir], signal);
+    const now = await takeSnapshot(this.git, this.dir, roots, this.snapshotOptions(signal));
     const changes = await this.differences(checkpoint, now.tree);
     // diff-tree says how to get from the checkpoint to now; a restore goes the other way.
     const reverse: Record<string, string> = { A: 'D', D: 'A' };
@@ -257,7 +285,16 @@ export class CheckpointStore {
       restoring: target.id,
       ...position,
     });
-    const files = await restoreFiles(this.git, this.dir, undo.commit, target.commit, target.roots);
+    // What the undo checkpoint could not keep is not overwritten or removed: it would be lost.
+    const keep = new Set((undo.skipped ?? []).map((skipped) => skipped.file));
+    const files = await restoreFiles(
+      this.git,
+      this.dir,
+      undo.commit,
+      target.commit,
+      target.roots,
+      keep,
+    );
     return { undo, files };
   }
 

@@ -10,11 +10,13 @@ import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';
 import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+import { describeSkipped } from './snapshot.js';
 
 export type CheckpointFailurePolicy = 'stop' | 'continue';
 
 export type BatchCheckpoint =
   | { kind: 'not_needed' }
+  /** `skipped` describes each file left out, for the person. */
   | { kind: 'taken'; checkpoint: Checkpoint; skipped: string[] }
   | { kind: 'failed'; message: string; runBatch: boolean };
 
@@ -44,9 +46,13 @@ export class Checkpointer implements CheckpointHook {
     private readonly registry: ToolRegistry,
     options: CheckpointerOptions = {},
   ) {
+    const settings = config.settings.general?.checkpointing;
+    const defaults = SETTING_DEFAULTS.general.checkpointing;
     this.store = new CheckpointStore({
       userDir: config.userDir,
       projectRoot: config.targetDir,
+      maxFileSize: settings?.maxFileSize ?? defaults.maxFileSize,
+      retention: { ...defaults.retention, ...settings?.retention },
       ...(options.gitPath ? { gitPath: options.gitPath } : {}),
     });
     this.onFailure =
@@ -87,7 +93,11 @@ export class Checkpointer implements CheckpointHook {
         messageIndex,
         signal,
       });
-      return { kind: 'taken', checkpoint: taken.checkpoint, skipped: taken.skipped };
+      return {
+        kind: 'taken',
+        checkpoint: taken.checkpoint,
+        skipped: taken.skipped.map((skipped) => describeSkipped(skipped, this.config.targetDir)),
+      };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const runBatch = this.onFailure === 'continue';

@@ -1,8 +1,9 @@
 /**
  * Brings the workspace roots' files back to a snapshot: files that differ are written
  * from the snapshot, files created since are removed (and folders left empty by that),
- * and nothing else is touched: ignored files, `.git` folders and unchanged files stay as
- * they are. Only what differs between the current state and the target is done, so a
+ * and nothing else is touched: ignored files, `.git` folders, unchanged files and files the
+ * undo checkpoint could not keep stay as they are. Symbolic links come back as links; a
+ * link is never written through. Only what differs between the current state and the target is done, so a
  * restore on a large tree costs what changed.
  */
 import { lstatSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
@@ -15,6 +16,8 @@ export interface RestoredFiles {
   written: string[];
   /** Absolute paths removed (created after the checkpoint). */
   removed: string[];
+  /** Absolute paths left as they are: the state before the restore could not keep them. */
+  left: string[];
 }
 
 interface FileChange {
@@ -29,13 +32,20 @@ export async function restoreFiles(
   currentTree: string,
   targetTree: string,
   roots: readonly SnapshotRoot[],
+  /** Absolute paths not to overwrite or remove (too large or unreadable to keep). */
+  keep: ReadonlySet<string> = new Set(),
 ): Promise<RestoredFiles> {
-  const restored: RestoredFiles = { written: [], removed: [] };
+  const restored: RestoredFiles = { written: [], removed: [], left: [] };
   for (const root of roots) {
     const from = (await subtree(git, currentTree, root.key)) ?? EMPTY_TREE;
     const to = (await subtree(git, targetTree, root.key)) ?? EMPTY_TREE;
     if (from === to) continue;
-    const changes = await diffTrees(git, from, to);
+    const changes = (await diffTrees(git, from, to)).filter((change) => {
+      const file = path.join(root.path, ...change.file.split('/'));
+      if (!keep.has(file)) return true;
+      restored.left.push(file);
+      return false;
+    });
     const run = { workTree: root.path, indexFile: indexFileFor(stateDir, root.key) };
     await git.run(['read-tree', to], run);
     const realRoot = realpathSync.native(root.path);
