@@ -196,9 +196,20 @@ describe('toolhost restore', { timeout: 180_000 }, () => {
     const moved = path.join(base, 'elsewhere', 'project');
     mkdirSync(path.dirname(moved));
     execFileSync('mv', [root, moved]);
+    // Moved: the checkpoints come along.
     const afterMove = await toolhost(['restore'], {}, moved);
     expect(afterMove.stdout).toContain(
-      `There are no checkpoints for ${moved}. The agent takes one before each change it makes. Checkpoints are kept per folder, and there are some for ${root}, which no longer exists`,
+      `This project was at ${root}; its checkpoints and sessions now belong to ${moved}.`,
+    );
+    expect(afterMove.stdout).toMatch(/write_file: .*a\.txt/);
+    // Copied elsewhere and the original deleted: not the same folder, so it is only named.
+    const copy = path.join(base, 'copied', 'project');
+    mkdirSync(path.dirname(copy));
+    execFileSync('cp', ['-r', moved, copy]);
+    rmSync(moved, { recursive: true });
+    const afterCopy = await toolhost(['restore'], {}, copy);
+    expect(afterCopy.stdout).toContain(
+      `There are no checkpoints for ${copy}. The agent takes one before each change it makes. Checkpoints are kept per folder, and there are some for ${moved}, which no longer exists`,
     );
   });
 

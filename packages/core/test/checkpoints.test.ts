@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../src/agent/checkpoints/checkpoint-store.js';
+import { type Checkpoint, CheckpointStore } from '../src/agent/checkpoints/checkpoint-store.js';
 import { Checkpointer } from '../src/agent/checkpoints/checkpointer.js';
 import { listCheckpoints, restoreCheckpoint } from '../src/agent/checkpoints/restore-checkpoint.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
@@ -248,10 +248,59 @@ describe('checkpoints on a large tree', { timeout: 120_000 }, () => {
     await expect(restoreCheckpoint(project, taken.checkpoint.id)).rejects.toThrow(
       /no longer exists.*nothing was restored/,
     );
-    const moved = path.join(dirs.base, 'moved', 'app');
+    // A copy is not the same folder: its checkpoints stay with the original, which is named.
+    const copy = path.join(dirs.base, 'copy', 'app');
+    mkdirSync(path.dirname(copy));
+    execFileSync('cp', ['-r', root, copy]);
+    execFileSync('rm', ['-r', root]);
+    const atCopy = new CheckpointStore({ userDir, projectRoot: copy });
+    expect(atCopy.adoptedFrom).toBeUndefined();
+    expect(atCopy.movedFrom()).toEqual([root]);
+  });
+
+  it('a moved project keeps its checkpoints: listed and restored at the new path, with its sessions', async () => {
+    const root = path.join(dirs.base, 'old-parent', 'app');
+    const content = Buffer.from([0, 1, 2, 255, 10, 13, 10]);
+    write(path.join(root, 'src', 'data.bin'), '');
+    writeFileSync(path.join(root, 'src', 'data.bin'), content);
+    write(path.join(root, 'keep.txt'), 'kept\n');
+    const recorder = new SessionRecorder(sessionFile(userDir, root, 's1'), {
+      sessionId: 's1',
+      cwd: root,
+      model: 'm',
+    });
+    recorder.recordMessage({ role: 'user', content: 'hello' });
+    const first = await new CheckpointStore({ userDir, projectRoot: root }).create({
+      roots: [root],
+      kind: 'tool_calls',
+      sessionId: 's1',
+      messageIndex: 1,
+    });
+    recorder.recordCheckpoint(first.checkpoint.id);
+    recorder.recordMessage({ role: 'assistant', content: 'changing data.bin' });
+    writeFileSync(path.join(root, 'src', 'data.bin'), 'changed');
+    const moved = path.join(dirs.base, 'new-parent', 'app');
     mkdirSync(path.dirname(moved));
     execFileSync('mv', [root, moved]);
-    expect(new CheckpointStore({ userDir, projectRoot: moved }).movedFrom()).toEqual([root]);
+
+    const store = new CheckpointStore({ userDir, projectRoot: moved });
+    expect(store.adoptedFrom).toBe(root);
+    expect(existsSync(sessionFile(userDir, moved, 's1'))).toBe(true);
+    const [listed] = listCheckpoints({ userDir, projectRoot: moved });
+    expect(listed?.id).toBe(first.checkpoint.id);
+    expect(listed?.roots.map((r) => r.path)).toEqual([moved]);
+    // The moved root keeps its key: now and then compare file by file.
+    expect(await store.differencesFromNow(listed as Checkpoint)).toEqual([
+      { status: 'M', file: path.join(moved, 'src', 'data.bin') },
+    ]);
+    const changed = await store.changedFiles(listed as Checkpoint);
+    expect(changed).toEqual([path.join(moved, 'src', 'data.bin')]);
+    write(path.join(moved, 'created.txt'), 'new\n');
+    const restored = await restoreCheckpoint({ userDir, projectRoot: moved }, first.checkpoint.id);
+    expect(readFileSync(path.join(moved, 'src', 'data.bin')).equals(content)).toBe(true);
+    expect(existsSync(path.join(moved, 'created.txt'))).toBe(false);
+    expect(restored.files.written).toEqual([path.join(moved, 'src', 'data.bin')]);
+    expect(restored.conversation?.sessionId).toBe('s1');
   });
 });
 

@@ -132,6 +132,13 @@ async function listCommand(
   options: RestoreOptions,
   io: RestoreIo,
 ): Promise<number> {
+  // Opening the store brings a moved project's history along (see the core's moved-project).
+  const adoptedFrom = new CheckpointStore(project).adoptedFrom;
+  if (adoptedFrom && !options.json) {
+    io.stdout.write(
+      `This project was at ${adoptedFrom}; its checkpoints and sessions now belong to ${project.projectRoot}.\n`,
+    );
+  }
   const all = listCheckpoints(project, options.session ? { sessionId: options.session } : {});
   const shown = options.all ? all : all.slice(0, LISTED);
   const withFiles: { checkpoint: Checkpoint; files: string[] }[] = [];

@@ -22,6 +22,13 @@ import {
 import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { CheckpointToolCall } from './batch-changes.js';
+import {
+  adoptMovedHistory,
+  folderIdentity,
+  type ProjectFile,
+  readProjectFile,
+  writeProjectFile,
+} from './moved-project.js';
 import { type HistoryRetention, removeCheckpoints, retained } from './prune-history.js';
 import { diffTrees, type RestoredFiles, restoreFiles } from './restore-files.js';
 import { CheckpointError, ShadowGit } from './shadow-git.js';
@@ -79,10 +86,6 @@ export interface CheckpointStoreOptions {
   retention?: HistoryRetention;
 }
 
-interface ProjectFile {
-  projectRoot: string;
-}
-
 const RECORDS = 'checkpoints.jsonl';
 
 /** ~/.toolhost/history */
@@ -115,7 +118,21 @@ export class CheckpointStore {
     this.projectRoot = options.projectRoot;
     this.dir = path.join(historyDir(options.userDir), projectId(options.projectRoot));
     this.git = new ShadowGit(path.join(this.dir, 'git'), options.gitPath);
+    if (!existsSync(this.dir)) {
+      this.adoptedFrom = adoptMovedHistory(
+        historyDir(options.userDir),
+        this.dir,
+        options.projectRoot,
+        options.userDir,
+        RECORDS,
+      );
+    }
+    this.keys = readProjectFile(this.dir)?.keys ?? {};
   }
+
+  /** The project's former path, when its history was just brought here after a move. */
+  readonly adoptedFrom: string | undefined;
+  private readonly keys: Record<string, string>;
 
   /** Snapshots the roots and records a checkpoint; throws a CheckpointError when it cannot. */
   async create(input: NewCheckpoint): Promise<TakenCheckpoint> {
@@ -179,6 +196,7 @@ export class CheckpointStore {
     return {
       excluded: [this.userDir],
       maxFileSize: this.maxFileSize,
+      keyFor: (root: string) => this.keys[root],
       ...(signal ? { signal } : {}),
     };
   }
@@ -301,34 +319,27 @@ export class CheckpointStore {
   /** Project folders with checkpoints that no longer exist and share this one's name. */
   movedFrom(): string[] {
     const base = path.basename(this.projectRoot);
-    const found: string[] = [];
     let names: string[];
     try {
       names = readdirSync(historyDir(this.userDir));
     } catch {
       return [];
     }
-    for (const name of names) {
-      try {
-        const { projectRoot } = JSON.parse(
-          readFileSync(path.join(historyDir(this.userDir), name, 'project.json'), 'utf8'),
-        ) as ProjectFile;
-        if (path.basename(projectRoot) === base && !existsSync(projectRoot))
-          found.push(projectRoot);
-      } catch {
-        // not a project folder
-      }
-    }
-    return found;
+    return names.flatMap((name) => {
+      const root = readProjectFile(path.join(historyDir(this.userDir), name))?.projectRoot;
+      return root && path.basename(root) === base && !existsSync(root) ? [root] : [];
+    });
   }
 
   private prepare(): void {
     try {
       mkdirSync(path.join(this.dir, 'indexes'), { recursive: true, mode: 0o700 });
-      const file = path.join(this.dir, 'project.json');
-      if (!existsSync(file)) {
-        const project: ProjectFile = { projectRoot: this.projectRoot };
-        writeFileSync(file, `${JSON.stringify(project)}\n`, { mode: 0o600 });
+      if (!readProjectFile(this.dir)) {
+        const project: ProjectFile = {
+          projectRoot: this.projectRoot,
+          ...folderIdentity(this.projectRoot),
+        };
+        writeProjectFile(this.dir, project);
       }
     } catch (error) {
       throw new CheckpointError(

@@ -41,6 +41,8 @@ export interface SnapshotOptions {
   excluded: readonly string[];
   /** Bytes; larger files are left out (0: no limit). */
   maxFileSize: number;
+  /** A root's key when it is not its path's digest (a moved project keeps its old keys). */
+  keyFor?: (root: string) => string | undefined;
   signal?: AbortSignal;
 }
 
@@ -66,7 +68,7 @@ export async function takeSnapshot(
   const skipped: SkippedFile[] = [];
   const snapshotRoots: SnapshotRoot[] = [];
   for (const root of new Set(roots)) {
-    const key = rootKey(root);
+    const key = options.keyFor?.(root) ?? rootKey(root);
     const tree = await snapshotRoot(git, stateDir, root, key, roots, options, skipped);
     entries.push(`040000 tree ${tree}\t${key}\0`);
     snapshotRoots.push({ key, path: root });
