@@ -17,7 +17,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
