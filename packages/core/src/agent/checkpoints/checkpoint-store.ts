@@ -11,13 +11,7 @@
  * sessions store but owns no session format; it shows nothing to the person.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { CheckpointToolCall } from './batch-changes.js';
