@@ -13,6 +13,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -560,5 +561,43 @@ describe('retention', () => {
     await expect(restoreCheckpoint({ userDir, projectRoot: root }, ids[0] ?? '')).rejects.toThrow(
       /No checkpoint/,
     );
+  });
+
+  it('a restore keeps the stat cache of the files it leaves alone, so the next checkpoint does not read them again', async () => {
+    const root = path.join(dirs.base, 'project');
+    for (let i = 0; i < 20; i++) write(path.join(root, `same-${i}.txt`), `unchanged ${i}\n`);
+    write(path.join(root, 'edited.txt'), 'before\n');
+    const store = new CheckpointStore({ userDir, projectRoot: root });
+    const before = (await store.create({ roots: [root], kind: 'tool_calls' })).checkpoint.id;
+    write(path.join(root, 'edited.txt'), 'after\n');
+    await store.create({ roots: [root], kind: 'tool_calls' });
+    await restoreCheckpoint({ userDir, projectRoot: root }, before);
+    expect(readFileSync(path.join(root, 'edited.txt'), 'utf8')).toBe('before\n');
+    // git keeps a file's size and times in the index; an entry whose stat data was cleared
+    // (size 0 for a file that is not empty) is one the next snapshot must read and hash.
+    const indexes = path.join(store.dir, 'indexes');
+    const [indexName] = readdirSync(indexes);
+    const debug = execFileSync('git', ['ls-files', '--debug'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        HOME: dirs.home,
+        GIT_DIR: path.join(store.dir, 'git'),
+        GIT_WORK_TREE: root,
+        GIT_INDEX_FILE: path.join(indexes, indexName ?? ''),
+      },
+    });
+    const sizes = new Map<string, number>();
+    let current = '';
+    for (const line of debug.split('\n')) {
+      const size = /^\s+size: (\d+)/.exec(line);
+      if (size) sizes.set(current, Number(size[1]));
+      else if (line && !line.startsWith(' ')) current = line;
+    }
+    expect(sizes.size).toBe(21);
+    for (const [file, size] of sizes) {
+      expect({ file, size }).toEqual({ file, size: statSync(path.join(root, file)).size });
+    }
   });
 });

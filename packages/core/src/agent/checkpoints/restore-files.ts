@@ -47,7 +47,9 @@ export async function restoreFiles(
       return false;
     });
     const run = { workTree: root.path, indexFile: indexFileFor(stateDir, root.key) };
-    await git.run(['read-tree', to], run);
+    // -m keeps the stat cache of every entry whose content stays: without it each entry's
+    // stat data is cleared and the next snapshot reads and hashes the whole tree again.
+    await git.run(['read-tree', '-m', to], run);
     const realRoot = realpathSync.native(root.path);
     for (const change of changes.filter((c) => c.status === 'D')) {
       const removed = removeFile(realRoot, change.file);
