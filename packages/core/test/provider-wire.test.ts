@@ -108,11 +108,11 @@ describe('Anthropic Messages on the wire', () => {
   it('sends input_schema tools and one user message of tool_result blocks', async () => {
     const tools: Anthropic.Tool[] = toAnthropicTools(registry.getFunctionDeclarations());
     const results: Anthropic.MessageParam = toAnthropicToolResults(completed, {
-      model: 'claude-sonnet-4-5',
+      model: 'claude-for-tests',
     });
     const client = new Anthropic({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0 });
     const reply = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-for-tests',
       max_tokens: 100,
       tools,
       messages: [
