@@ -232,16 +232,35 @@ describe('write_file: refusals and failures', () => {
         await writeFileAtomic(target, Buffer.alloc(${size}, 'A'));
       }`;
     let killedMidWrite = 0;
+    let killedAnywhere = 0;
     try {
-      for (let attempt = 0; attempt < 20 && killedMidWrite < 3; attempt++) {
+      for (let attempt = 0; attempt < 30 && killedAnywhere < 6; attempt++) {
         const writer = spawn(process.execPath, ['--input-type=module', '-e', script], {
           stdio: 'ignore',
         });
         const exited = new Promise((resolve) => writer.on('exit', resolve));
+        // After three kills between open and rename, the rounds kill the moment the target
+        // changes in any way, so a write that touched the target itself would be caught too.
+        const anywhere = killedMidWrite >= 3;
+        const before = statSync(file);
         let sawTempFile = false;
         try {
           // Kill once a temporary file shows the writer is between open and rename.
           sawTempFile = await waitUntil(() => leftovers(ws.root).length > 0, 5_000, 2);
+          if (anywhere) {
+            await waitUntil(
+              () => {
+                const now = statSync(file);
+                return (
+                  now.ino !== before.ino ||
+                  now.size !== before.size ||
+                  now.mtimeMs !== before.mtimeMs
+                );
+              },
+              5_000,
+              1,
+            );
+          }
         } finally {
           writer.kill('SIGKILL');
           await exited;
@@ -252,16 +271,18 @@ describe('write_file: refusals and failures', () => {
         expect(first === 0x41 || first === 0x42).toBe(true);
         expect(content.every((byte) => byte === first)).toBe(true);
         expect(sawTempFile, 'the writer never used a temporary file').toBe(true);
-        // The dead writer's temporary file is still there: the kill landed mid-write.
         const stale = leftovers(ws.root);
-        if (stale.length > 0) killedMidWrite++;
+        if (anywhere) killedAnywhere++;
+        // The dead writer's temporary file is still there: the kill landed mid-write.
+        else if (stale.length > 0) killedMidWrite++;
         for (const name of stale) rmSync(ws.p(name));
       }
     } finally {
       child.cleanup();
     }
     expect(killedMidWrite).toBe(3);
-  });
+    expect(killedAnywhere).toBe(6);
+  }, 120_000);
 });
 
 describe('write_file: confirmation through the scheduler', () => {
