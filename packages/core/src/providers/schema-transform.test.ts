@@ -360,6 +360,14 @@ describe('transformSchema: types, descriptions and properties', () => {
     });
   });
 
+  it('drops required names from an object that declares no properties', () => {
+    // Any name at all, even one a stand-in value might use.
+    for (const name of ['Stryker was here', 'a', ''])
+      expect(convertedProperties({ box: { type: 'object', required: [name] } })).toEqual({
+        box: { type: 'object' },
+      });
+  });
+
   it('keeps required names once, only those of properties that exist', () => {
     const out = transformSchema(
       {
@@ -562,9 +570,33 @@ describe('transformSchema: references', () => {
   });
 
   it('skips allOf parts that are not schemas', () => {
-    expect(convertedProperties({ a: { allOf: [true, 5, { type: 'string' }] } })).toEqual({
+    expect(convertedProperties({ a: { allOf: [true, 5, null, { type: 'string' }] } })).toEqual({
       a: { type: 'string' },
     });
+  });
+
+  it('carries the references an allOf part followed into the properties it brings', () => {
+    const node = { type: 'object', properties: { child: { $ref: '#/$defs/node' } } };
+    const out = transformSchema(
+      {
+        type: 'object',
+        $defs: { node },
+        properties: {
+          tree: { allOf: [{ description: 'Tree.' }, { $ref: '#/$defs/node' }] },
+        },
+      },
+      strict,
+    );
+    // The child points back at the node the allOf part resolved: recursion, so a $defs entry
+    // at once rather than one more level written out.
+    expect(out.properties).toEqual({
+      tree: {
+        type: 'object',
+        description: 'Tree.',
+        properties: { child: { $ref: '#/$defs/node' } },
+      },
+    });
+    expect(out.$defs).toEqual({ node });
   });
 
   it('stops following a chain of more than 64 references: what is left is any value', () => {
@@ -596,6 +628,17 @@ describe('transformSchema: references', () => {
       description:
         'Row. (Deeper levels of this nested structure have the same shape; they are not described further.)',
     });
+    // Without a description of its own, the closing text stands alone.
+    const plain = {
+      ...nested,
+      $defs: { grid: { type: 'array', items: { $ref: '#/$defs/grid' } } },
+    };
+    node = (transformSchema(plain, compatible).properties as Record<string, unknown>)
+      .grid as Record<string, unknown>;
+    for (let depth = 0; depth < 3; depth++) node = node.items as Record<string, unknown>;
+    expect(node.description).toBe(
+      '(Deeper levels of this nested structure have the same shape; they are not described further.)',
+    );
     // A target without one type is described as an object.
     level = transformSchema({ properties: { self: { $ref: '#' } } }, compatible);
     for (let depth = 0; depth < 3; depth++)
@@ -728,5 +771,12 @@ describe('transformSchema: the root', () => {
     );
     expect(loose.properties).toEqual({ a: {}, b: {} });
     expect(loose.required).toBeUndefined();
+    // No form requires anything: neither does the merged object.
+    const free = transformSchema(
+      { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }] },
+      compatible,
+    );
+    expect(free.properties).toEqual({ a: {}, b: {} });
+    expect(free.required).toBeUndefined();
   });
 });

@@ -308,6 +308,28 @@ describe('toStrictSchema: the shapes strict mode takes', () => {
     ).toBe('an object of any shape');
   });
 
+  it('makes every property optional in an object without a required list, whatever its name', () => {
+    for (const name of ['Stryker was here', 'a']) {
+      const outcome = toStrictSchema({
+        type: 'object',
+        properties: { [name]: { type: 'string' } },
+      });
+      expect('schema' in outcome && outcome.schema.properties).toEqual({
+        [name]: { type: ['string', 'null'] },
+      });
+    }
+  });
+
+  it('holds array items to the rule of inner objects, not the root', () => {
+    // An empty object is allowed at the root only; as an item it could be any shape.
+    expect(
+      problem(object({ list: { type: 'array', items: { type: 'object', properties: {} } } })),
+    ).toBe('an object of any shape');
+    expect(problem({ type: 'array', items: { type: 'object', properties: {} } })).toBe(
+      'an object of any shape',
+    );
+  });
+
   it('counts only a list as required', () => {
     const outcome = toStrictSchema({
       type: 'object',
