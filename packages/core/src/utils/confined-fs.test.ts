@@ -196,6 +196,25 @@ describe('FolderHandles', () => {
     }
   });
 
+  it('answers from the folder it checked, never looking the path up again', () => {
+    fs.mkdirSync(path.join(dir, 'work'));
+    fs.writeFileSync(path.join(dir, 'work', 'a.txt'), 'first');
+    const handles = new FolderHandles(inside);
+    try {
+      expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('first');
+      // A new folder takes the old one's path: its files are not the checked folder's.
+      fs.renameSync(path.join(dir, 'work'), path.join(dir, 'moved'));
+      fs.mkdirSync(path.join(dir, 'work'));
+      fs.writeFileSync(path.join(dir, 'work', 'b.txt'), 'second');
+      expect(thrown(() => handles.openFile(path.join(dir, 'work', 'b.txt')))).toMatchObject({
+        code: 'ENOENT',
+      });
+      expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('first');
+    } finally {
+      handles.close();
+    }
+  });
+
   it('keeps a bounded number of folders open', () => {
     const before = openDescriptorCount();
     const handles = new FolderHandles(inside);
