@@ -361,3 +361,94 @@ describe('every ask says why', () => {
     });
   }
 });
+
+describe('analyzeCommand: what it does not fully understand asks', () => {
+  const allowAll = { allowRules: shellRules(['echo', 'cat', 'ls', 'export']) };
+
+  it('reports a syntax error even where the parser only inserted a missing token', async () => {
+    const analysis = await analyzeCommand('echo $(ls');
+    expect(analysis.unclear).toEqual(['the command has a syntax error']);
+    expect((await decide('echo $(ls', allowAll)).kind).toBe('ask');
+  });
+
+  it('quotes the first 40 characters of the part it cannot understand', async () => {
+    const command = `if true; then ls ${'a'.repeat(50)}`;
+    expect((await analyzeCommand(command)).unclear).toContain(
+      `cannot understand "${command.slice(0, 40)}"`,
+    );
+    expect((await decide(command, allowAll)).kind).toBe('ask');
+  });
+
+  it('shows at most 60 characters of an arithmetic expression', async () => {
+    const arithmetic = `$((x + ${'1'.repeat(70)}))`;
+    expect((await analyzeCommand(`echo ${arithmetic}`)).unclear).toEqual([
+      `${arithmetic.slice(0, 60)} evaluates variables as arithmetic`,
+    ]);
+  });
+
+  it('treats a $ left inside arithmetic as not understood', async () => {
+    expect((await analyzeCommand('echo $(( $((1)) + 1 ))')).unclear.join('; ')).toMatch(
+      /arithmetic/,
+    );
+  });
+
+  it('judges setting an element of a variable that changes what programs run', async () => {
+    for (const command of ['PATH[0]=./bin ls', 'LD_PRELOAD[0]=./x.so ls']) {
+      expect((await analyzeCommand(command)).unclear.join('; '), command).toMatch(
+        /\[0\], which changes what programs run/,
+      );
+      const refused = await decide(command, { ...allowAll, denyRules: shellRules(['rm']) });
+      expect(refused.kind, command).not.toBe('allow');
+    }
+    expect((await analyzeCommand('export PATH[0]=./bin')).unclear.join('; ')).toMatch(
+      /variable name/,
+    );
+    expect((await analyzeCommand('declare 1x=1')).unclear.join('; ')).toMatch(/variable name/);
+  });
+
+  it('names the variable a line sets, and not those set for one command', async () => {
+    expect((await analyzeCommand('x=1')).notReadOnly).toEqual(['it sets the variable x']);
+    expect((await analyzeCommand('a[1]=1')).notReadOnly).toEqual(['it sets the variable a[1]']);
+    expect((await analyzeCommand('FOO=1 ls')).notReadOnly).toEqual([]);
+  });
+
+  it('says which expansion transforms a value', async () => {
+    expect((await analyzeCommand('echo "${x@P}"')).unclear).toEqual([
+      '${x@P} transforms a value (@P runs the prompt expansion)',
+    ]);
+  });
+
+  it('finds offsets evaluated as arithmetic after long names and subscripts', async () => {
+    for (const command of ['echo ${ab:off}', 'echo ${a[12]:x}', 'echo ${x:yz}']) {
+      expect((await analyzeCommand(command)).unclear.join('; '), command).toMatch(/offset/);
+    }
+  });
+
+  it('records process substitutions, which no rule approves', async () => {
+    expect((await analyzeCommand('cat <(rm x)')).substitutions).toEqual(['<(rm x)']);
+    expect((await decide('cat <(rm x)', { allowRules: shellRules(['cat', 'rm']) })).kind).toBe(
+      'ask',
+    );
+  });
+
+  it('writes the unquoted name of a quoted redirection target', async () => {
+    expect((await analyzeCommand('echo x > "out file"')).writes).toEqual(['out file']);
+  });
+
+  it('reads no file for <&name, which bash refuses as an ambiguous redirect', async () => {
+    expect((await analyzeCommand('cat <&x')).reads).toEqual([]);
+  });
+
+  it('leaves blocks, constant arithmetic and plain names of builtins clear', async () => {
+    for (const command of [
+      '{ echo a; }',
+      '((1 + 2))',
+      'for ((;;)) { :; }',
+      'unset x',
+      'readonly y',
+      'declare x=1',
+    ]) {
+      expect((await analyzeCommand(command)).unclear, command).toEqual([]);
+    }
+  });
+});

@@ -182,8 +182,10 @@ function isPlainAssignment(node: Node): boolean {
 
 function checkAssignment(node: Node, { analysis }: InvocationContext): void {
   const name = node.childForFieldName('name');
-  if (name?.type === 'variable_name' && EXECUTION_VARIABLES.test(name.text)) {
-    analysis.unclear.push(`it sets ${name.text}, which changes what programs run`);
+  // `PATH[0]=x` sets PATH itself: element 0 of a plain variable is its value.
+  const variable = name?.type === 'subscript' ? name.childForFieldName('name') : name;
+  if (variable?.type === 'variable_name' && EXECUTION_VARIABLES.test(variable.text)) {
+    analysis.unclear.push(`it sets ${name!.text}, which changes what programs run`);
   }
   if (node.parent?.type !== 'command') {
     analysis.notReadOnly.push(`it sets the variable ${name?.text ?? node.text}`);
