@@ -431,6 +431,12 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
     );
   });
 
+  it('reads a here-document as a script only when a shell command is given it', async () => {
+    expect(await names('bash <<EOF\nrm x\nEOF')).toEqual(['bash', 'rm']);
+    // The function is named like a shell, but the here-document goes to its body, `:`.
+    expect(await names('bash() { :; } <<EOF\nrm x\nEOF')).toEqual([':']);
+  });
+
   it('writes the unquoted name of a quoted redirection target', async () => {
     expect((await analyzeCommand('echo x > "out file"')).writes).toEqual(['out file']);
   });
@@ -447,6 +453,7 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
       'unset x',
       'readonly y',
       'declare x=1',
+      'echo ${x/"@a}"/b}',
     ]) {
       expect((await analyzeCommand(command)).unclear, command).toEqual([]);
     }
