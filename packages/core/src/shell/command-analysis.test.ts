@@ -412,6 +412,12 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
     expect((await analyzeCommand('FOO=1 ls')).notReadOnly).toEqual([]);
   });
 
+  it('finds $[ ] arithmetic that the parser leaves inside a default value', async () => {
+    expect((await analyzeCommand('echo ${y:-$[x]}')).unclear).toContain(
+      '$[x] uses $[ ], which evaluates arithmetic',
+    );
+  });
+
   it('says which expansion transforms a value', async () => {
     expect((await analyzeCommand('echo "${x@P}"')).unclear).toEqual([
       '${x@P} transforms a value (@P runs the prompt expansion)',
