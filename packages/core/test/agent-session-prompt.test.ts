@@ -29,19 +29,21 @@ async function sessionIn(
   const agent = createAgentSession({
     config: ws.config,
     registry: createToolRegistry(ws.config),
-    endpoint: {
-      baseUrl: server.baseUrl,
-      apiKey: 'k',
-      model: 'scripted-model',
-      contextWindow: 32_000,
-      timeoutMs: 10_000,
-      maxRetries: 0,
-    },
+    endpoint: endpointOf(server),
     maxSubagentDepth: 0,
     onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
   });
   return agent;
 }
+
+const endpointOf = (model: ModelServer) => ({
+  baseUrl: model.baseUrl,
+  apiKey: 'k',
+  model: 'scripted-model',
+  contextWindow: 32_000,
+  timeoutMs: 10_000,
+  maxRetries: 0,
+});
 
 const systemText = (request: RecordedRequest | undefined) =>
   String(request?.body.messages.find((m) => m.role === 'system')?.content);
@@ -68,5 +70,22 @@ describe('the system prompt follows the approval mode', () => {
     await agent.loop.run('second', new AbortController().signal);
     expect(systemText(server!.requests[0])).toContain('Approval mode: default.');
     expect(systemText(server!.requests[1])).toContain('Approval mode: yolo.');
+  });
+
+  it('leaves a Config it no longer follows after close, for the next session on it', async () => {
+    const first = await sessionIn('default', []);
+    first.close();
+    ws!.config.setApprovalMode('auto-edit');
+    expect(first.systemPrompt).toContain('Approval mode: default.');
+    const second = createAgentSession({
+      config: ws!.config,
+      registry: createToolRegistry(ws!.config),
+      endpoint: endpointOf(server!),
+      maxSubagentDepth: 0,
+    });
+    ws!.config.setApprovalMode('yolo');
+    expect(second.systemPrompt).toContain('Approval mode: yolo.');
+    expect(first.systemPrompt).toContain('Approval mode: default.');
+    second.close();
   });
 });

@@ -60,6 +60,11 @@ export interface AgentSession {
   readonly systemPrompt: string;
   /** Reads the memory files again and rebuilds the system prompt with them (`/memory refresh`). */
   refreshMemory(): LoadedMemory;
+  /**
+   * Stops following the Config (its approval mode), for a caller that keeps the Config and
+   * makes another session on it. The loop still answers runs, with the prompt it has.
+   */
+  close(): void;
 }
 
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
@@ -105,7 +110,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   };
   // The prompt says which approval mode is on; a change (Shift+Tab, /approval-mode, a plan
   // approved with exit_plan_mode) must reach the model's next request, not leave it stale.
-  config.onApprovalModeChange(rebuildSystemPrompt);
+  const stopFollowingMode = config.onApprovalModeChange(rebuildSystemPrompt);
   return {
     loop,
     model,
@@ -118,6 +123,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       rebuildSystemPrompt();
       return memory;
     },
+    close: stopFollowingMode,
   };
 }
 
