@@ -6,6 +6,8 @@ import {
   Config,
   createToolRegistry,
   formatSettingsWarning,
+  loadSettings,
+  type Settings,
   type ToolRegistry,
   WorkspaceError,
 } from '@toolhost/core';
@@ -61,6 +63,16 @@ export async function openSession(
   }
   session.registry.startDiscovery();
   return session;
+}
+
+/**
+ * The merged settings of a project, for a command that needs a few of them without a whole
+ * session (problems warned about as a session does).
+ */
+export function projectSettings(projectRoot: string, warn: (line: string) => void): Settings {
+  const settings = loadSettings({ workspaceRoot: projectRoot });
+  for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
+  return settings.merged;
 }
 
 /** Ends the session: MCP servers closed, background commands ended (unless settings keep them). */

@@ -235,6 +235,35 @@ describe('toolhost restore', { timeout: 180_000 }, () => {
     expect((await toolhost(['restore'])).stdout).toMatch(/There are no checkpoints/);
   });
 
+  it("keeps to the project's size limit for the undo checkpoint: a file grown past it is left, not overwritten", async () => {
+    mkdirSync(path.join(root, '.toolhost'));
+    writeFileSync(
+      path.join(root, '.toolhost', 'settings.json'),
+      '{ "general": { "checkpointing": { "maxFileSize": 4096 } } }',
+    );
+    const log = path.join(root, 'log.txt');
+    writeFileSync(log, 'small\n');
+    const env = await withModel((_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'write_file', args: { file_path: log, content: 'agent\n' } }] }
+        : { text: 'ok' },
+    );
+    expect((await toolhost(['-p', 'write the log', '--yolo'], env)).code).toBe(0);
+    const [checkpoint] = JSON.parse(
+      (await toolhost(['restore', '--json'])).stdout,
+    ) as ListedCheckpoint[];
+    // Grown past the project's limit (far below the 10 MiB default) after the checkpoint.
+    const grown = 'x'.repeat(20_000);
+    writeFileSync(log, grown);
+    const preview = await toolhost(['restore', checkpoint?.id ?? '']);
+    expect(preview.stdout).toContain('The files are as they were at this checkpoint.');
+    expect(preview.stdout).toMatch(/Left as they are \(changed since.*\): log\.txt\n/);
+    const restored = await toolhost(['restore', checkpoint?.id ?? '', '--yes']);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/0 files written back.*\n.*Left as they are .*: log\.txt/);
+    expect(readFileSync(log, 'utf8')).toBe(grown);
+  });
+
   it('a checkpoint that cannot be taken is reported and the batch does not run', async () => {
     writeFileSync(path.join(root, 'a.txt'), 'a\n');
     mkdirSync(path.join(home, '.toolhost'));

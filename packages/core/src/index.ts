@@ -37,6 +37,7 @@ export {
   type CheckpointProject,
   type CheckpointRestore,
   checkpointChangedFiles,
+  checkpointLimits,
   checkpointRestorePreview,
   describeCheckpoint,
   findCheckpoint,

@@ -12,6 +12,7 @@ import {
   CheckpointError,
   CheckpointStore,
   checkpointChangedFiles,
+  checkpointLimits,
   checkpointRestorePreview,
   describeCheckpoint,
   describeSkipped,
@@ -22,6 +23,7 @@ import {
   userSettingsDir,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
+import { projectSettings } from '../session.js';
 
 export interface RestoreOptions {
   root?: string;
@@ -46,7 +48,10 @@ export async function runRestoreCommand(
   io: RestoreIo,
 ): Promise<number> {
   const projectRoot = projectFolder(options.root);
-  const project = { userDir: userSettingsDir(), projectRoot };
+  // The project's size limit holds for every snapshot made here (the preview's and the
+  // undo checkpoint's), as it does for the agent's.
+  const settings = projectSettings(projectRoot, (line) => io.stderr.write(`toolhost: ${line}\n`));
+  const project = { userDir: userSettingsDir(), projectRoot, ...checkpointLimits(settings) };
   if (id === undefined) return listCommand(project, options, io);
   if (!/^[0-9a-f]{1,40}$/i.test(id)) {
     throw new UsageError(
@@ -60,17 +65,24 @@ export async function runRestoreCommand(
   io.stdout.write(
     `Checkpoint ${found.id}, taken ${when(found)}, before ${describeCheckpoint(found)}\n`,
   );
-  if (preview.length === 0) {
+  const changes = preview.filter((change) => change.status !== 'L');
+  const left = preview.filter((change) => change.status === 'L');
+  if (changes.length === 0) {
     io.stdout.write('The files are as they were at this checkpoint.\n');
   } else {
-    io.stdout.write(`Restoring it changes ${plural(preview.length, 'file')}:\n`);
+    io.stdout.write(`Restoring it changes ${plural(changes.length, 'file')}:\n`);
     const verbs: Record<string, string> = { A: 'bring back', D: 'remove' };
-    for (const change of preview.slice(0, 50)) {
+    for (const change of changes.slice(0, 50)) {
       io.stdout.write(
         `  ${(verbs[change.status] ?? 'rewrite').padEnd(10)} ${relative(change.file)}\n`,
       );
     }
-    if (preview.length > 50) io.stdout.write(`  … and ${preview.length - 50} more\n`);
+    if (changes.length > 50) io.stdout.write(`  … and ${changes.length - 50} more\n`);
+  }
+  if (left.length > 0) {
+    io.stdout.write(
+      `Left as they are (changed since, and now over general.checkpointing.maxFileSize, so the undo checkpoint could not keep them): ${left.map((change) => relative(change.file)).join(', ')}\n`,
+    );
   }
   if (found.skipped?.length) {
     io.stdout.write(

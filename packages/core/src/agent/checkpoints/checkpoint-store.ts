@@ -243,7 +243,8 @@ export class CheckpointStore {
 
   /**
    * How the files now differ from a checkpoint: what restoring it would do (`A` write back
-   * a file removed since, `D` remove a file created since, `M`/`T` write back a changed one).
+   * a file removed since, `D` remove a file created since, `M`/`T` write back a changed one,
+   * `L` leave a changed file alone because it is now too large for the undo checkpoint).
    */
   async differencesFromNow(
     checkpoint: Checkpoint,
@@ -256,9 +257,11 @@ export class CheckpointStore {
     const changes = await this.differences(checkpoint, now.tree);
     // diff-tree says how to get from the checkpoint to now; a restore goes the other way.
     const reverse: Record<string, string> = { A: 'D', D: 'A' };
+    // A file this snapshot left out looks removed, but a restore leaves it (restoreFiles).
+    const left = new Set(now.skipped.map((skipped) => skipped.file));
     return changes.map((change) => ({
       ...change,
-      status: reverse[change.status] ?? change.status,
+      status: left.has(change.file) ? 'L' : (reverse[change.status] ?? change.status),
     }));
   }
 

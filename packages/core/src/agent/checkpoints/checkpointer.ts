@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';
 import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+import { checkpointLimits } from './restore-checkpoint.js';
 import { describeSkipped } from './snapshot.js';
 
 export type CheckpointFailurePolicy = 'stop' | 'continue';
@@ -46,13 +47,10 @@ export class Checkpointer implements CheckpointHook {
     private readonly registry: ToolRegistry,
     options: CheckpointerOptions = {},
   ) {
-    const settings = config.settings.general?.checkpointing;
-    const defaults = SETTING_DEFAULTS.general.checkpointing;
     this.store = new CheckpointStore({
       userDir: config.userDir,
       projectRoot: config.targetDir,
-      maxFileSize: settings?.maxFileSize ?? defaults.maxFileSize,
-      retention: { ...defaults.retention, ...settings?.retention },
+      ...checkpointLimits(config.settings),
       ...(options.gitPath ? { gitPath: options.gitPath } : {}),
     });
     this.onFailure =

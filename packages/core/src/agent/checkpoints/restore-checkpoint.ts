@@ -5,10 +5,12 @@
  * store, and the state before the restore kept as a checkpoint of its own (to undo it).
  */
 import { existsSync } from 'node:fs';
+import { SETTING_DEFAULTS, type Settings } from '../../config/settings-types.js';
 import type { ChatMessage } from '../../models/model-types.js';
 import { SessionRecorder, sessionFile } from '../sessions/session-file.js';
 import { loadSession, loadSessionAtCheckpoint } from '../sessions/session-loader.js';
 import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+import type { HistoryRetention } from './prune-history.js';
 import type { RestoredFiles } from './restore-files.js';
 import { CheckpointError } from './shadow-git.js';
 
@@ -18,6 +20,25 @@ export interface CheckpointProject {
   projectRoot: string;
   /** The git program (default `git` on PATH). */
   gitPath?: string;
+  /**
+   * Bytes: larger files are left out of the undo checkpoint a restore takes, and then never
+   * overwritten (general.checkpointing.maxFileSize; see checkpointLimits).
+   */
+  maxFileSize?: number;
+  /** What checkpoints are kept (general.checkpointing.retention). */
+  retention?: HistoryRetention;
+}
+
+/** The project's checkpoint settings with their defaults, for a CheckpointProject. */
+export function checkpointLimits(
+  settings: Settings,
+): Required<Pick<CheckpointProject, 'maxFileSize' | 'retention'>> {
+  const chosen = settings.general?.checkpointing;
+  const defaults = SETTING_DEFAULTS.general.checkpointing;
+  return {
+    maxFileSize: chosen?.maxFileSize ?? defaults.maxFileSize,
+    retention: { ...defaults.retention, ...chosen?.retention },
+  };
 }
 
 export interface RestoredConversation {
@@ -66,7 +87,9 @@ export function checkpointChangedFiles(
 
 /**
  * What restoring `checkpoint` would do to the files now: `A` bring back a removed file,
- * `D` remove a file created since, `M`/`T` bring back a changed one (absolute paths).
+ * `D` remove a file created since, `M`/`T` bring back a changed one, `L` leave a changed
+ * one that is now over the size limit, since the undo checkpoint could not keep it
+ * (absolute paths).
  */
 export function checkpointRestorePreview(
   project: CheckpointProject,

@@ -8,6 +8,7 @@ import {
   type Checkpoint,
   type CheckpointProject,
   checkpointChangedFiles,
+  checkpointLimits,
   describeCheckpoint,
   listCheckpoints,
   plural,
@@ -20,7 +21,11 @@ const LISTED = 20;
 const WITH_FILES = 8;
 
 function projectOf(context: CommandContext): CheckpointProject {
-  return { userDir: context.config.userDir, projectRoot: context.config.targetDir };
+  return {
+    userDir: context.config.userDir,
+    projectRoot: context.config.targetDir,
+    ...checkpointLimits(context.config.settings),
+  };
 }
 
 export const restoreCommand: SlashCommand = {
