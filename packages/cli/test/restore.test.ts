@@ -65,6 +65,7 @@ const toolhost = (args: string[], env: NodeJS.ProcessEnv = {}, cwd = root) =>
 
 interface ListedCheckpoint {
   id: string;
+  at: string;
   kind: string;
   tool_calls: { name: string; description: string }[];
   restoring?: string;
@@ -255,8 +256,11 @@ describe('toolhost restore', { timeout: 180_000 }, () => {
     // Grown past the project's limit (far below the 10 MiB default) after the checkpoint.
     const grown = 'x'.repeat(20_000);
     writeFileSync(log, grown);
-    const preview = await toolhost(['restore', checkpoint?.id ?? '']);
+    const preview = await toolhost(['restore', checkpoint?.id ?? ''], { TZ: 'Asia/Kolkata' });
     expect(preview.stdout).toContain('The files are as they were at this checkpoint.');
+    // Shown in the machine's time zone (here UTC+5:30); the JSON keeps UTC.
+    const local = new Date(Date.parse(checkpoint?.at ?? '') + 5.5 * 3600_000).toISOString();
+    expect(preview.stdout).toContain(`taken ${local.replace('T', ' ').slice(0, 19)},`);
     expect(preview.stdout).toMatch(/Left as they are \(changed since.*\): log\.txt\n/);
     const restored = await toolhost(['restore', checkpoint?.id ?? '', '--yes']);
     expect(restored.code).toBe(0);

@@ -23,6 +23,7 @@ import {
   userSettingsDir,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
+import { localDateTime } from '../local-time.js';
 import { projectSettings } from '../session.js';
 
 export interface RestoreOptions {
@@ -227,7 +228,7 @@ async function askYesNo(question: string, io: RestoreIo): Promise<boolean> {
 }
 
 function when(checkpoint: Checkpoint): string {
-  return checkpoint.at.replace('T', ' ').slice(0, 19);
+  return localDateTime(new Date(checkpoint.at), { seconds: true });
 }
 
 function oneLine(text: string): string {

@@ -1,6 +1,7 @@
 /** `toolhost sessions`: the project's recorded agent sessions, newest first, to resume with -r. */
 import path from 'node:path';
 import { listSessions, userSettingsDir } from '@toolhost/core';
+import { localDateTime } from '../local-time.js';
 
 export function runSessionsCommand(
   options: { root?: string; json?: boolean },
@@ -32,7 +33,7 @@ export function runSessionsCommand(
     return;
   }
   for (const session of sessions) {
-    const when = session.updatedAt.toISOString().replace('T', ' ').slice(0, 16);
+    const when = localDateTime(session.updatedAt);
     stdout.write(
       `${session.id}  ${when}  ${String(session.messages).padStart(4)} messages  ${session.firstPrompt}\n`,
     );
