@@ -137,6 +137,25 @@ const ATTEMPTS: [string, string?, Setup?][] = [
       writeFileSync(path.join(d, '.gitattributes'), 'a.txt diff=evil\n');
     },
   ],
+  // Git reads a key or another header on a section header's line.
+  [
+    'git log -p',
+    'pwned',
+    (d) => {
+      repo(d, '[diff "evil"] textconv = ./x.sh\n');
+      writeFileSync(path.join(d, '.gitattributes'), 'a.txt diff=evil\n');
+      git(d, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'two');
+    },
+  ],
+  [
+    'git diff',
+    'pwned',
+    (d) => {
+      writeFileSync(path.join(d, 'evil.cfg'), '[diff "evil"]\n\ttextconv = ./x.sh\n');
+      repo(d, '[core] [include] path = ../evil.cfg\n');
+      writeFileSync(path.join(d, '.gitattributes'), 'a.txt diff=evil\n');
+    },
+  ],
   [
     'git status',
     'pwned',

@@ -9,10 +9,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Repository config keys that make read-only git commands run a program. */
+/**
+ * Repository config keys that make read-only git commands run a program, and sections that
+ * include files or define programs. Git reads a key or another section header on the same
+ * line as a header (`[diff "x"] textconv = ./run.sh`, `[core] [include] path = x`), so a
+ * line may start with headers; `.*` backtracks to any `]`, even one inside a quoted name.
+ */
 const PROGRAM_KEYS =
-  /^\s*(fsmonitor|textconv|command|external|program|pager|hookspath|sshcommand|askpass|editor|clean|smudge|process|showsignature|cachetextconv)\s*=/im;
-const PROGRAM_SECTIONS = /^\s*\[\s*(include|includeif|filter|pager|gpg)\b/im;
+  /^\s*(?:\[.*\][ \t]*)?(fsmonitor|textconv|command|external|program|pager|hookspath|sshcommand|askpass|editor|clean|smudge|process|showsignature|cachetextconv)\s*=/im;
+const PROGRAM_SECTIONS = /^\s*(?:\[.*\][ \t]*)?\[\s*(include|includeif|filter|pager|gpg)\b/im;
 
 /**
  * Why git's own configuration in the repository around `dir` could make a read-only

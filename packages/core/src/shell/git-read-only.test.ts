@@ -176,8 +176,26 @@ describe('gitConfigProblem', () => {
     }
   });
 
+  it('reads a key or a section written on the same line as a section header, as git does', () => {
+    const cases: [string, string][] = [
+      ['[diff "x"] textconv = ./x.sh\n', '[diff "x"] textconv ='],
+      ['[diff "x"]textconv=./x.sh\n', '[diff "x"]textconv='],
+      ['[diff "a]b"]\tcommand = ./x.sh\n', '[diff "a]b"]\tcommand ='],
+      ['[core] [include] path = other\n', '[core] [include'],
+      ['[core][filter "lfs"]\n\tpath = x\n', '[core][filter'],
+    ];
+    for (const [config, named] of cases) {
+      repo(`[core]\n\tbare = false\n${config}`);
+      expect(gitConfigProblem(dir), config).toBe(
+        `the repository's git config (${path.join(dir, '.git', 'config')}) sets "${named}", which can make git run a program`,
+      );
+    }
+  });
+
   it('does not mistake longer names or values for those settings', () => {
     repo('[alias]\n\tst = status --pager\n[user]\n\tname = program\n\tpagerx = 1\n[includes]\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+    repo('[user]\n\tmypager = less\n\tname = "[a] pager = b"\n\temail = [include] x\n');
     expect(gitConfigProblem(dir)).toBeNull();
   });
 
@@ -204,6 +222,28 @@ describe('gitConfigProblem', () => {
 
     writeFileSync(path.join(main, '.git', 'config'), '[diff "x"]\n\ttextconv = ./x.sh\n');
     expect(gitConfigProblem(worktree)).toContain(`(${path.join(main, '.git', 'config')})`);
+  });
+
+  it('reads the pointer of a .git file the way git writes it, and loosely', () => {
+    const own = path.join(dir, 'gitdir');
+    repo('[core]\n\tpager = less\n', own);
+    const problemIn = (pointer: string) => {
+      writeFileSync(path.join(dir, '.git'), pointer);
+      return gitConfigProblem(dir);
+    };
+    const found = `the repository's git config (${path.join(own, '.git', 'config')}) sets "pager =", which can make git run a program`;
+    for (const pointer of [
+      `gitdir: ${own}/.git\n`,
+      `gitdir: ${own}/.git   \n`,
+      `gitdir:${own}/.git\n`,
+      `gitdir:  ${own}/.git\r\n`,
+      `# written by hand\ngitdir: gitdir/.git\n`,
+    ])
+      expect(problemIn(pointer), JSON.stringify(pointer)).toBe(found);
+    for (const pointer of [`notgitdir: ${own}/.git\n`, 'gitdir:   \n', 'gitdir:\n'])
+      expect(problemIn(pointer), JSON.stringify(pointer)).toBe(
+        'the repository layout could not be read',
+      );
   });
 
   it('treats a .git file it cannot read as a problem', () => {
