@@ -221,6 +221,58 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(readFileSync(target, 'utf8')).toBe('made\n');
   });
 
+  it("stream-json: a subagent's messages name its task call; its refused call is in permission_denials", async () => {
+    const canary = path.join(root, 'sub-canary.txt');
+    const env = await withModel([
+      {
+        toolCalls: [
+          {
+            id: 'call_task',
+            name: 'task',
+            args: {
+              description: 'write it',
+              prompt: 'write the file',
+              subagent_type: 'general-purpose',
+            },
+          },
+        ],
+      },
+      {
+        text: 'Writing.',
+        toolCalls: [
+          { id: 'call_sub', name: 'write_file', args: { file_path: canary, content: 'x' } },
+        ],
+      },
+      { text: 'I was not allowed to.' },
+      { text: 'The subagent could not write it.' },
+    ]);
+    const result = await agent(['-p', 'delegate it', '-o', 'stream-json'], env);
+    expect(result.code).toBe(0);
+    expect(existsSync(canary)).toBe(false);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as JsonEvent);
+    expect(events.map((e) => [e.type, e.parent_tool_use_id])).toEqual([
+      ['system', undefined],
+      ['assistant', null],
+      ['assistant', 'call_task'],
+      ['user', 'call_task'],
+      ['assistant', 'call_task'],
+      ['user', null],
+      ['assistant', null],
+      ['result', undefined],
+    ]);
+    expect(JSON.stringify(events[3])).toContain('"tool_use_id":"call_sub"');
+    expect(events.at(-1)?.permission_denials).toEqual([
+      {
+        tool_name: 'write_file',
+        tool_use_id: 'call_sub',
+        tool_input: { file_path: canary, content: 'x' },
+      },
+    ]);
+  });
+
   it('exit 2 with one line when no model is configured, or a flag is wrong', async () => {
     let result = await agent(['frobnicate'], {});
     expect(result.code).toBe(2);

@@ -1,13 +1,15 @@
 /**
  * The message events `-o json` and `-o stream-json` print: the shapes Qwen Code and Claude
  * Code print headless (system/init, assistant, user with tool results, result), so
- * scripts written for them read toolhost's output unchanged.
+ * scripts written for them read toolhost's output unchanged. A subagent's messages carry
+ * the id of the `task` call that ran it in `parent_tool_use_id` (null for the main agent's).
  */
 import type {
   AgentRunResult,
   AgentStopReason,
   AgentToolCall,
   AgentToolResult,
+  PermissionDenial,
   TokenUsage,
 } from '@toolhost/core';
 
@@ -51,6 +53,7 @@ export function assistantEvent(
   text: string,
   calls: AgentToolCall[],
   usage: TokenUsage,
+  parentToolUseId: string | null = null,
 ) {
   const content: Array<Record<string, unknown>> = [];
   if (text) content.push({ type: 'text', text });
@@ -65,16 +68,20 @@ export function assistantEvent(
   return {
     type: 'assistant',
     session_id: sessionId,
-    parent_tool_use_id: null,
+    parent_tool_use_id: parentToolUseId,
     message: { role: 'assistant', model, content, usage: jsonUsage(usage) },
   };
 }
 
-export function toolResultsEvent(sessionId: string, results: AgentToolResult[]) {
+export function toolResultsEvent(
+  sessionId: string,
+  results: AgentToolResult[],
+  parentToolUseId: string | null = null,
+) {
   return {
     type: 'user',
     session_id: sessionId,
-    parent_tool_use_id: null,
+    parent_tool_use_id: parentToolUseId,
     message: {
       role: 'user',
       content: results.map((result) => ({
@@ -97,7 +104,16 @@ const SUBTYPES: Record<AgentStopReason, string> = {
   error: 'error_during_execution',
 };
 
-export function resultEvent(sessionId: string, result: AgentRunResult, sessionUsage: TokenUsage) {
+/**
+ * The run's closing event. `subagentDenials` are the calls subagents were refused (nobody
+ * could approve them either), listed with the main agent's.
+ */
+export function resultEvent(
+  sessionId: string,
+  result: AgentRunResult,
+  sessionUsage: TokenUsage,
+  subagentDenials: PermissionDenial[] = [],
+) {
   const isError = result.status !== 'success';
   return {
     type: 'result',
@@ -109,7 +125,7 @@ export function resultEvent(sessionId: string, result: AgentRunResult, sessionUs
     num_turns: result.turns,
     duration_ms: result.durationMs,
     usage: jsonUsage(sessionUsage),
-    permission_denials: result.permissionDenials.map((denial) => ({
+    permission_denials: [...result.permissionDenials, ...subagentDenials].map((denial) => ({
       tool_name: denial.toolName,
       tool_use_id: denial.toolUseId,
       tool_input: denial.toolInput,

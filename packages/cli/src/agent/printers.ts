@@ -3,7 +3,7 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult, TokenUsage } from '@toolhost/core';
+import type { AgentEvent, AgentRunResult, PermissionDenial, TokenUsage } from '@toolhost/core';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
@@ -69,6 +69,7 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
 
 function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Session): Printer {
   const collected: unknown[] = [];
+  const subagentDenials: PermissionDenial[] = [];
   const sessionId = session.config.sessionId;
   let model = '';
   const emit = (event: unknown) => {
@@ -96,13 +97,23 @@ function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Ses
         emit(assistantEvent(sessionId, model, event.text, event.toolCalls, event.usage));
       } else if (event.type === 'tool_results') {
         emit(toolResultsEvent(sessionId, event.results));
+      } else if (event.type === 'subagent') {
+        const parent = event.parentCallId ?? null;
+        const inner = event.event;
+        if (inner.type === 'assistant') {
+          emit(assistantEvent(sessionId, model, inner.text, inner.toolCalls, inner.usage, parent));
+        } else if (inner.type === 'tool_results') {
+          emit(toolResultsEvent(sessionId, inner.results, parent));
+        } else if (inner.type === 'finished') {
+          subagentDenials.push(...inner.result.permissionDenials);
+        }
       } else if (event.type === 'notice' && event.level === 'warning') {
         // Not a message event, but never to be missed (a checkpoint that failed).
         io.stderr.write(`toolhost: ${event.message}\n`);
       }
     },
     finish(result, sessionUsage) {
-      emit(resultEvent(sessionId, result, sessionUsage));
+      emit(resultEvent(sessionId, result, sessionUsage, subagentDenials));
       if (format === 'json') io.stdout.write(`${JSON.stringify(collected)}\n`);
     },
   };

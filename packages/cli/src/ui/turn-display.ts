@@ -70,7 +70,7 @@ export class TurnDisplay {
         this.finishCalls();
         return;
       case 'subagent':
-        this.onSubagentEvent(event.description, event.event);
+        this.onSubagentEvent(event);
         return;
       case 'compressed':
         store.add({
@@ -144,16 +144,18 @@ export class TurnDisplay {
   }
 
   /** A subagent's calls, shown under the running `task` call that started it. */
-  private onSubagentEvent(description: string, event: AgentEvent): void {
+  private onSubagentEvent(subagent: Extract<AgentEvent, { type: 'subagent' }>): void {
+    const { event, parentCallId, description } = subagent;
     if (event.type !== 'tool_calls') return;
     const children = event.calls.map((call) => toolRow(call, undefined, undefined));
+    // By the task call's id; by its description only where the id is unknown.
+    const startedIt = (row: (typeof this.store.live.tools)[number]) =>
+      parentCallId !== undefined
+        ? row.callId === parentCallId
+        : row.toolName === 'task' && row.args.description === description;
     this.store.update({
       tools: this.store.live.tools.map((row) =>
-        row.toolName === 'task' &&
-        row.status === 'executing' &&
-        row.args.description === description
-          ? { ...row, children }
-          : row,
+        row.status === 'executing' && startedIt(row) ? { ...row, children } : row,
       ),
     });
   }

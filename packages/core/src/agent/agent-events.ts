@@ -80,10 +80,18 @@ export type AgentEvent =
   /** The files were snapshotted before a batch that may change them (toolhost restore). */
   | { type: 'checkpoint'; checkpoint: Checkpoint }
   /**
-   * Something a subagent did. `taskId` tells apart subagents running side by side; the
-   * task call's own live output (tool_output) carries a summary of the same progress.
+   * Something a subagent did. `taskId` tells apart subagents running side by side, and
+   * `parentCallId` is the `task` call that started it (when the scheduler ran that call);
+   * the task call's own live output (tool_output) carries a summary of the same progress.
    */
-  | { type: 'subagent'; taskId: string; subagent: string; description: string; event: AgentEvent }
+  | {
+      type: 'subagent';
+      taskId: string;
+      parentCallId?: string;
+      subagent: string;
+      description: string;
+      event: AgentEvent;
+    }
   | { type: 'finished'; result: AgentRunResult };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -306,6 +306,7 @@ export class CoreToolScheduler {
         }
       : undefined;
     const context: ToolExecutionContext = {
+      callId,
       ask: (details) => this.askWhileRunning(index, tool, details, signal),
     };
     const run = () => tool.execute(params, signal, updateOutput, context);

@@ -9,6 +9,7 @@ import {
   errorResult,
   Kind,
   ToolErrorType,
+  type ToolExecutionContext,
   type ToolResult,
   type UpdateOutput,
 } from './tools.js';
@@ -31,6 +32,8 @@ export interface SubagentRequest {
   definition: SubagentDefinition;
   description: string;
   prompt: string;
+  /** The id of the `task` call that asked for the subagent, when the caller knows it. */
+  parentCallId?: string;
 }
 
 export interface SubagentOutcome {
@@ -106,6 +109,7 @@ export class TaskTool extends BaseTool<TaskToolParams> {
     params: TaskToolParams,
     signal: AbortSignal,
     updateOutput?: UpdateOutput,
+    context?: ToolExecutionContext,
   ): Promise<ToolResult> {
     const definition = this.definitions.find((d) => d.name === params.subagent_type);
     if (!definition) {
@@ -120,7 +124,12 @@ export class TaskTool extends BaseTool<TaskToolParams> {
       updateOutput?.(lines.slice(-20).join('\n'));
     };
     const outcome = await this.runner.run(
-      { definition, description: params.description, prompt: params.prompt },
+      {
+        definition,
+        description: params.description,
+        prompt: params.prompt,
+        ...(context?.callId ? { parentCallId: context.callId } : {}),
+      },
       signal,
       progress,
     );

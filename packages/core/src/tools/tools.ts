@@ -193,6 +193,8 @@ export type UpdateOutput = (output: string) => void;
 
 /** What a running tool may do besides streaming output. */
 export interface ToolExecutionContext {
+  /** The model's id for this call (a subagent's messages name the `task` call that ran it). */
+  callId?: string;
   /**
    * Asks the person something while the call runs (an MCP server's question), through the
    * same channel as confirmations. Resolves with `cancel` when nobody can be asked.

@@ -86,6 +86,7 @@ export class LoopSubagentRunner implements SubagentRunner {
         taskId,
         subagent: definition.name,
         description: request.description,
+        ...(request.parentCallId ? { parentCallId: request.parentCallId } : {}),
         event,
       });
       const line = progressLine(event);
