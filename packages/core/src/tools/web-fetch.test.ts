@@ -19,6 +19,7 @@ const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const html = readFileSync(path.join(FIXTURES, 'web', 'article.html'), 'utf8');
 const png = readFileSync(path.join(FIXTURES, 'pixel.png'));
+const pdf = readFileSync(path.join(FIXTURES, 'page.pdf'));
 
 beforeEach(async () => {
   ws = makeWorkspace();
@@ -35,6 +36,14 @@ beforeEach(async () => {
         break;
       case '/pixel.png':
         res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+        break;
+      case '/report.pdf':
+        res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf);
+        break;
+      case '/huge.pdf':
+        res
+          .writeHead(200, { 'content-type': 'application/pdf' })
+          .end(Buffer.concat([pdf, Buffer.alloc(11 * 1024 * 1024, 0x20)]));
         break;
       case '/archive.zip':
         res.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.alloc(2048, 1));
@@ -116,6 +125,20 @@ describe('web_fetch: content', () => {
     expect(String((await fetchWith(tool, `${server.url}/notes.txt`)).llmContent)).toContain(
       '\nplain notes\n',
     );
+  });
+
+  it('attaches a PDF as read_file does, but not one cut off at the 10 MB cap', async () => {
+    const { tool } = fetcher();
+    const attached = (await fetchWith(tool, `${server.url}/report.pdf`)).llmContent as Part[];
+    expect(attached[0]?.text).toContain('The PDF is attached.');
+    expect(attached[1]?.inlineData).toEqual({
+      mimeType: 'application/pdf',
+      data: pdf.toString('base64'),
+      displayName: 'report.pdf',
+    });
+    const huge = (await fetchWith(tool, `${server.url}/huge.pdf`)).llmContent;
+    expect(typeof huge).toBe('string');
+    expect(huge).toContain('The PDF is larger than 10 MB');
   });
 
   it('returns images as inlineData and describes other binaries', async () => {

@@ -157,9 +157,17 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
       ? ' The page was larger than 10 MB; only its first 10 MB were read.'
       : '';
 
-    if (type.startsWith('image/')) {
+    // Images and PDFs go to the model as attachments, as read_file gives them.
+    const media = type.startsWith('image/') ? 'image' : type === 'application/pdf' ? 'PDF' : '';
+    if (media && page.truncated) {
+      return {
+        llmContent: `${header}\nThe ${media} is larger than 10 MB, so only part of it was read; a part of one cannot be shown, so nothing is attached.`,
+        returnDisplay: `Fetched a ${media} over 10 MB from ${page.url} (not attached)`,
+      };
+    }
+    if (media) {
       const parts: Part[] = [
-        { text: `${header}${capNote}\nThe image is attached. Request: ${params.prompt}` },
+        { text: `${header}\nThe ${media} is attached. Request: ${params.prompt}` },
         {
           inlineData: {
             mimeType: type,
@@ -170,7 +178,7 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
       ];
       return {
         llmContent: parts,
-        returnDisplay: `Fetched an image (${type}, ${size}) from ${page.url}`,
+        returnDisplay: `Fetched ${media === 'image' ? 'an image' : 'a PDF'} (${type}, ${size}) from ${page.url}`,
       };
     }
     let content: string;
