@@ -48,7 +48,11 @@ export const GROUPS = [
       'shell/git-read-only-table.ts',
       'shell/git-read-only-config.ts',
     ],
-    tests: [core('shell/read-only-commands.test.ts'), core('shell/git-read-only.test.ts')],
+    tests: [
+      core('shell/read-only-commands.test.ts'),
+      core('shell/read-only-command-table.test.ts'),
+      core('shell/git-read-only.test.ts'),
+    ],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
 

@@ -373,9 +373,6 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get test(): ReadOnlySpec {
     return { options: {}, operands: 'text', anyText: true };
   },
-  get '['(): ReadOnlySpec {
-    return { options: {}, operands: 'text', anyText: true };
-  },
   get env(): ReadOnlySpec {
     return {
       // Only reached when env runs no command: it prints the (already filtered) environment.

@@ -5,11 +5,10 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeReadOnly } from '../../test/helpers/read-only-judge.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { analyzeCommand } from './command-analysis.js';
 import { GIT_READ_ONLY } from './git-read-only.js';
 import { READ_ONLY_COMMANDS } from './read-only-commands.js';
-import { decideShell } from './shell-permissions.js';
 
 let ws: TempWorkspace;
 beforeAll(() => {
@@ -25,18 +24,8 @@ beforeAll(() => {
 });
 afterAll(() => ws.cleanup());
 
-async function judge(command: string, cwd = ws.root) {
-  const decision = decideShell(await analyzeCommand(command), {
-    allowRules: [],
-    denyRules: [],
-    sessionAllowed: new Set(),
-    readOnly: {
-      cwd,
-      canRead: (file) => ws.config.workspace.check(file, 'read').ok,
-      homeDir: ws.home,
-    },
-  });
-  return decision;
+function judge(command: string, cwd = ws.root) {
+  return judgeReadOnly(ws, command, cwd);
 }
 
 /** [command, null when it runs without asking | a pattern for the reason it asks]. */
