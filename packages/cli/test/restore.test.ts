@@ -22,16 +22,8 @@ import {
   type Script,
   startModelServer,
 } from '../../core/test/helpers/model-server.js';
-import { CLI, runCliAsync } from './run-cli.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasTmux, startToolhostInTmux, tmuxSkipReason } from './helpers/tmux.js';
+import { runCliAsync } from './run-cli.js';
 
 let base: string;
 let root: string;
@@ -291,66 +283,47 @@ describe('toolhost restore', { timeout: 180_000 }, () => {
     expect(result?.error).toMatch(/general\.checkpointing\.onFailure/);
   });
 
-  it.skipIf(!hasTmux)(
-    `asks on a terminal before restoring${hasTmux ? '' : ' (skipped: tmux is not installed; CI installs it)'}`,
-    async () => {
-      const file = path.join(root, 'a.txt');
-      writeFileSync(file, 'before\n');
-      const store = new CheckpointStore({
-        userDir: path.join(home, '.toolhost'),
-        projectRoot: root,
+  it.skipIf(!hasTmux)(`asks on a terminal before restoring${tmuxSkipReason}`, async () => {
+    const file = path.join(root, 'a.txt');
+    writeFileSync(file, 'before\n');
+    const store = new CheckpointStore({
+      userDir: path.join(home, '.toolhost'),
+      projectRoot: root,
+    });
+    const { checkpoint } = await store.create({
+      roots: [root],
+      kind: 'tool_calls',
+      toolCalls: [{ name: 'write_file', description: 'Writing to a.txt' }],
+    });
+    writeFileSync(file, 'after\n');
+    const start = () =>
+      startToolhostInTmux(['restore', checkpoint.id], {
+        cwd: root,
+        home,
+        env: { NO_COLOR: '1' },
+        columns: 120,
       });
-      const { checkpoint } = await store.create({
-        roots: [root],
-        kind: 'tool_calls',
-        toolCalls: [{ name: 'write_file', description: 'Writing to a.txt' }],
-      });
-      writeFileSync(file, 'after\n');
-      const socket = `toolhost-restore-${process.pid}-${Date.now()}`;
-      const tmux = (...args: string[]) =>
-        execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-      const waitFor = async (text: string) => {
-        const deadline = Date.now() + 20_000;
-        for (;;) {
-          const shown = tmux('capture-pane', '-p', '-t', 'cli');
-          if (shown.includes(text)) return shown;
-          if (Date.now() > deadline) throw new Error(`no "${text}" on the screen:\n${shown}`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      };
-      const start = (name: string) =>
-        tmux(
-          'new-session',
-          '-d',
-          '-s',
-          name,
-          '-x',
-          '120',
-          '-y',
-          '30',
-          `cd ${root} && HOME=${home} NO_COLOR=1 ${process.execPath} ${CLI} restore ${checkpoint.id}; echo "EXIT=$?"; sleep 60`,
-        );
-      try {
-        start('cli');
-        await waitFor('Restore this checkpoint? [y/N]');
-        tmux('send-keys', '-t', 'cli', 'n', 'Enter');
-        await waitFor('EXIT=0');
-        expect(tmux('capture-pane', '-p', '-t', 'cli')).toContain('Nothing was restored.');
-        expect(readFileSync(file, 'utf8')).toBe('after\n');
-        tmux('kill-session', '-t', 'cli');
-        start('cli');
-        const shown = await waitFor('Restore this checkpoint? [y/N]');
-        expect(shown).toMatch(/rewrite +a\.txt/);
-        tmux('send-keys', '-t', 'cli', 'y', 'Enter');
-        await waitFor('EXIT=0');
-        expect(readFileSync(file, 'utf8')).toBe('before\n');
-      } finally {
-        try {
-          tmux('kill-server');
-        } catch {
-          // already gone
-        }
-      }
-    },
-  );
+    const declined = start();
+    try {
+      await declined.waitFor('Restore this checkpoint? [y/N]');
+      declined.type('n');
+      declined.press('Enter');
+      expect(await declined.waitForExit()).toBe(0);
+      expect(declined.screen()).toContain('Nothing was restored.');
+      expect(readFileSync(file, 'utf8')).toBe('after\n');
+    } finally {
+      declined.close();
+    }
+    const accepted = start();
+    try {
+      const shown = await accepted.waitFor('Restore this checkpoint? [y/N]');
+      expect(shown).toMatch(/rewrite +a\.txt/);
+      accepted.type('y');
+      accepted.press('Enter');
+      expect(await accepted.waitForExit()).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe('before\n');
+    } finally {
+      accepted.close();
+    }
+  });
 });

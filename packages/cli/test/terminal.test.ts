@@ -2,76 +2,57 @@
  * The confirmation prompt, as a person meets it: `toolhost call` runs in a real terminal
  * (tmux, on a private socket), and the test reads the screen and types the answer.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { CLI } from './run-cli.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 
 let dirs: TempDirs;
 let root: string;
-let socket: string;
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', 'cli', '-S', '-100');
+let terminal: Terminal | undefined;
 
-async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const shown = screen();
-    if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${String(text)}; screen:\n${shown}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** `toolhost call …` in a 160x50 terminal; resolves with the screen (scrollback too) once it exits. */
+function startCall(args: string[]): Terminal {
+  terminal = startToolhostInTmux(['call', ...args], {
+    cwd: root,
+    home: dirs.home,
+    env: { NO_COLOR: '1' },
+    columns: 160,
+    rows: 50,
+  });
+  return terminal;
 }
 
-function startCall(args: string) {
-  const command = `cd ${root} && HOME=${dirs.home} NO_COLOR=1 ${process.execPath} ${CLI} ${args}; echo "EXIT=$?"; sleep 60`;
-  tmux('new-session', '-d', '-s', 'cli', '-x', '160', '-y', '50', command);
+async function exited(shown: Terminal, timeoutMs?: number) {
+  const code = await shown.waitForExit(timeoutMs);
+  return { code, screen: shown.scrollback() };
 }
 
 beforeEach(() => {
   dirs = makeTempDirs();
   ({ root } = dirs);
-  socket = `toolhost-test-${process.pid}-${Date.now()}`;
 });
 afterEach(() => {
-  if (hasTmux) {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
-  }
+  terminal?.close();
+  terminal = undefined;
   dirs.cleanup();
 });
 
-const skipReason = hasTmux ? '' : ' (skipped: tmux is not installed; CI installs it)';
-
-describe.skipIf(!hasTmux)(`toolhost call in a terminal${skipReason}`, () => {
+describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => {
   it('shows the diff, asks, and writes after "yes, once"', async () => {
     const file = path.join(root, 'greeting.txt');
-    startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'hello\n' })}'`);
-    const shown = await waitFor('Choose 1-');
+    const call = startCall(['write_file', JSON.stringify({ file_path: file, content: 'hello\n' })]);
+    const shown = await call.waitFor('Choose 1-');
     expect(shown).toContain('Create greeting.txt?');
     expect(shown).toContain('+hello');
     expect(shown).toContain('1. Yes\n');
     expect(shown).toContain('Change it in my editor first');
     // One call is the whole session: nothing could keep an "always" answer.
     expect(shown).not.toContain('always');
-    tmux('send-keys', '-t', 'cli', '1', 'Enter');
-    const after = await waitFor('EXIT=0');
+    call.press('1', 'Enter');
+    const { code, screen: after } = await exited(call);
+    expect(code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('hello\n');
     // The diff was in the question; the result only confirms it.
     expect(after.split('+hello').length - 1).toBe(1);
@@ -80,11 +61,14 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${skipReason}`, () => {
 
   it("shows a running command's output once, then only what is new", async () => {
     const command = 'for i in 1 2 3; do echo "step $i"; sleep 1.1; done; echo done';
-    startCall(
-      `call run_shell_command '${JSON.stringify({ command, is_background: false })}' --yes`,
-    );
+    const call = startCall([
+      'run_shell_command',
+      JSON.stringify({ command, is_background: false }),
+      '--yes',
+    ]);
     // The machine may be busy; the point is what is shown, not how fast.
-    const shown = await waitFor('EXIT=0', 60_000);
+    const { code, screen: shown } = await exited(call, 60_000);
+    expect(code).toBe(0);
     const lines = shown.split('\n').map((line) => line.trimEnd());
     for (const line of ['step 1', 'step 2', 'step 3', 'done'])
       expect(lines.filter((shownLine) => shownLine === line)).toHaveLength(1);
@@ -93,14 +77,17 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${skipReason}`, () => {
 
   it('writes nothing and exits 3 when the person says no, re-asking after a bad answer', async () => {
     const file = path.join(root, 'nope.txt');
-    startCall(`call write_file '${JSON.stringify({ file_path: file, content: 'x' })}'`);
-    const shown = await waitFor('Choose 1-');
+    const call = startCall(['write_file', JSON.stringify({ file_path: file, content: 'x' })]);
+    const shown = await call.waitFor('Choose 1-');
     const noChoice = /(\d)\. No/.exec(shown)?.[1];
     expect(noChoice).toMatch(/^\d$/);
-    tmux('send-keys', '-t', 'cli', 'maybe', 'Enter');
-    await waitFor('Please type a number');
-    tmux('send-keys', '-t', 'cli', noChoice!, 'Enter');
-    const after = await waitFor('EXIT=3');
+    call.type('maybe');
+    call.press('Enter');
+    await call.waitFor('Please type a number');
+    call.type(noChoice!);
+    call.press('Enter');
+    const { code, screen: after } = await exited(call);
+    expect(code).toBe(3);
     expect(existsSync(file)).toBe(false);
     // The person is told what happened, not the text written for the model.
     expect(after).toContain('toolhost: declined; write_file did not run.');
