@@ -61,6 +61,27 @@ const systemOf = (request: RecordedRequest) => String(request.body.messages[0]?.
 const toolNames = (request: RecordedRequest) =>
   (request.body.tools ?? []).map((t) => t.function.name);
 
+/** The main agent hands a write to general-purpose, whose one call writes `content` to `target`. */
+const delegatedWrite =
+  (target: string, content: string): Script =>
+  (request) => {
+    if (systemOf(request).includes('running as a subagent')) {
+      return request.body.messages.length === 2
+        ? { toolCalls: [{ name: 'write_file', args: { file_path: target, content } }] }
+        : { text: 'Wrote it.' };
+    }
+    return request.body.messages.length === 2
+      ? {
+          toolCalls: [
+            {
+              name: 'task',
+              args: { description: 'write', prompt: 'write it', subagent_type: 'general-purpose' },
+            },
+          ],
+        }
+      : { text: 'ok' };
+  };
+
 async function session(
   script: Script,
   maxSubagentDepth?: number,
@@ -270,34 +291,10 @@ describe('task', () => {
     const workspace = setup();
     const target = workspace.p('approved.txt');
     const titles: string[] = [];
-    const { agent } = await session(
-      (request) => {
-        if (systemOf(request).includes('running as a subagent')) {
-          return request.body.messages.length === 2
-            ? { toolCalls: [{ name: 'write_file', args: { file_path: target, content: 'yes\n' } }] }
-            : { text: 'Wrote it.' };
-        }
-        return request.body.messages.length === 2
-          ? {
-              toolCalls: [
-                {
-                  name: 'task',
-                  args: {
-                    description: 'write',
-                    prompt: 'write it',
-                    subagent_type: 'general-purpose',
-                  },
-                },
-              ],
-            }
-          : { text: 'ok' };
-      },
-      undefined,
-      async (call) => {
-        titles.push(call.confirmationDetails.title);
-        return { outcome: ToolConfirmationOutcome.ProceedOnce };
-      },
-    );
+    const { agent } = await session(delegatedWrite(target, 'yes\n'), undefined, async (call) => {
+      titles.push(call.confirmationDetails.title);
+      return { outcome: ToolConfirmationOutcome.ProceedOnce };
+    });
     await agent.loop.run('delegate a write', new AbortController().signal);
     expect(titles).toHaveLength(1);
     expect(titles[0]).toMatch(/^\[subagent general-purpose\] /);
@@ -314,31 +311,7 @@ describe('task', () => {
     const asked: string[] = [];
     const proposals: string[] = [];
     const { agent } = await session(
-      (request) => {
-        if (systemOf(request).includes('running as a subagent')) {
-          return request.body.messages.length === 2
-            ? {
-                toolCalls: [
-                  { name: 'write_file', args: { file_path: target, content: 'proposed\n' } },
-                ],
-              }
-            : { text: 'Wrote it.' };
-        }
-        return request.body.messages.length === 2
-          ? {
-              toolCalls: [
-                {
-                  name: 'task',
-                  args: {
-                    description: 'write',
-                    prompt: 'write it',
-                    subagent_type: 'general-purpose',
-                  },
-                },
-              ],
-            }
-          : { text: 'ok' };
-      },
+      delegatedWrite(target, 'proposed\n'),
       undefined,
       async (call) => {
         const details = call.confirmationDetails;
