@@ -11,7 +11,7 @@ import { isBinary } from '../utils/file-content.js';
 import { listFiles } from '../utils/file-listing.js';
 import { fileFilter } from '../utils/glob-match.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
-import { ignoreArguments, ripgrepPath, runRipgrep } from '../utils/ripgrep.js';
+import { ignoreArguments, ripgrepPath } from '../utils/ripgrep.js';
 
 export type GrepEngineName = 'ripgrep' | 'git' | 'javascript';
 
@@ -37,6 +37,15 @@ export interface GrepMatch {
   file: string;
   line: number;
   text: string;
+}
+
+/**
+ * Where an engine delivers what it finds, a file's matches together and in line order.
+ * A match that `wouldShow` turned down is only counted: no object, no text.
+ */
+export interface GrepSink {
+  match(match: GrepMatch): void;
+  hidden(file: string): void;
 }
 
 /** The pattern is not a valid regular expression for the engine. */
@@ -88,15 +97,15 @@ const GIT_SEARCH_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.excludesFil
 export async function runGrepEngine(
   engine: GrepEngineName,
   request: GrepRequest,
-  onMatch: (match: GrepMatch) => void,
+  sink: GrepSink,
 ): Promise<void> {
   switch (engine) {
     case 'ripgrep':
-      return grepWithRipgrep(request, onMatch);
+      return grepWithRipgrep(request, sink);
     case 'git':
-      return grepWithGit(request, onMatch);
+      return grepWithGit(request, sink);
     case 'javascript':
-      return grepWithJavaScript(request, onMatch);
+      return grepWithJavaScript(request, (match) => sink.match(match));
   }
 }
 
@@ -106,13 +115,12 @@ function cutLine(text: string): string {
 
 // ---- ripgrep ------------------------------------------------------------------------------
 
-async function grepWithRipgrep(
-  request: GrepRequest,
-  onMatch: (match: GrepMatch) => void,
-): Promise<void> {
+async function grepWithRipgrep(request: GrepRequest, sink: GrepSink): Promise<void> {
+  const rg = ripgrepPath();
+  if (!rg) throw new Error('ripgrep is not available on this platform');
   const args = [
     '--line-number',
-    '--no-heading',
+    '--heading',
     '--with-filename',
     '--null',
     '--color',
@@ -129,48 +137,68 @@ async function grepWithRipgrep(
   if (request.glob && !byPath)
     args.push('--type-add', `toolhost:${request.glob}`, '--type', 'toolhost');
   args.push('--regexp', request.pattern, '--', path.relative(request.root, request.target) || '.');
-  // Lines come grouped by file: the path is built and filtered once per file, not per line.
-  let lastName = '';
-  let lastFile = '';
-  let lastWanted = false;
-  // The start of a name with a newline in it (a line without the NUL that ends a name).
-  let nameStart = '';
-  const onMatchLine = (line: string, nul: number) => {
-    if (nul !== lastName.length || !line.startsWith(lastName)) {
-      lastName = line.slice(0, nul);
-      lastFile = path.join(request.root, lastName);
-      lastWanted = !byPath || byPath(lastFile);
-    }
-    if (!lastWanted) return;
-    const rest = line.slice(nul + 1);
-    const colon = rest.indexOf(':');
-    onMatch({
-      file: lastFile,
-      line: Number(rest.slice(0, colon)),
-      text: cutLine(rest.slice(colon + 1).replace(/\r$/, '')),
-    });
-  };
-  const run = await runRipgrep(args, {
-    cwd: request.root,
-    signal: request.signal,
-    onLine: (line) => {
-      const nul = line.indexOf('\0');
-      if (nul === -1) nameStart = `${nameStart}${line}\n`;
-      else if (nameStart === '') onMatchLine(line, nul);
-      else {
-        onMatchLine(nameStart + line, nameStart.length + nul);
-        nameStart = '';
+  // With --heading rg names each file once, ended by a NUL, with the file's first match
+  // line straight after it; the other matches follow one a line, and an empty line ends
+  // the file. Read as bytes: a name is decoded once per file, a line number only while
+  // the file could still be shown, and a line's text only when it will be shown.
+  let expectingName = true;
+  // The start of a name with a newline in it, which arrives as several lines.
+  let namePart = '';
+  let file = '';
+  let wanted = false;
+  let mayShow = false;
+  const stderr = await spawnLines(rg, args, request.root, request.signal, (bytes, from, end) => {
+    let start = from;
+    if (expectingName) {
+      const nul = bytes.indexOf(0, start);
+      if (nul === -1 || nul >= end) {
+        namePart += `${bytes.toString('utf8', start, end)}\n`;
+        return;
       }
-      return undefined;
-    },
+      file = path.join(request.root, namePart + bytes.toString('utf8', start, nul));
+      namePart = '';
+      expectingName = false;
+      wanted = !byPath || byPath(file);
+      mayShow = !request.wouldShow || request.wouldShow(file, 0);
+      start = nul + 1;
+    } else if (start === end) {
+      expectingName = true;
+      return;
+    }
+    if (!wanted) return;
+    if (!mayShow) {
+      sink.hidden(file);
+      return;
+    }
+    // "<line number>:<text>"; anything else (rg's note on a file found binary after a
+    // match) is not a match.
+    let lineNumber = 0;
+    let at = start;
+    for (; at < end; at++) {
+      const byte = bytes[at]!;
+      if (byte === COLON) break;
+      if (byte < DIGIT_0 || byte > DIGIT_9) return;
+      lineNumber = lineNumber * 10 + byte - DIGIT_0;
+    }
+    if (at === start || at === end) return;
+    if (request.wouldShow && !request.wouldShow(file, lineNumber)) {
+      sink.hidden(file);
+      return;
+    }
+    const text = bytes.toString('utf8', at + 1, end);
+    sink.match({ file, line: lineNumber, text: cutLine(text.replace(/\r$/, '')) });
   });
   if (
-    run.exitCode === 2 &&
-    /regex parse error|error parsing glob|unclosed|unrecognized/i.test(run.stderr)
+    stderr.code === 2 &&
+    /regex parse error|error parsing glob|unclosed|unrecognized/i.test(stderr.text)
   ) {
-    throw new GrepPatternError(run.stderr.trim());
+    throw new GrepPatternError(stderr.text.trim());
   }
 }
+
+const COLON = 0x3a;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
 
 /** The glob as a test on absolute paths, relative to the searched folder (case-sensitive, as rg). */
 function globFilterFor(request: GrepRequest): ((file: string) => boolean) | null {
@@ -189,10 +217,7 @@ function gitGrepHasPcre(cwd: string): Promise<boolean> {
   return gitHasPcre;
 }
 
-async function grepWithGit(
-  request: GrepRequest,
-  onMatch: (match: GrepMatch) => void,
-): Promise<void> {
+async function grepWithGit(request: GrepRequest, sink: GrepSink): Promise<void> {
   const pcre = await gitGrepHasPcre(request.root);
   const rules = new IgnoreRules(request.roots);
   const filter = globFilterFor(request);
@@ -243,7 +268,7 @@ async function grepWithGit(
     if (!wanted) return;
     const lineNumber = Number(bytes.toString('latin1', start, numberEnd));
     if (request.wouldShow && !request.wouldShow(file, lineNumber)) {
-      onMatch({ file, line: lineNumber, text: '' });
+      sink.hidden(file);
       return;
     }
     const textStart = numberEnd + 1;
@@ -251,7 +276,7 @@ async function grepWithGit(
     // decode only enough of one to fill MAX_MATCH_LINE characters and the cut marker.
     const long = end - textStart > MAX_MATCH_LINE_BYTES;
     const text = bytes.toString('utf8', textStart, long ? textStart + MAX_MATCH_LINE_BYTES : end);
-    onMatch({ file, line: lineNumber, text: cutLine(long ? text : text.replace(/\r$/, '')) });
+    sink.match({ file, line: lineNumber, text: cutLine(long ? text : text.replace(/\r$/, '')) });
   });
   if (stderr.code === 128 || (stderr.code !== 0 && stderr.code !== 1)) {
     if (
@@ -328,7 +353,7 @@ function spawnLines(
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
+      if (stderr.length < 64 * 1024) stderr += chunk;
     });
     child.on('error', (error) =>
       signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error),

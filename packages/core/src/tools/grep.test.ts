@@ -180,6 +180,40 @@ describe('grep_search: limits and errors', () => {
     expect(String(result.llmContent)).toMatch(/ in 7 files /);
   });
 
+  it("keeps the next file's name whole after ripgrep notes a file found binary past a match", () =>
+    withOwnFixture(async (ws) => {
+      // rg prints the first match, then finds the NUL and puts a warning line in the output.
+      writeFileSync(
+        ws.p('late-binary.txt'),
+        `needle first\n${'x'.repeat(200_000)}\n\0\nneedle after\n`,
+      );
+      for (const name of ['m-1.txt', 'n-2.txt', 'z-3.txt']) writeFileSync(ws.p(name), 'needle\n');
+      const result = await new GrepTool(ws.config, { engine: 'ripgrep' }).execute(
+        { pattern: 'needle' },
+        signal,
+      );
+      const text = String(result.llmContent);
+      expect(text).not.toContain('WARNING');
+      expect(hits(text)).toEqual(['late-binary.txt:1', 'm-1.txt:1', 'n-2.txt:1', 'z-3.txt:1']);
+    }));
+
+  it('counts the matches it does not show, of every file', () =>
+    withOwnFixture(async (ws) => {
+      // Files arrive in no set order: later ones push earlier-kept matches out and are
+      // turned down whole once the kept ones all sort before them.
+      for (let i = 0; i < 40; i++)
+        writeFileSync(ws.p(`f-${String(i).padStart(2, '0')}.txt`), 'needle\n'.repeat(i + 1));
+      for (const engine of ['ripgrep', 'git'] as const) {
+        const result = await new GrepTool(ws.config, { engine }).execute(
+          { pattern: 'needle', limit: 3 },
+          signal,
+        );
+        const text = String(result.llmContent);
+        expect(text).toContain('Found 820 matches for /needle/ in 40 files');
+        expect(hits(text)).toEqual(['f-00.txt:1', 'f-01.txt:1', 'f-01.txt:2']);
+      }
+    }));
+
   it('accepts include as an alias of glob', () => {
     const tool = new GrepTool(ws.config);
     expect(tool.normalizeParams({ pattern: 'x', include: '*.ts' })).toEqual({

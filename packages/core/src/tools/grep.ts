@@ -123,27 +123,35 @@ export class GrepTool extends BaseTool<GrepToolParams> {
           wouldShow,
         };
         let delivered = 0;
-        const onMatch = (match: GrepMatch) => {
+        const countFile = (file: string) => {
           delivered++;
-          if (match.file !== lastFile) {
-            lastFile = match.file;
-            if (!several) fileCount++;
-            else if (!files.has(match.file)) {
-              files.add(match.file);
-              fileCount++;
-            }
+          if (file === lastFile) return;
+          lastFile = file;
+          if (!several) fileCount++;
+          else if (!files.has(file)) {
+            files.add(file);
+            fileCount++;
           }
-          kept.add(match);
+        };
+        const sink = {
+          match: (match: GrepMatch) => {
+            countFile(match.file);
+            kept.add(match);
+          },
+          hidden: (file: string) => {
+            countFile(file);
+            kept.skip();
+          },
         };
         try {
-          await runGrepEngine(engine, request, onMatch);
+          await runGrepEngine(engine, request, sink);
         } catch (error) {
           // git (chosen where ripgrep is missing) may refuse a repository (another owner,
           // a damaged index) before finding anything; the JavaScript engine then searches
           // the same files under the same rules.
           const retry = engine === 'git' && !this.options.engine && delivered === 0;
           if (error instanceof GrepPatternError || !retry) throw error;
-          await runGrepEngine('javascript', request, onMatch);
+          await runGrepEngine('javascript', request, sink);
         }
       }
     } catch (error) {

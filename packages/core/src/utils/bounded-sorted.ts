@@ -28,6 +28,11 @@ export class BoundedSorted<T> {
     }
   }
 
+  /** Counts an item `wouldKeep` turned down, without building it. */
+  skip(): void {
+    this.seen++;
+  }
+
   /** Whether `add(item)` would keep the item (until something smaller arrives). */
   wouldKeep(item: T): boolean {
     return this.heap.length < this.capacity || this.compare(item, this.heap[0]!) < 0;
