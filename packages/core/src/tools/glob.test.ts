@@ -136,6 +136,28 @@ describe('glob: limits and errors', () => {
       expect(paths(result, own.root)).toHaveLength(1000);
     }));
 
+  it('shows the recent files first and then the first older ones by path, whatever the listing order', () =>
+    withOwnSearchWorkspace(async (own) => {
+      const names = Array.from(
+        { length: 1500 },
+        (_, i) => `many/f${String(i).padStart(4, '0')}.txt`,
+      );
+      for (const name of names) {
+        own.write(name, '');
+        utimesSync(own.p(name), OLD, OLD);
+      }
+      const now = Date.now() / 1000;
+      // Recent files spread through the path order, the newest last by path.
+      const recent = ['many/f1499.txt', 'many/f0700.txt', 'many/f0003.txt'];
+      for (const [i, name] of recent.entries())
+        utimesSync(own.p(name), now - 100 + i, now - 100 + i);
+      const result = await new GlobTool(own.config).execute({ pattern: 'many/*.txt' }, signal);
+      expect(String(result.llmContent)).toContain('Found 1500 files');
+      expect(String(result.llmContent)).toContain('(500 more files match;');
+      const older = names.filter((name) => !recent.includes(name)).slice(0, 997);
+      expect(paths(result, own.root)).toEqual([...recent].reverse().concat(older));
+    }));
+
   it('refuses a folder outside the workspace', async () => {
     const result = await new GlobTool(ws.config).execute({ pattern: '*', path: ws.base }, signal);
     expect(result.error?.type).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);

@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { type ListFilesOptions, type ListingEngine, listFiles } from '../utils/file-listing.js';
 import {
   globBase,
@@ -87,16 +88,20 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const flags = ignoreFlags(params);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
-    const found = new FoundFiles(folders.length > 1);
+    const found = new FoundFiles(folders.length > 1, MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
     const searches: GlobSearch[] = [];
     for (const folder of folders) {
       const search = this.planSearch(params, folder, engine);
       searches.push(search);
+      let literalFound = false;
       // Each file is stat'ed as the listing delivers it, while ripgrep walks on.
-      await search.list({ ...flags, signal }, (file) => found.add(file));
+      await search.list({ ...flags, signal }, (file) => {
+        if (file === search.literal) literalFound = true;
+        found.add(file);
+      });
       // A path like app/[id]/page.tsx names a real file even though it looks like a glob.
-      if (search.literal && this.config.workspace.check(search.literal, 'read').ok)
-        if (isFile(search.literal) && !found.has(search.literal)) found.add(search.literal);
+      if (!literalFound && this.config.workspace.check(search.literal, 'read').ok)
+        if (isFile(search.literal)) found.add(search.literal);
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');
@@ -112,7 +117,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     }
 
     const total = found.size;
-    const shown = found.newestFirst(MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
+    const shown = found.shown();
     const where = params.path ?? this.config.workspace.roots.join(', ');
     const ignoredNote =
       ignored > 0
@@ -244,25 +249,31 @@ function isFile(file: string): boolean {
 }
 
 /**
- * The files found, each with its modification time, taken with a synchronous stat as it
- * arrives: cached metadata answers in microseconds, less than a thread-pool round trip.
+ * The files found: how many, and the ones that can be shown, in bounded memory whatever
+ * the tree holds. Each file's modification time is taken with a synchronous stat as it
+ * arrives (cached metadata answers in microseconds, less than a thread-pool round trip);
+ * only the files recent enough to go first and the first older ones by path are kept.
  */
 class FoundFiles {
-  private readonly files: string[] = [];
-  private readonly times: number[] = [];
+  private count = 0;
+  private readonly recent: BoundedSorted<{ file: string; time: number }>;
+  private readonly older: BoundedSorted<string>;
   /** Only when several folders are searched can one file be found twice. */
   private readonly seen: Set<string> | undefined;
 
-  constructor(mayRepeat: boolean) {
+  /** `capacity` files can be shown; those changed since `recentSince` go first. */
+  constructor(
+    mayRepeat: boolean,
+    private readonly capacity: number,
+    private readonly recentSince: number,
+  ) {
     this.seen = mayRepeat ? new Set() : undefined;
+    this.recent = new BoundedSorted(capacity, (a, b) => b.time - a.time || byPath(a.file, b.file));
+    this.older = new BoundedSorted(capacity, byPath);
   }
 
   get size(): number {
-    return this.files.length;
-  }
-
-  has(file: string): boolean {
-    return this.seen ? this.seen.has(file) : this.files.includes(file);
+    return this.count;
   }
 
   add(file: string): void {
@@ -270,32 +281,31 @@ class FoundFiles {
       if (this.seen.has(file)) return;
       this.seen.add(file);
     }
+    this.count++;
     let time = 0;
     try {
       time = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     } catch {
       time = 0;
     }
-    this.files.push(file);
-    this.times.push(time);
+    if (time > this.recentSince) this.recent.add({ file, time });
+    else this.older.add(file);
   }
 
   /**
-   * The first `count` files in the order the model sees them: those changed since
-   * `recentSince` newest first (ties by path), then the rest by path. Only what can be
-   * shown is sorted.
+   * The files in the order the model sees them: those changed since `recentSince` newest
+   * first (ties by path), then the rest by path.
    */
-  newestFirst(count: number, recentSince: number): string[] {
-    const recent: number[] = [];
-    const older: string[] = [];
-    for (let i = 0; i < this.files.length; i++) {
-      if (this.times[i]! > recentSince) recent.push(i);
-      else older.push(this.files[i]!);
+  shown(): string[] {
+    const shown = this.recent.sorted().map(({ file }) => file);
+    for (const file of this.older.sorted()) {
+      if (shown.length >= this.capacity) break;
+      shown.push(file);
     }
-    const { files, times } = this;
-    recent.sort((a, b) => times[b]! - times[a]! || (files[a]! < files[b]! ? -1 : 1));
-    const shown = recent.slice(0, count).map((index) => files[index]!);
-    if (shown.length < count) shown.push(...older.sort().slice(0, count - shown.length));
     return shown;
   }
+}
+
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
