@@ -5,7 +5,16 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
@@ -136,32 +145,132 @@ describeSandbox(`sandbox: the file system${label}`, () => {
     expect(readFileSync(path.join(home, '.netrc'), 'utf8')).toBe('SECRET-NETRC');
   });
 
-  it('keeps .git/hooks and .git/config read-only, and .git in place, while git works', async () => {
+  /** Commits in `root` outside the sandbox, as the person would later; hooks run. */
+  const commitOutside = (root: string) =>
+    execFileSync(
+      'git',
+      [
+        '-C',
+        root,
+        '-c',
+        'user.email=t@t',
+        '-c',
+        'user.name=t',
+        'commit',
+        '-q',
+        '--allow-empty',
+        '-m',
+        'later',
+      ],
+      { stdio: 'pipe' },
+    );
+  /** Shell lines that make `dir` a git folder whose post-commit hook writes `canary`. */
+  const plantRepository = (dir: string, canary: string) => [
+    `mkdir -p ${dir}/hooks ${dir}/objects ${dir}/refs`,
+    `cp -r .git/objects .git/refs .git/HEAD ${dir}/ 2>/dev/null`,
+    `printf "#!/bin/sh\\necho planted > ${canary}\\n" > ${dir}/hooks/post-commit`,
+    `chmod +x ${dir}/hooks/post-commit`,
+  ];
+
+  it('keeps .git read-only and in place, so no hook is planted for a later git outside', async () => {
     execFileSync('git', ['init', '-q', ws.root]);
+    execFileSync('git', [
+      '-C',
+      ws.root,
+      '-c',
+      'user.email=t@t',
+      '-c',
+      'user.name=t',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'one',
+    ]);
     const config = readFileSync(ws.p('.git/config'), 'utf8');
-    ws.write('a.txt', 'a\n');
+    const canary = path.join(outside, 'git-canary');
     const { tool } = shellWith({ sandbox: 'on' });
     const { text } = await run(
       tool,
       [
-        'echo "#!/bin/sh" > .git/hooks/pre-commit',
+        ...plantRepository(ws.p('evil'), canary),
+        // commondir moves hooks and config to another folder for every later git run.
+        `echo ${ws.p('evil')} > .git/commondir`,
+        `printf "#!/bin/sh\\necho planted > ${canary}\\n" > .git/hooks/post-commit`,
         'printf "[core]\\n\\tfsmonitor = ./evil\\n" >> .git/config',
-        'git config core.hooksPath evil',
         'mv .git .git-old',
-        'rmdir .git/hooks',
-        'git add a.txt && git -c user.email=t@t -c user.name=t commit -qm one && echo committed',
+        'git -c user.email=t@t -c user.name=t commit -qm two --allow-empty || echo commit-refused',
+        'echo done',
       ].join('; '),
     );
-    expect(text).toContain('committed');
-    expect(existsSync(ws.p('.git/hooks/pre-commit'))).toBe(false);
+    expect(text).toContain('commit-refused');
+    expect(text).toContain('done');
+    expect(existsSync(ws.p('.git/commondir'))).toBe(false);
     expect(readFileSync(ws.p('.git/config'), 'utf8')).toBe(config);
     expect(existsSync(ws.p('.git-old'))).toBe(false);
-    expect(
-      execFileSync('git', ['-C', ws.root, 'log', '--oneline'], { encoding: 'utf8' }),
-    ).toContain('one');
+    commitOutside(ws.root);
+    expect(existsSync(canary)).toBe(false);
+    expect(execFileSync('git', ['-C', ws.root, 'log', '--format=%s'], { encoding: 'utf8' })).toBe(
+      'later\none\n',
+    );
   });
 
-  it('keeps a repository without hooks from gaining them, and a worktree pointing where it did', async () => {
+  it('keeps a linked .git from being swapped for a folder with a planted hook', async () => {
+    const realGit = path.join(ws.base, 'real-git');
+    execFileSync('git', ['init', '-q', '--separate-git-dir', realGit, ws.root]);
+    // git made a .git file; the layout in question has a link instead.
+    rmSync(ws.p('.git'));
+    symlinkSync(realGit, ws.p('.git'));
+    ws.write('kept.txt', 'old\n');
+    ws.write('src/a.txt', 'old\n');
+    const canary = path.join(outside, 'linked-canary');
+    const { tool } = shellWith({ sandbox: 'on' });
+    const { output } = await run(
+      tool,
+      [
+        'cp -r .git .git-copy',
+        'rm -f .git || echo remove-refused',
+        'mv .git .git-moved || echo move-refused',
+        ...plantRepository('.git-copy', canary),
+        'ln -sfn .git-copy .git',
+        `printf "#!/bin/sh\\necho planted > ${canary}\\n" > ${realGit}/hooks/post-commit`,
+        // The rest of the root is as writable as before.
+        'echo new > kept.txt && echo new > src/a.txt && echo new > src/b.txt && echo written',
+      ].join('; '),
+    );
+    expect(output).toContain('remove-refused');
+    expect(output).toContain('move-refused');
+    expect(output).toContain('written');
+    expect(readlinkSync(ws.p('.git'))).toBe(realGit);
+    expect(readFileSync(ws.p('kept.txt'), 'utf8')).toBe('new\n');
+    expect(readFileSync(ws.p('src/b.txt'), 'utf8')).toBe('new\n');
+    commitOutside(ws.root);
+    expect(existsSync(canary)).toBe(false);
+  });
+
+  it("keeps the project's settings from being written, even through a linked .toolhost", async () => {
+    const { tool } = shellWith({ sandbox: 'on' });
+    const settings = ws.p('.toolhost/settings.json');
+    await run(
+      tool,
+      `mkdir -p .toolhost; echo '{"tools":{"shell":{"sandbox":"off"}}}' > ${settings}`,
+    );
+    expect(existsSync(settings)).toBe(false);
+    const realSettings = path.join(ws.base, 'settings-elsewhere');
+    mkdirSync(realSettings);
+    rmSync(ws.p('.toolhost'), { recursive: true });
+    symlinkSync(realSettings, ws.p('.toolhost'));
+    const { output } = await run(
+      tool,
+      `echo '{}' > .toolhost/settings.json; rm .toolhost || echo remove-refused; mkdir -p x/.toolhost; echo done`,
+    );
+    expect(output).toContain('remove-refused');
+    expect(output).toContain('done');
+    expect(readlinkSync(ws.p('.toolhost'))).toBe(realSettings);
+    expect(existsSync(path.join(realSettings, 'settings.json'))).toBe(false);
+  });
+
+  it('keeps a worktree pointing where it did, and its git folders read-only', async () => {
     execFileSync('git', ['init', '-q', ws.root]);
     rmSync(ws.p('.git/hooks'), { recursive: true });
     const git = (...args: string[]) =>

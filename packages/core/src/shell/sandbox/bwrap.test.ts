@@ -78,6 +78,8 @@ describe('bwrapArgs', () => {
       ...SYSTEM,
       `--bind ${ws} ${ws}`,
       `--bind ${other} ${other}`,
+      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
+      `--ro-bind ${other}/.toolhost ${other}/.toolhost`,
       `--bind ${temp} ${temp}`,
       ...ending(cwd),
     ]);
@@ -104,49 +106,58 @@ describe('bwrapArgs', () => {
     fs.mkdirSync(path.join(home, '.ssh'));
     fs.writeFileSync(path.join(home, '.netrc'), 'x');
     const ops = operations(bwrapArgs(policy({ workspaceRoots: [home] }), home));
+    // The settings folder made read-only as the project's is hidden afterwards as the user's.
     expect(ops.slice(ops.indexOf(`--bind ${home} ${home}`))).toEqual([
       `--bind ${home} ${home}`,
+      `--ro-bind ${home}/.toolhost ${home}/.toolhost`,
       `--ro-bind /dev/null ${path.join(home, '.netrc')}`,
       `--tmpfs ${path.join(home, '.ssh')}`,
+      `--tmpfs ${path.join(home, '.toolhost')}`,
       `--bind ${temp} ${temp}`,
       ...ending(home),
     ]);
   });
 
-  it('pins .git in place inside the workspace and makes hooks and config read-only last', () => {
+  it('makes the whole .git and the settings folder read-only, after the roots', () => {
     const gitDir = path.join(ws, '.git');
     fs.mkdirSync(path.join(gitDir, 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(gitDir, 'config'), '');
     expect(operations(bwrapArgs(policy(), ws))).toEqual([
       ...ISOLATED,
       ...SYSTEM,
       `--bind ${ws} ${ws}`,
+      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
+      `--ro-bind ${gitDir} ${gitDir}`,
       `--bind ${temp} ${temp}`,
-      `--bind ${gitDir} ${gitDir}`,
-      `--ro-bind ${gitDir}/hooks ${gitDir}/hooks`,
-      `--ro-bind ${gitDir}/config ${gitDir}/config`,
       ...ending(ws),
     ]);
   });
 
-  it('pins a .git inside any of the roots', () => {
+  it('pins a root whose .git is a link: read-only, with its other entries writable again', () => {
+    const realGit = path.join(base, 'real-git');
+    fs.mkdirSync(realGit);
+    fs.symlinkSync(realGit, path.join(ws, '.git'));
+    fs.writeFileSync(path.join(ws, 'a.txt'), '');
+    fs.mkdirSync(path.join(ws, 'src'));
+    // A link is left as it is: bound, its target would become writable.
+    fs.symlinkSync('/etc', path.join(ws, 'etc-link'));
     const other = path.join(base, 'other');
     fs.mkdirSync(other);
-    const gitDir = path.join(ws, '.git');
-    fs.mkdirSync(gitDir);
-    const ops = operations(bwrapArgs(policy({ workspaceRoots: [other, ws] }), ws));
-    expect(ops).toContain(`--bind ${gitDir} ${gitDir}`);
-  });
-
-  it('does not bind a .git that lives outside the workspace, but still protects its hooks', () => {
-    const realGit = path.join(base, 'real-git');
-    fs.mkdirSync(path.join(realGit, 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(realGit, 'config'), '');
-    fs.symlinkSync(realGit, path.join(ws, '.git'));
-    const ops = operations(bwrapArgs(policy(), ws));
-    expect(ops.filter((op) => op.includes(realGit))).toEqual([
-      `--ro-bind ${realGit}/hooks ${realGit}/hooks`,
-      `--ro-bind ${realGit}/config ${realGit}/config`,
+    const ops = operations(bwrapArgs(policy({ workspaceRoots: [ws, other] }), ws));
+    const pinned = ops.indexOf(`--ro-bind ${ws} ${ws}`);
+    expect(ops.slice(ISOLATED.length + SYSTEM.length, pinned)).toEqual([
+      `--bind ${ws} ${ws}`,
+      `--bind ${other} ${other}`,
+    ]);
+    expect(ops.slice(pinned + 1, pinned + 3).sort()).toEqual([
+      `--bind ${ws}/a.txt ${ws}/a.txt`,
+      `--bind ${ws}/src ${ws}/src`,
+    ]);
+    expect(ops.slice(pinned + 3)).toEqual([
+      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
+      `--ro-bind ${realGit} ${realGit}`,
+      `--ro-bind ${other}/.toolhost ${other}/.toolhost`,
+      `--bind ${temp} ${temp}`,
+      ...ending(ws),
     ]);
   });
 });

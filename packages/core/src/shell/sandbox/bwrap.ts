@@ -1,8 +1,9 @@
 /**
  * Linux: the command runs under bubblewrap (`bwrap`). Mounts are applied in order, each on
  * top of the ones before: the whole file system read-only, a fresh /dev, /proc and /tmp,
- * the workspace roots writable again, credential locations covered, toolhost's project
- * temporary folder writable, and git's hooks and configuration read-only last.
+ * the workspace roots writable again (a root holding a linked `.git` or `.toolhost` with
+ * only its entries writable), git folders and settings folders read-only, credential
+ * locations covered, and toolhost's project temporary folder writable.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -10,15 +11,20 @@ import {
   constants,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isWithin } from '../../workspace/workspace-context.js';
 import type { ShellProgram } from '../shell-execution.js';
-import { existingCredentialPaths, protectedGitPaths, type SandboxPolicy } from './policy.js';
+import {
+  existingCredentialPaths,
+  PROTECTED_ROOT_ENTRIES,
+  protectedPaths,
+  type SandboxPolicy,
+} from './policy.js';
 
 const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
@@ -73,20 +79,27 @@ function isolationArgs(
 export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
   const args = isolationArgs(policy.network, policy.dieWithParent);
   for (const root of policy.workspaceRoots) args.push('--bind', root, root);
+  const kept = protectedPaths(policy.workspaceRoots);
+  for (const root of kept.pinnedRoots) {
+    // The root's own entries become mount points, which cannot be removed or renamed, and
+    // no entry can be added beside them; links stay as they are, read-only.
+    args.push('--ro-bind', root, root);
+    for (const entry of readdirSync(root, { withFileTypes: true })) {
+      const protectedName = (PROTECTED_ROOT_ENTRIES as readonly string[]).includes(entry.name);
+      if (protectedName || entry.isSymbolicLink()) continue;
+      const target = path.join(root, entry.name);
+      args.push('--bind', target, target);
+    }
+  }
+  // Before the credentials are covered: a settings folder in a home folder that is a
+  // root must stay covered.
+  for (const target of kept.readOnly) args.push('--ro-bind', target, target);
   for (const hidden of existingCredentialPaths(policy.homeDirs)) {
     if (statSync(hidden).isDirectory()) args.push('--tmpfs', hidden);
     else args.push('--ro-bind', '/dev/null', hidden);
   }
   mkdirSync(policy.projectTempDir, { recursive: true });
   args.push('--bind', policy.projectTempDir, policy.projectTempDir);
-  const git = protectedGitPaths(policy.workspaceRoots);
-  for (const gitDir of git.gitDirs) {
-    // A mount point cannot be renamed or removed: `.git` cannot be swapped for a copy
-    // whose hooks are writable.
-    if (policy.workspaceRoots.some((root) => isWithin(root, gitDir)))
-      args.push('--bind', gitDir, gitDir);
-  }
-  for (const target of git.readOnly) args.push('--ro-bind', target, target);
   args.push('--setenv', 'TOOLHOST_SANDBOX', 'bwrap', '--chdir', cwd, '--');
   return args;
 }

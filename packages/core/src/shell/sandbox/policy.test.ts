@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import {
   writeCredentialHome,
 } from '../../../test/helpers/credentials.js';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
-import { existingCredentialPaths, protectedGitPaths } from './policy.js';
+import { existingCredentialPaths, protectedPaths } from './policy.js';
 
 let base: string;
 let home: string;
@@ -69,7 +68,7 @@ describe('existingCredentialPaths', () => {
   });
 });
 
-describe('protectedGitPaths', () => {
+describe('protectedPaths', () => {
   /** A git folder with HEAD, hooks and config at `dir`. */
   const gitFolder = (dir: string) => {
     fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
@@ -77,18 +76,49 @@ describe('protectedGitPaths', () => {
     fs.writeFileSync(path.join(dir, 'config'), '[core]\n');
     return dir;
   };
-  const pinned = (dir: string) => [path.join(dir, 'hooks'), path.join(dir, 'config')];
+  const settingsOf = (root: string) => path.join(root, '.toolhost');
+  const readOnlyOf = (root: string) => protectedPaths([root]).readOnly;
 
-  it('finds hooks and config of each repository and its submodules', () => {
+  it("keeps each root's settings folder and whole git folder with its submodules", () => {
     const gitDir = gitFolder(path.join(ws, '.git'));
     const lib = gitFolder(path.join(gitDir, 'modules', 'lib'));
     fs.writeFileSync(path.join(gitDir, 'modules', 'not-a-repo'), '');
     const plain = path.join(base, 'plain');
     fs.mkdirSync(plain);
-    expect(protectedGitPaths([ws, plain])).toEqual({
-      gitDirs: [gitDir],
-      readOnly: [...pinned(gitDir), ...pinned(lib)],
+    expect(protectedPaths([ws, plain])).toEqual({
+      readOnly: [settingsOf(ws), gitDir, lib, settingsOf(plain)],
+      pinnedRoots: [],
     });
+  });
+
+  it('makes a missing settings folder, empty, and leaves one that is there as it is', () => {
+    fs.mkdirSync(settingsOf(home));
+    fs.writeFileSync(path.join(settingsOf(home), 'settings.json'), '{}');
+    expect(protectedPaths([ws, home]).readOnly).toEqual([settingsOf(ws), settingsOf(home)]);
+    expect(fs.readdirSync(settingsOf(ws))).toEqual([]);
+    expect(fs.readdirSync(settingsOf(home))).toEqual(['settings.json']);
+  });
+
+  it('pins a root whose settings folder cannot be made', () => {
+    fs.writeFileSync(settingsOf(ws), 'a file in the way');
+    expect(protectedPaths([ws])).toEqual({ readOnly: [settingsOf(ws)], pinnedRoots: [ws] });
+    // Nor through a link to a folder that does not exist.
+    fs.rmSync(settingsOf(ws));
+    fs.symlinkSync(path.join(base, 'nowhere', 'x'), settingsOf(ws));
+    expect(protectedPaths([ws])).toEqual({ readOnly: [], pinnedRoots: [ws] });
+  });
+
+  it('pins a root whose .git or .toolhost is a link, and keeps what the link leads to', () => {
+    const realGit = gitFolder(path.join(base, 'real-git'));
+    fs.symlinkSync(realGit, path.join(ws, '.git'));
+    expect(protectedPaths([ws])).toEqual({
+      readOnly: [settingsOf(ws), realGit],
+      pinnedRoots: [ws],
+    });
+    const realSettings = path.join(base, 'real-settings');
+    fs.mkdirSync(realSettings);
+    fs.symlinkSync(realSettings, settingsOf(home));
+    expect(protectedPaths([home])).toEqual({ readOnly: [realSettings], pinnedRoots: [home] });
   });
 
   it('finds submodules whose names hold slashes, and submodules of submodules', () => {
@@ -107,22 +137,20 @@ describe('protectedGitPaths', () => {
     // A link in modules counts by the folder it leads to.
     const elsewhere = gitFolder(path.join(base, 'elsewhere'));
     fs.symlinkSync(elsewhere, path.join(modules, 'linked'));
-    const { readOnly } = protectedGitPaths([ws]);
-    expect(readOnly.slice(0, 2)).toEqual(pinned(gitDir));
+    const readOnly = readOnlyOf(ws);
+    expect(readOnly.slice(0, 2)).toEqual([settingsOf(ws), gitDir]);
     expect([...readOnly].sort()).toEqual(
       [
-        ...pinned(gitDir),
-        ...pinned(path.join(modules, 'config-only')),
-        ...pinned(path.join(modules, 'head-only')),
-        ...pinned(path.join(modules, 'hooks-only')),
-        ...pinned(nested),
-        ...pinned(inner),
-        ...pinned(elsewhere),
+        settingsOf(ws),
+        gitDir,
+        path.join(modules, 'config-only'),
+        path.join(modules, 'head-only'),
+        path.join(modules, 'hooks-only'),
+        nested,
+        inner,
+        elsewhere,
       ].sort(),
     );
-    // Folders on the way to a submodule are not git folders: nothing is made in them.
-    expect(fs.existsSync(path.join(modules, 'libs', 'hooks'))).toBe(false);
-    expect(fs.existsSync(path.join(modules, 'libs', 'deep', 'config'))).toBe(false);
   });
 
   it('looks for submodules down to a bounded depth', () => {
@@ -130,80 +158,59 @@ describe('protectedGitPaths', () => {
     const folders = (count: number) => Array.from({ length: count }, (_, i) => `d${i}`);
     const reachable = gitFolder(path.join(gitDir, 'modules', ...folders(8), 'sub'));
     gitFolder(path.join(gitDir, 'modules', ...folders(9), 'too-deep'));
-    expect(protectedGitPaths([ws]).readOnly).toEqual([...pinned(gitDir), ...pinned(reachable)]);
+    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), gitDir, reachable]);
     // Each submodule of a submodule counts one level.
-    const chain = [gitFolder(path.join(base, 'chain', '.git'))];
+    const chainRoot = path.join(base, 'chain');
+    const chain = [gitFolder(path.join(chainRoot, '.git'))];
     for (let level = 0; level < 10; level++)
       chain.push(gitFolder(path.join(chain.at(-1)!, 'modules', `s${level}`)));
-    expect(protectedGitPaths([path.join(base, 'chain')]).readOnly).toEqual(
-      chain.slice(0, 10).flatMap(pinned),
-    );
+    expect(readOnlyOf(chainRoot)).toEqual([settingsOf(chainRoot), ...chain.slice(0, 10)]);
   });
 
-  it('lists a linked .git and a linked modules folder by their real paths', () => {
-    const realGit = gitFolder(path.join(base, 'real-git'));
-    fs.symlinkSync(realGit, path.join(ws, '.git'));
+  it('keeps what linked hooks, config and modules lead to', () => {
+    const gitDir = path.join(ws, '.git');
+    fs.mkdirSync(gitDir);
+    const sharedHooks = path.join(base, 'shared-hooks');
+    fs.mkdirSync(sharedHooks);
+    fs.symlinkSync(sharedHooks, path.join(gitDir, 'hooks'));
+    const sharedConfig = path.join(base, 'shared-config');
+    fs.writeFileSync(sharedConfig, '');
+    fs.symlinkSync(sharedConfig, path.join(gitDir, 'config'));
     const realModules = path.join(base, 'real-modules');
     const sub = gitFolder(path.join(realModules, 'sub'));
-    fs.symlinkSync(realModules, path.join(realGit, 'modules'));
-    expect(protectedGitPaths([ws])).toEqual({
-      gitDirs: [realGit],
-      readOnly: [...pinned(realGit), ...pinned(sub)],
-    });
+    fs.symlinkSync(realModules, path.join(gitDir, 'modules'));
+    // A link to nothing yet is left out: it can only be made outside the workspace's roots.
+    fs.symlinkSync(path.join(base, 'planted'), path.join(sub, 'config-link'));
+    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), gitDir, sharedHooks, sharedConfig, sub]);
   });
 
-  it('creates a missing hooks folder and config file, empty, so they can be pinned', () => {
-    const gitDir = path.join(ws, '.git');
-    fs.mkdirSync(gitDir);
-    fs.writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
-    expect(protectedGitPaths([ws]).readOnly).toEqual(pinned(gitDir));
-    expect(fs.lstatSync(path.join(gitDir, 'hooks')).isDirectory()).toBe(true);
-    expect(fs.readFileSync(path.join(gitDir, 'config'), 'utf8')).toBe('');
-    // An existing config is left as it is.
-    const again = path.join(base, 'again');
-    fs.mkdirSync(path.join(again, '.git'), { recursive: true });
-    fs.writeFileSync(path.join(again, '.git', 'config'), '[core]\n');
-    protectedGitPaths([again]);
-    expect(fs.readFileSync(path.join(again, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  it("keeps a worktree's .git file, the git folder it names and that folder's common folder", () => {
+    const main = gitFolder(path.join(base, 'main', '.git'));
+    const own = gitFolder(path.join(main, 'worktrees', 'ws'));
+    fs.writeFileSync(path.join(own, 'commondir'), '../..\n');
+    fs.writeFileSync(path.join(ws, '.git'), 'gitdir: ../main/.git/worktrees/ws\n');
+    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), path.join(ws, '.git'), own, main]);
+    // A .git file that names nothing, or no folder, is kept itself.
+    for (const text of ['', 'gitdir: ../missing\n', 'not a pointer\n']) {
+      fs.writeFileSync(path.join(ws, '.git'), text);
+      expect(readOnlyOf(ws), text).toEqual([settingsOf(ws), path.join(ws, '.git')]);
+    }
   });
 
-  it('makes the whole git folder read-only when its hooks or config is a link', () => {
-    const shared = path.join(base, 'shared-hooks');
-    fs.mkdirSync(shared);
-    const linkedHooks = path.join(base, 'a');
-    fs.mkdirSync(path.join(linkedHooks, '.git'), { recursive: true });
-    fs.symlinkSync(shared, path.join(linkedHooks, '.git', 'hooks'));
-    fs.writeFileSync(path.join(linkedHooks, '.git', 'config'), '');
-    const linkedConfig = path.join(base, 'b');
-    fs.mkdirSync(path.join(linkedConfig, '.git', 'hooks'), { recursive: true });
-    // A link to a file that does not exist yet, in a folder that does.
-    fs.symlinkSync(path.join(base, 'planted-config'), path.join(linkedConfig, '.git', 'config'));
-    expect(protectedGitPaths([linkedHooks, linkedConfig]).readOnly).toEqual([
-      path.join(linkedHooks, '.git'),
-      path.join(linkedConfig, '.git'),
+  it('keeps the .git of each submodule checked out in the root, as .gitmodules lists them', () => {
+    const gitDir = gitFolder(path.join(ws, '.git'));
+    fs.mkdirSync(path.join(ws, 'libs', 'one'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'libs', 'one', '.git'), 'gitdir: ../../.git/modules/one\n');
+    fs.mkdirSync(path.join(ws, 'two', '.git'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ws, '.gitmodules'),
+      '[submodule "one"]\n\tpath = libs/one\n\turl = x\n[submodule "two"]\n  path=two  \n[submodule "gone"]\n\tpath = gone\n',
+    );
+    expect(readOnlyOf(ws)).toEqual([
+      settingsOf(ws),
+      gitDir,
+      path.join(ws, 'libs', 'one', '.git'),
+      path.join(ws, 'two', '.git'),
     ]);
-    expect(fs.existsSync(path.join(base, 'planted-config'))).toBe(false);
-  });
-
-  it('makes a git folder where hooks cannot be made read-only as a whole', (context) => {
-    const gitDir = path.join(ws, '.git');
-    fs.mkdirSync(gitDir);
-    fs.writeFileSync(path.join(gitDir, 'HEAD'), '');
-    try {
-      // Immutable: not even root may add to it (needs root and a file system that has it).
-      execFileSync('chattr', ['+i', gitDir], { stdio: 'pipe' });
-    } catch {
-      context.skip('chattr +i does not work here');
-    }
-    try {
-      expect(protectedGitPaths([ws]).readOnly).toEqual([gitDir]);
-    } finally {
-      execFileSync('chattr', ['-i', gitDir]);
-    }
-  });
-
-  it("pins a worktree's .git file, which points at its git folder", () => {
-    fs.writeFileSync(path.join(ws, '.git'), 'gitdir: /elsewhere/.git/worktrees/ws\n');
-    expect(protectedGitPaths([ws])).toEqual({ gitDirs: [], readOnly: [path.join(ws, '.git')] });
   });
 });

@@ -4,11 +4,12 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from '../../workspace/workspace-context.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';
@@ -57,38 +58,110 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
 }
 
 /**
- * Git files that would run code outside the sandbox later (hooks, configuration that can
- * name programs), for each repository at a workspace root and its submodules. A missing
- * hooks folder or configuration file is created empty first: left missing, a command in
- * the sandbox could create it inside the writable `.git`. Where one is a link (a mount
- * would land on its target and leave the link replaceable) or cannot be created, the whole
- * git folder is read-only instead. A `.git` file (a worktree's or a submodule's pointer to
- * its git folder) is read-only, so it cannot be pointed at a folder the command made.
+ * The names at a workspace root that decide what runs outside the sandbox later: the
+ * repository's git folder (hooks, configuration, `commondir`, submodules) and the
+ * project's settings (which may turn the sandbox off or allow commands).
  */
-export function protectedGitPaths(workspaceRoots: readonly string[]): {
-  gitDirs: string[];
+export const PROTECTED_ROOT_ENTRIES = ['.git', '.toolhost'] as const;
+
+export interface ProtectedPaths {
+  /** Real paths made read-only as a whole: git folders, `.git` files, settings folders. */
   readOnly: string[];
-} {
-  const gitDirs: string[] = [];
-  const readOnly: string[] = [];
+  /**
+   * Workspace roots whose own entries cannot be added, removed or renamed: a protected
+   * entry there is a link (a mount lands on its target and leaves the link replaceable), or
+   * the settings folder could not be made. Their other entries stay writable.
+   */
+  pinnedRoots: string[];
+}
+
+/**
+ * What a command must not change, because git or toolhost run later outside the sandbox
+ * would act on it. The whole git folder is read-only: in a writable one a command can
+ * write `commondir`, which moves hooks and configuration to a folder of its own. A missing
+ * `.toolhost` is made empty first, so that it can be pinned; a missing `.git` cannot be
+ * kept from being made (a limit the README names).
+ */
+export function protectedPaths(workspaceRoots: readonly string[]): ProtectedPaths {
+  const readOnly = new Set<string>();
+  const pinnedRoots: string[] = [];
   for (const root of workspaceRoots) {
-    const dotGit = path.join(root, '.git');
-    if (isPlainFile(dotGit)) readOnly.push(dotGit);
-    const gitDir = realDirectory(dotGit);
-    if (!gitDir) continue;
-    gitDirs.push(gitDir);
-    for (const repo of [gitDir, ...submoduleGitDirs(gitDir)]) {
-      const hooks = path.join(repo, 'hooks');
-      const config = path.join(repo, 'config');
-      const pinnable =
-        madeIfMissing(hooks, () => mkdirSync(hooks)) &&
-        // `wx`: an existing file, or a link (even to nowhere), is left as it is.
-        madeIfMissing(config, () => writeFileSync(config, '', { flag: 'wx' }));
-      if (pinnable) readOnly.push(hooks, config);
-      else readOnly.push(repo);
+    const settings = path.join(root, '.toolhost');
+    try {
+      mkdirSync(settings);
+    } catch {
+      // there already, a link (even to nowhere), or a root that cannot be written
+    }
+    const linked = PROTECTED_ROOT_ENTRIES.some((name) => isLink(path.join(root, name)));
+    if (linked || !realDirectory(settings)) pinnedRoots.push(root);
+    for (const target of [realPathOf(settings), ...gitPaths(root)])
+      if (target) readOnly.add(target);
+  }
+  return { readOnly: [...readOnly], pinnedRoots };
+}
+
+/**
+ * The real paths of a root's git data: its `.git` (a folder, or a worktree's or a
+ * submodule's `.git` file), the git folder a `.git` file names and that folder's common
+ * folder, their submodules' git folders, hooks and config where they link elsewhere, and
+ * the `.git` of each submodule checked out in the root.
+ */
+function gitPaths(root: string): string[] {
+  const found: string[] = [];
+  const dotGit = realPathOf(path.join(root, '.git'));
+  if (dotGit) found.push(dotGit);
+  const gitDir = dotGit && (realDirectory(dotGit) ?? namedGitDir(dotGit));
+  if (gitDir) {
+    const common = realDirectory(path.resolve(gitDir, readText(path.join(gitDir, 'commondir'))));
+    for (const repo of new Set([gitDir, common ?? gitDir])) {
+      for (const dir of [repo, ...submoduleGitDirs(repo)]) {
+        found.push(dir);
+        for (const name of ['hooks', 'config']) {
+          const target = realPathOf(path.join(dir, name));
+          if (target && !isWithin(dir, target)) found.push(target);
+        }
+      }
     }
   }
-  return { gitDirs, readOnly };
+  for (const match of readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)) {
+    const checkedOut = realPathOf(path.join(root, match[1] ?? '', '.git'));
+    if (checkedOut) found.push(checkedOut);
+  }
+  return found;
+}
+
+/** A `path = <folder>` line of `.gitmodules`. */
+const SUBMODULE_PATH = /^\s*path\s*=\s*(.+?)\s*$/gm;
+
+/** The git folder a `.git` file names (`gitdir: <path>`, relative to the file's folder). */
+function namedGitDir(file: string): string | null {
+  const named = /^gitdir:\s*(.+?)\s*$/m.exec(readText(file))?.[1];
+  return named ? realDirectory(path.resolve(path.dirname(file), named)) : null;
+}
+
+/** A file's text, trimmed; empty when it cannot be read. */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function realPathOf(target: string): string | null {
+  try {
+    return realpathSync.native(target);
+  } catch {
+    return null;
+  }
+}
+
+function isLink(target: string): boolean {
+  try {
+    return lstatSync(target).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** How deep submodules are looked for: names with slashes and submodules of submodules. */
@@ -125,28 +198,6 @@ function entries(dir: string): string[] {
     return readdirSync(dir);
   } catch {
     return [];
-  }
-}
-
-/** Whether `target` is there and no link, after trying to make it (which fails if it is). */
-function madeIfMissing(target: string, make: () => void): boolean {
-  try {
-    make();
-  } catch {
-    // already there, a link (even to nowhere), or a read-only repository
-  }
-  try {
-    return !lstatSync(target).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-function isPlainFile(file: string): boolean {
-  try {
-    return lstatSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 

@@ -165,7 +165,7 @@ export function sandboxFailureHint(
   const limits = [
     "files outside the workspace, its private /tmp and toolhost's temporary folder are read-only",
     'credential folders in the home folder (~/.ssh, ~/.aws, ...) are hidden',
-    '.git/hooks and .git/config are read-only',
+    "the repository's .git and the project's .toolhost are read-only (git commit, checkout, fetch and the like cannot change the repository here)",
     ...(network === 'deny' ? ['there is no network (tools.shell.network is "deny")'] : []),
   ];
   const next =

@@ -1,13 +1,19 @@
 /**
  * macOS, best effort: the command runs under `sandbox-exec` with a profile that allows
  * everything except writes outside the workspace roots, toolhost's project temporary
- * folder and the temporary folders, reads of credential locations, writes to git hooks and
- * configuration, and (when denied) the network. There is no PID namespace: other processes
+ * folder and the temporary folders, reads of credential locations, writes to git folders and
+ * project settings, and (when denied) the network. There is no PID namespace: other processes
  * of the same user stay visible (`ps -E` shows their environment).
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ShellProgram } from '../shell-execution.js';
-import { existingCredentialPaths, protectedGitPaths, type SandboxPolicy } from './policy.js';
+import {
+  existingCredentialPaths,
+  PROTECTED_ROOT_ENTRIES,
+  protectedPaths,
+  type SandboxPolicy,
+} from './policy.js';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -23,7 +29,14 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     '/private/tmp',
     '/private/var/folders',
   ];
-  const git = protectedGitPaths(policy.workspaceRoots);
+  const kept = protectedPaths(policy.workspaceRoots);
+  // The entries by name too: a link there can neither be removed nor made anew.
+  const readOnly = [
+    ...kept.readOnly,
+    ...policy.workspaceRoots.flatMap((root) =>
+      PROTECTED_ROOT_ENTRIES.map((name) => path.join(root, name)),
+    ),
+  ];
   const hidden = existingCredentialPaths(policy.homeDirs);
   const lines = [
     '(version 1)',
@@ -31,8 +44,8 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     '(deny file-write*)',
     `(allow file-write* ${writable.map((dir) => `(subpath ${quote(dir)})`).join(' ')} (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
   ];
-  if (git.readOnly.length > 0)
-    lines.push(`(deny file-write* ${git.readOnly.map((p) => `(subpath ${quote(p)})`).join(' ')})`);
+  if (readOnly.length > 0)
+    lines.push(`(deny file-write* ${readOnly.map((p) => `(subpath ${quote(p)})`).join(' ')})`);
   if (hidden.length > 0)
     lines.push(
       `(deny file-read* file-write* ${hidden.map((p) => `(subpath ${quote(p)})`).join(' ')})`,
