@@ -23,6 +23,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { ESM_BANNER, writeCodeCaches, writeCommonJsChunks } from './code-cache.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = path.resolve(CLI, '../..');
@@ -41,6 +42,17 @@ const FOLLOWS_EXTERNAL = { ink: ['react', 'react-reconciler', 'scheduler'] };
 
 const READS_OWN_FILES =
   /\b__dirname\b|\b__filename\b|import\.meta\.(url|dirname|filename)|require\.resolve\b|\.wasm\b|\.node['"]/;
+
+/**
+ * The source without its comment lines: commander's documentation mentions `__dirname`,
+ * which alone kept it out of the bundle. Only whole lines go (a `/*` inside a string, such
+ * as a glob, must not hide the code after it).
+ */
+const withoutCommentLines = (source) =>
+  source
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+    .join('\n');
 
 const CORE_INDEX = path.join(REPO, 'packages', 'core', 'dist', 'index.js');
 
@@ -139,9 +151,7 @@ function options(external) {
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
     // Bundled CommonJS modules call require() for Node's own modules.
-    banner: {
-      js: "import { createRequire as __toolhostCreateRequire } from 'node:module'; const require = __toolhostCreateRequire(import.meta.url);",
-    },
+    banner: { js: ESM_BANNER },
     // Chunks sit beside index.js: the rewritten import.meta.url above is relative to OUT,
     // so a chunk one folder deeper would resolve every own-file path one level wrong.
     chunkNames: '[name]-[hash]',
@@ -156,7 +166,7 @@ async function packagesReadingOwnFiles() {
     const file = path.resolve(REPO, input);
     const name = packageOf(file);
     if (!name || found.has(name) || !existsSync(file)) continue;
-    if (READS_OWN_FILES.test(readFileSync(file, 'utf8'))) found.add(name);
+    if (READS_OWN_FILES.test(withoutCommentLines(readFileSync(file, 'utf8')))) found.add(name);
   }
   for (const name of [...found])
     for (const shared of FOLLOWS_EXTERNAL[name] ?? []) found.add(shared);
@@ -173,6 +183,11 @@ writeFileSync(
   JSON.stringify({ external, metafile: result.metafile }, null, 1),
 );
 writeFileSync(path.join(OUT, 'package.json'), '{ "type": "module" }\n');
+// The same chunks as CommonJS functions for the cached start, then their code caches, made
+// by running the launcher (which picks them up once manifest.json exists).
+const chunks = await writeCommonJsChunks(OUT, result.metafile);
+writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify({ chunks }, null, 1)}\n`);
+const cached = writeCodeCaches(OUT, path.join(CLI, 'bin', 'toolhost.js'));
 console.log(
-  `bundled ${path.relative(REPO, ENTRY)} into ${path.relative(REPO, OUT)} (${Object.keys(result.metafile.outputs).length} files; kept in node_modules: ${external.join(', ') || 'none'})`,
+  `bundled ${path.relative(REPO, ENTRY)} into ${path.relative(REPO, OUT)} (${Object.keys(result.metafile.outputs).length} files, ${cached} with a code cache; kept in node_modules: ${external.join(', ') || 'none'})`,
 );

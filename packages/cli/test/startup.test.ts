@@ -74,12 +74,17 @@ const HEAVY = [
   'openai',
   'iconv-lite',
   'chardet',
+  // The address classes of the web guard, loaded with the first fetch.
+  'ipaddr.js',
   // The interactive terminal's, loaded only when `toolhost` opens it.
   'ink',
   'react',
   'marked',
   'marked-terminal',
 ];
+
+/** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
+const NETWORK = /^(node:)?(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
 
 /** The interactive terminal's libraries: only the interactive mode may load them. */
 const TERMINAL_UI = /^(ink|ink-.+|@inkjs\/.+|react|react-.+|yoga-.+|marked|marked-terminal)$/;
@@ -97,7 +102,8 @@ describe('the installed command', () => {
     const alone = mkdtempSync(path.join(os.tmpdir(), 'toolhost-launcher-'));
     try {
       mkdirSync(path.join(alone, 'bin'));
-      copyFileSync(path.join(CLI, 'bin', 'toolhost.js'), path.join(alone, 'bin', 'toolhost.js'));
+      for (const file of ['toolhost.js', 'package.json'])
+        copyFileSync(path.join(CLI, 'bin', file), path.join(alone, 'bin', file));
       copyFileSync(path.join(CLI, 'package.json'), path.join(alone, 'package.json'));
       const run = (...args: string[]) =>
         spawnSync(process.execPath, [path.join(alone, 'bin', 'toolhost.js'), ...args], {
@@ -132,6 +138,24 @@ describe('the installed command', () => {
     const heavy = [...packagesIn(loaded)].filter((name) => HEAVY.includes(name));
     // Import these where they are used (`await import(...)`), not at the top of a module.
     expect(heavy).toEqual([]);
+  });
+
+  it.each([
+    ['tools', 'packages/cli/dist/commands/tools-command.js'],
+    ['call', 'packages/cli/dist/commands/call-command.js'],
+  ])('"%s" loads none of Node\'s network modules (DNS, TLS, sockets, HTTP)', (_name, command) => {
+    const loaded = new Set([
+      ...loadedWith(outputFor('packages/cli/dist/index.js')),
+      ...loadedWith(outputFor('packages/cli/dist/session.js')),
+      ...loadedWith(outputFor(command)),
+    ]);
+    const network = new Set<string>();
+    for (const file of loaded)
+      for (const imported of outputs[file]!.imports)
+        if (imported.kind === 'import-statement' && NETWORK.test(imported.path))
+          network.add(imported.path);
+    // web_fetch checks a URL with web/url-check.ts; the fetching code loads on the first fetch.
+    expect([...network]).toEqual([]);
   });
 
   it.each([

@@ -290,7 +290,7 @@ export {
   type TerminationOptions,
 } from './utils/termination.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
-export { type FetchedPage, guardedFetch, WebFetchError } from './web/guarded-fetch.js';
+export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {
   configureSearch,
   HOW_TO_CONFIGURE,
@@ -299,6 +299,7 @@ export {
   type SearchResult,
   WebSearchError,
 } from './web/search-providers.js';
+export { WebFetchError } from './web/url-check.js';
 export {
   isWithin,
   type PathAccess,

@@ -6,14 +6,9 @@ import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
-import {
-  checkUrl,
-  type FetchedPage,
-  type GuardedFetchOptions,
-  guardedFetch,
-  WebFetchError,
-} from '../web/guarded-fetch.js';
+import type { FetchedPage, GuardedFetchOptions } from '../web/guarded-fetch.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
+import { checkUrl, WebFetchError } from '../web/url-check.js';
 import {
   BaseTool,
   errorResult,
@@ -119,6 +114,8 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
       cachedAt = cached.at;
     } else {
       try {
+        // The network stack (dns, tls, undici) loads with the first fetch, not with the tool.
+        const { guardedFetch } = await import('../web/guarded-fetch.js');
         page = await guardedFetch(url, {
           signal,
           allowedHosts: this.config.settings.tools?.webFetch?.allowedHosts ?? [],

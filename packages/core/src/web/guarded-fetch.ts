@@ -21,6 +21,9 @@ import {
   systemResolver,
 } from './address-guard.js';
 import { isLocalName, proxyFor } from './proxy-route.js';
+import { checkUrl, WebFetchError } from './url-check.js';
+
+export { checkUrl, WebFetchError };
 
 export const MAX_REDIRECTS = 10;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -45,31 +48,6 @@ export interface FetchedPage {
   /** True when the body was cut at the size cap. */
   truncated: boolean;
   redirects: string[];
-}
-
-/** An expected failure, with a message for the model. */
-export class WebFetchError extends Error {}
-
-export function checkUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new WebFetchError(
-      `"${raw}" is not a valid URL; send a full address such as https://example.com/page.`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WebFetchError(
-      `Only http and https URLs can be fetched, not ${url.protocol}; send an https:// address.`,
-    );
-  }
-  if (url.username || url.password) {
-    throw new WebFetchError(
-      'URLs with a user name or password in them are refused; send the address without credentials.',
-    );
-  }
-  return url;
 }
 
 export async function guardedFetch(
