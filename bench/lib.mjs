@@ -22,14 +22,23 @@ const median = (values) => {
 };
 
 /**
+ * Collects this process's garbage, when node runs with --expose-gc (the bench scripts
+ * do): otherwise the garbage one in-process case leaves is collected during the next
+ * one, on the cores its child process needs.
+ */
+const collectGarbage = globalThis.gc ?? (() => {});
+
+/**
  * Medians of RUNS rounds after WARMUP rounds; each round runs every case once, one after
- * another, so a burst of load on a shared machine falls on all of them alike.
+ * another, so a burst of load on a shared machine falls on all of them alike. Each case
+ * starts from a collected heap.
  */
 export async function interleaved(cases) {
   for (let i = 0; i < WARMUP; i++) for (const { run } of cases) await run();
   const times = cases.map(() => []);
   for (let round = 0; round < RUNS; round++) {
     for (const [index, { run }] of cases.entries()) {
+      collectGarbage();
       const start = performance.now();
       await run();
       times[index].push(performance.now() - start);

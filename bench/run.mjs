@@ -169,7 +169,7 @@ const files = listWithRg([]).length;
 const tracked = capture('git', ['ls-files']).split('\n').filter(Boolean).length;
 console.log(`Machine: ${machine()}`);
 console.log(
-  `Corpus: ${CORPUS}: ${tracked} tracked files, ${files} searchable (ignore rules applied); in process, ${RUNS} interleaved rounds after ${WARMUP} warm-up, medians; load average at start ${load()}\n`,
+  `Corpus: ${CORPUS}: ${tracked} tracked files, ${files} searchable (ignore rules applied); in process, ${RUNS} interleaved rounds after ${WARMUP} warm-up, medians${globalThis.gc ? ', each case from a collected heap' : ''}; load average at start ${load()}\n`,
 );
 
 const grepRow = async (label, pattern) => {
