@@ -65,6 +65,9 @@ const grepRow = (grep: string): Row => ({
     [`${grep} --file names.txt /etc/passwd`, OUTSIDE],
     [`${grep} -j x names.txt`, unlisted('-j')],
     [`${grep} --frobnicate x names.txt`, unlisted('--frobnicate')],
+    // They follow links met while walking a folder, which may lead out of the workspace.
+    [`${grep} -R x src`, unlisted('-R')],
+    [`${grep} --dereference-recursive x src`, unlisted('--dereference-recursive')],
   ],
 });
 
@@ -99,6 +102,8 @@ const ROWS: Record<string, Row> = {
     asks: [
       ['ls -j', unlisted('-j')],
       ['ls --frobnicate', unlisted('--frobnicate')],
+      ['ls -RL src', unlisted('-L')],
+      ['ls --dereference -R src', unlisted('--dereference')],
       ['ls /etc', OUTSIDE],
     ],
   },
@@ -143,9 +148,10 @@ const ROWS: Record<string, Row> = {
     ],
   },
   wc: {
-    runs: ['wc -l names.txt', 'wc --words names.txt', 'wc --files0-from=names.txt'],
+    runs: ['wc -l names.txt', 'wc --words names.txt'],
     asks: [
-      ['wc --files0-from /etc/list', OUTSIDE],
+      // It would read file names from the list, which nothing checks.
+      ['wc --files0-from=names.txt', unlisted('--files0-from')],
       ['wc -x names.txt', unlisted('-x')],
       ['wc /etc/passwd', OUTSIDE],
     ],
@@ -189,6 +195,8 @@ const ROWS: Record<string, Row> = {
       ['rg --type-list /etc', OUTSIDE],
       ['rg -z x', unlisted('-z')],
       ['rg --pre=./run.sh x', unlisted('--pre')],
+      ['rg -L x src', unlisted('-L')],
+      ['rg --follow x src', unlisted('--follow')],
     ],
   },
   which: {
@@ -270,6 +278,8 @@ const ROWS: Record<string, Row> = {
     ],
     asks: [
       ['du -y src', unlisted('-y')],
+      ['du -aL src', unlisted('-L')],
+      ['du --dereference src', unlisted('--dereference')],
       ['du /etc', OUTSIDE],
     ],
   },
@@ -284,6 +294,7 @@ const ROWS: Record<string, Row> = {
     runs: ['tree -a src', 'tree -L 2 src'],
     asks: [
       ['tree -o out.txt', unlisted('-o')],
+      ['tree -l src', unlisted('-l')],
       ['tree /etc', OUTSIDE],
     ],
   },
@@ -369,6 +380,8 @@ const ROWS: Record<string, Row> = {
     ],
     asks: [
       ['diff -o names.txt src/a.ts', unlisted('-o')],
+      ['diff -r src src', unlisted('-r')],
+      ['diff --recursive --no-dereference src src', unlisted('--recursive')],
       ['diff names.txt /etc/passwd', OUTSIDE],
     ],
   },

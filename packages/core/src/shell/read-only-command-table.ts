@@ -1,7 +1,9 @@
 /**
  * The read-only allow-list itself (what each listed command may be given; the type and
  * its meaning are in read-only-commands.ts). Every option here must only read: a missing
- * one asks the person, an extra one runs unasked.
+ * one asks the person, an extra one runs unasked. Options that follow symbolic links met
+ * while walking a folder (grep -R, rg -L, diff -r, ls/du -L, tree -l) are left out: only
+ * the operands are checked against the workspace, and such a link may lead out of it.
  */
 import type { ReadOnlySpec } from './read-only-commands.js';
 
@@ -16,7 +18,7 @@ export function names(list: string): string[] {
 function grep(): ReadOnlySpec {
   return {
     options: {
-      short: 'EFGPiyvwxcLloqsbHhnTZzaIrRU',
+      short: 'EFGPiyvwxcLloqsbHhnTZzaIrU',
       shortValued: 'efmABCdD',
       numeric: true,
       long: names(`
@@ -24,7 +26,7 @@ function grep(): ReadOnlySpec {
         --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches
         --files-without-match --only-matching --quiet --silent --no-messages --byte-offset
         --with-filename --no-filename --line-number --initial-tab --null --null-data --text
-        --recursive --dereference-recursive --line-buffered
+        --recursive --line-buffered
       `),
       longValued: names(`
         --regexp --file --max-count --after-context --before-context --context --include --exclude
@@ -49,11 +51,11 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get ls(): ReadOnlySpec {
     return {
       options: {
-        short: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvwxXZ1',
+        short: 'aAbBcCdfFgGhHiklmnNopqQrRsStuUvwxXZ1',
         shortValued: 'IwT',
         long: names(`
           --all --almost-all --human-readable --si --recursive --reverse --size --classify
-          --directory --inode --numeric-uid-gid --dereference --group-directories-first --full-time
+          --directory --inode --numeric-uid-gid --group-directories-first --full-time
           --no-group --literal --author
         `),
         longValued: names(`
@@ -106,11 +108,10 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
     return {
       options: {
         short: 'clmwL',
+        // Not --files0-from: the file names it reads from that file are not checked.
         long: names('--bytes --chars --lines --words --max-line-length'),
-        longValued: ['--files0-from'],
       },
       operands: 'paths',
-      pathOptions: ['--files0-from'],
     };
   },
   get pwd(): ReadOnlySpec {
@@ -134,14 +135,14 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get rg(): ReadOnlySpec {
     return {
       options: {
-        short: 'iSsFwxvclLnNoqbHIuUaP0h.',
+        short: 'iSsFwxvclnNoqbHIuUaP0h.',
         shortValued: 'egtTmABCjMrEf',
         long: names(`
           --files --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-ignore-dot
           --ignore-case --smart-case --case-sensitive --fixed-strings --word-regexp --line-regexp
           --invert-match --count --count-matches --files-with-matches --files-without-match
           --line-number --no-line-number --only-matching --quiet --column --no-heading --heading
-          --with-filename --no-filename --json --vimgrep --follow --multiline --multiline-dotall
+          --with-filename --no-filename --json --vimgrep --multiline --multiline-dotall
           --pcre2 --stats --sort-files --trim --no-messages --null --text --binary --no-config
           --type-list --unrestricted --byte-offset --passthru --crlf --no-require-git
           --one-file-system --glob-case-insensitive --max-columns-preview --pretty
@@ -223,11 +224,11 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get du(): ReadOnlySpec {
     return {
       options: {
-        short: 'abcDhHkLlmPsSx0',
+        short: 'abcDhHklmPsSx0',
         shortValued: 'dBt',
         long: names(`
           --all --apparent-size --bytes --total --human-readable --si --summarize --separate-dirs
-          --one-file-system --count-links --dereference --null
+          --one-file-system --count-links --null
         `),
         longValued: names('--max-depth --block-size --threshold --exclude --time-style'),
         longOptional: ['--time'],
@@ -248,7 +249,7 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   },
   get tree(): ReadOnlySpec {
     return {
-      options: { short: 'adlfiqNQpugshDFvtrcUACSnJx', shortValued: 'LPI' },
+      options: { short: 'adfiqNQpugshDFvtrcUACSnJx', shortValued: 'LPI' },
       operands: 'paths',
     };
   },
@@ -329,11 +330,11 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get diff(): ReadOnlySpec {
     return {
       options: {
-        short: 'qsyitbwBEZaurNpTlc',
+        short: 'qsyitbwBEZauNpTlc',
         shortValued: 'UCFDIxW',
         long: names(`
           --brief --report-identical-files --side-by-side --ignore-case --ignore-all-space
-          --ignore-space-change --ignore-blank-lines --text --recursive --new-file --show-c-function
+          --ignore-space-change --ignore-blank-lines --text --new-file --show-c-function
           --expand-tabs --strip-trailing-cr --minimal --normal --suppress-common-lines --left-column
           --no-dereference
         `),

@@ -61,7 +61,7 @@ const CASES: [string, RegExp | null][] = [
   ['tail -f --pid=1 names.txt', null],
   ['tail x | tee y', /tee is not on the list/],
   ['wc -l src/*.ts', null],
-  ['wc --files0-from=/etc/list', /outside/],
+  ['wc --files0-from=/etc/list', /--files0-from/],
   ['pwd', null],
   ['pwd extra', /takes no arguments/],
   ['echo hello', null],
