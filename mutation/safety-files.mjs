@@ -52,6 +52,7 @@ export const GROUPS = [
       core('shell/read-only-commands.test.ts'),
       core('shell/read-only-command-table.test.ts'),
       core('shell/git-read-only.test.ts'),
+      core('shell/git-read-only-table.test.ts'),
     ],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
