@@ -134,6 +134,8 @@ export function writeCodeCaches(outDir, launcher) {
       HOME: home,
       USERPROFILE: home,
       NO_COLOR: '1',
+      // No settings of the machine's (MCP servers, a model) take part.
+      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
       TOOLHOST_WRITE_CODE_CACHE: '1',
     };
     const mcpExchange = [
@@ -167,9 +169,11 @@ export function writeCodeCaches(outDir, launcher) {
         encoding: 'utf8',
         timeout: 60_000,
       });
+      // A start without a cache is slower, not wrong: the build goes on (and says so); the
+      // cached-start test fails on chunks of tools and call that have none.
       if (run.status !== 0)
-        throw new Error(
-          `toolhost ${args[0]} failed while making the code cache (${run.status ?? run.signal}): ${run.stderr}`,
+        console.warn(
+          `warning: toolhost ${args[0]} failed while making the code cache (${run.status ?? run.signal}); its chunks may start uncached:\n${run.stderr}`,
         );
     }
   } finally {
