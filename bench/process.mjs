@@ -126,12 +126,15 @@ const mcp = await row('`toolhost mcp` answering initialize + tools/list', [
     run: mcpReady(node, [path.join(HERE, 'bare-mcp-server.mjs'), declarations]),
   },
 ]);
-const grep = await row('`toolhost call grep_search` "TOOLHOST_NEEDLE"', [
-  { name: 'toolhost', run: call('grep_search', { pattern: 'TOOLHOST_NEEDLE' }) },
-  { name: 'git grep', run: sh(`git grep -n -I --untracked -e TOOLHOST_NEEDLE > /dev/null`) },
+// A pattern with capitals: grep_search matches its case, as the floors do.
+const needle = 'TOOLHOST_NEEDLE';
+if (core.isCaseInsensitive(needle)) throw new Error(`${needle} would be searched ignoring case`);
+const grep = await row(`\`toolhost call grep_search\` "${needle}"`, [
+  { name: 'toolhost', run: call('grep_search', { pattern: needle }) },
+  { name: 'git grep', run: sh(`git grep -n -I --untracked -e ${needle} > /dev/null`) },
   {
     name: 'rg',
-    run: sh(`${quote(rg)} -n ${RG_IGNORE.map(quote).join(' ')} -e TOOLHOST_NEEDLE > /dev/null`),
+    run: sh(`${quote(rg)} -n ${RG_IGNORE.map(quote).join(' ')} -e ${needle} > /dev/null`),
   },
 ]);
 const glob = await row('`toolhost call glob` "**/*.ts"', [
