@@ -37,7 +37,11 @@ export const GROUPS = [
   },
   {
     name: 'providers',
-    mutate: ['providers/schema-transform.ts', 'providers/strict-schema.ts'],
+    mutate: [
+      'providers/schema-transform.ts',
+      'providers/schema-constraints.ts',
+      'providers/strict-schema.ts',
+    ],
     tests: [core('providers/schema-transform.test.ts'), core('providers/strict-schema.test.ts')],
   },
   {

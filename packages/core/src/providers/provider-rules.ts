@@ -3,7 +3,8 @@
  * limit, how many tools one request may carry, and its JSON Schema subset. The adapters
  * shape declarations to these rules and the checks in declaration-checks.ts verify them.
  */
-import { CONSTRAINT_KEYWORDS, type SchemaDialect } from './schema-transform.js';
+import { CONSTRAINT_KEYWORDS, type ConstraintKeyword } from './schema-constraints.js';
+import type { SchemaDialect } from './schema-transform.js';
 import { STRICT_FORMATS } from './strict-schema.js';
 
 export type ProviderId =
@@ -34,27 +35,28 @@ export interface ProviderRules {
   strict?: boolean;
 }
 
-/** Every constraint keyword the transform knows; permissive APIs keep them all. */
-const ALL_CONSTRAINTS: ReadonlySet<string> = new Set(
-  CONSTRAINT_KEYWORDS.filter((keyword) => keyword !== 'examples'),
-);
+/** The constraint keywords the transform knows, but those an API does not take. */
+function constraintsExcept(...dropped: ConstraintKeyword[]): ReadonlySet<string> {
+  return new Set(CONSTRAINT_KEYWORDS.filter((keyword) => !dropped.includes(keyword)));
+}
+
+/** Permissive APIs keep every constraint (examples become words, for every API). */
+const ALL_CONSTRAINTS = constraintsExcept('examples');
 
 /** OpenAI-compatible endpoints (vLLM, Ollama, llama.cpp...): plain JSON Schema, no `$defs`. */
 const COMPATIBLE: SchemaDialect = { constraints: ALL_CONSTRAINTS, recursion: 'flatten' };
 
 /** OpenAI strict mode: its documented keywords and formats; recursion through `$defs`. */
 const OPENAI_STRICT: SchemaDialect = {
-  constraints: new Set([
-    'format',
-    'pattern',
-    'minimum',
-    'maximum',
-    'exclusiveMinimum',
-    'exclusiveMaximum',
-    'multipleOf',
-    'minItems',
-    'maxItems',
-  ]),
+  constraints: constraintsExcept(
+    'minLength',
+    'maxLength',
+    'uniqueItems',
+    'minProperties',
+    'maxProperties',
+    'default',
+    'examples',
+  ),
   formats: STRICT_FORMATS,
   recursion: 'defs',
 };

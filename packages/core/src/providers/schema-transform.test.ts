@@ -473,15 +473,42 @@ describe('transformSchema: unions, enums and const', () => {
         single: { type: 'object', anyOf: [form] },
         singleOneOf: { type: 'object', oneOf: [form] },
         any: { anyOf: [{ type: 'string' }, { type: 'number' }] },
-        both: { anyOf: [{ type: 'string' }, { type: 'number' }], oneOf: [{ type: 'boolean' }] },
         empty: { type: 'string', anyOf: [] },
       }),
     ).toEqual({
       single: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
       singleOneOf: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
       any: { anyOf: [{ type: 'string' }, { type: 'number' }] },
-      both: { anyOf: [{ type: 'string' }, { type: 'number' }] },
       empty: { type: 'string' },
+    });
+  });
+
+  it('keeps both anyOf and oneOf: each anyOf form combined with each oneOf form', () => {
+    expect(
+      convertedProperties({
+        both: {
+          anyOf: [{ type: 'string' }, { type: 'number' }],
+          oneOf: [{ maxLength: 3 }, { minLength: 10 }],
+        },
+        oneEach: { anyOf: [{ type: 'string' }], oneOf: [{ maxLength: 3 }] },
+        oneAny: { anyOf: [{ type: 'string' }], oneOf: [{ maxLength: 3 }, { minLength: 10 }] },
+      }),
+    ).toEqual({
+      both: {
+        anyOf: [
+          { type: 'string', maxLength: 3 },
+          { type: 'string', minLength: 10 },
+          { type: 'number', maxLength: 3 },
+          { type: 'number', minLength: 10 },
+        ],
+      },
+      oneEach: { type: 'string', maxLength: 3 },
+      oneAny: {
+        anyOf: [
+          { type: 'string', maxLength: 3 },
+          { type: 'string', minLength: 10 },
+        ],
+      },
     });
   });
 
@@ -524,6 +551,7 @@ describe('transformSchema: unions, enums and const', () => {
       convertedProperties({
         whole: { enum: [1, 2] },
         fraction: { enum: [1.5, 2.5] },
+        wholeAndFraction: { enum: [1, 2.5] },
         text: { enum: ['a', 'b'] },
         flag: { enum: [true, false] },
         mixed: { enum: ['a', 1] },
@@ -535,6 +563,7 @@ describe('transformSchema: unions, enums and const', () => {
     ).toEqual({
       whole: { enum: [1, 2], type: 'integer' },
       fraction: { enum: [1.5, 2.5], type: 'number' },
+      wholeAndFraction: { enum: [1, 2.5], type: 'number' },
       text: { enum: ['a', 'b'], type: 'string' },
       flag: { enum: [true, false], type: 'boolean' },
       mixed: { enum: ['a', 1] },

@@ -1,15 +1,17 @@
 /**
  * Rewrites a tool's JSON Schema into the subset one model API accepts, keeping its
  * meaning: local `$ref`s are resolved (siblings kept), `allOf` parts are merged with their
- * referenced parts and their `required`, `oneOf` becomes `anyOf`, OpenAPI `nullable`
- * becomes a `null` type, nullable arrays keep their `items`, a root union becomes one
- * object whose description lists the forms, and constraints the API does not take are
- * written into the description instead of vanishing. Recursion stays recursive through
+ * referenced parts and their `required`, `oneOf` becomes `anyOf` (combined form by form
+ * with an `anyOf` beside it), OpenAPI `nullable` becomes a `null` type, nullable arrays
+ * keep their `items`, a root union becomes one object whose description lists the forms,
+ * and constraints the API does not take are written into the description instead of
+ * vanishing (schema-constraints.ts words them). Recursion stays recursive through
  * `$defs` where the API supports it; elsewhere it is expanded to a bounded depth.
  * The original schema is never changed; the scheduler still validates calls against it.
  */
 
 import { isObject, mergeSchemas, resolvePointer, type Schema } from '../utils/json-schema.js';
+import { CONSTRAINT_KEYWORDS, describeConstraint } from './schema-constraints.js';
 
 export type { Schema };
 
@@ -126,19 +128,16 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
     notes.push(`Keys must match ${Object.keys(source.patternProperties).join(' or ')}.`);
   }
 
-  const union = Array.isArray(source.anyOf)
-    ? source.anyOf
-    : Array.isArray(source.oneOf)
-      ? source.oneOf
-      : undefined;
-  if (union) {
-    const branches = union.map((branch) =>
-      convert(withRequiredProperties(branch, source.properties), context, inner),
-    );
+  const anyOf = convertUnion(source.anyOf, source.properties, context, inner);
+  const oneOf = convertUnion(source.oneOf, source.properties, context, inner);
+  // Both constraints hold: each anyOf form is combined with each oneOf form.
+  const branches =
+    anyOf && oneOf ? anyOf.flatMap((a) => oneOf.map((b) => mergeSchemas(a, b))) : (anyOf ?? oneOf);
+  if (branches) {
     // One branch is merged in (none changes nothing).
     if (branches.length > 1) out.anyOf = branches;
     else Object.assign(out, mergeSchemas(out, branches[0]));
-    if (union === source.oneOf && branches.length > 1) notes.push('Exactly one form applies.');
+    if (!anyOf && branches.length > 1) notes.push('Exactly one form applies.');
   }
 
   if (Array.isArray(source.enum)) out.enum = source.enum;
@@ -163,6 +162,17 @@ function convert(node: unknown, context: Context, stack: string[], atRoot = fals
   const joined = notes.filter(Boolean).join(' ');
   if (joined) out.description = out.description ? `${out.description} ${joined}` : joined;
   return out;
+}
+
+/** A union's branches, converted; undefined when `union` is no list. */
+function convertUnion(
+  union: unknown,
+  properties: unknown,
+  context: Context,
+  path: string[],
+): Schema[] | undefined {
+  if (!Array.isArray(union)) return undefined;
+  return union.map((branch) => convert(withRequiredProperties(branch, properties), context, path));
 }
 
 /**
@@ -317,68 +327,6 @@ function objectAtRoot(schema: Schema): Schema {
   return out;
 }
 
-/** The constraint keywords the transform knows, in the order notes about them are written. */
-export const CONSTRAINT_KEYWORDS = [
-  'format',
-  'pattern',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-  'default',
-  'examples',
-] as const;
-
-type ConstraintKeyword = (typeof CONSTRAINT_KEYWORDS)[number];
-
-function describeConstraint(keyword: ConstraintKeyword, value: unknown): string {
-  const json = JSON.stringify(value);
-  switch (keyword) {
-    case 'format':
-      return `Format: ${String(value)}.`;
-    case 'pattern':
-      return `Must match the regular expression ${json}.`;
-    case 'minLength':
-      return `At least ${json} characters.`;
-    case 'maxLength':
-      return `At most ${json} characters.`;
-    case 'minimum':
-      return `Minimum ${json}.`;
-    case 'maximum':
-      return `Maximum ${json}.`;
-    case 'exclusiveMinimum':
-      return typeof value === 'number' ? `Greater than ${json}.` : '';
-    case 'exclusiveMaximum':
-      return typeof value === 'number' ? `Less than ${json}.` : '';
-    case 'multipleOf':
-      return `A multiple of ${json}.`;
-    case 'minItems':
-      return `At least ${json} items.`;
-    case 'maxItems':
-      return `At most ${json} items.`;
-    case 'uniqueItems':
-      return value === true ? 'Items must be unique.' : '';
-    case 'minProperties':
-      return `At least ${json} entries.`;
-    case 'maxProperties':
-      return `At most ${json} entries.`;
-    case 'default':
-      return `Default: ${json}.`;
-    case 'examples':
-      return Array.isArray(value) && value.length > 0
-        ? `Example: ${JSON.stringify(value[0])}.`
-        : '';
-  }
-}
-
 function withNull(type: unknown): unknown {
   if (typeof type === 'string') return type === 'null' ? type : [type, 'null'];
   if (Array.isArray(type)) return type.includes('null') ? type : [...type, 'null'];
@@ -401,6 +349,8 @@ function enumType(values: unknown[]): string | undefined {
             : typeof value,
     ),
   );
+  // Whole and fractional numbers together are numbers.
+  if (types.has('number')) types.delete('integer');
   if (types.size !== 1) return undefined;
   const [only] = types;
   return only === 'string' || only === 'integer' || only === 'number' || only === 'boolean'
