@@ -206,8 +206,12 @@ describe('FolderHandles', () => {
       fs.renameSync(path.join(dir, 'work'), path.join(dir, 'moved'));
       fs.mkdirSync(path.join(dir, 'work'));
       fs.writeFileSync(path.join(dir, 'work', 'b.txt'), 'second');
-      expect(thrown(() => handles.openFile(path.join(dir, 'work', 'b.txt')))).toMatchObject({
+      // The error names the file by the folder's checked path, not the handle it went through.
+      const missing = thrown(() => handles.openFile(path.join(dir, 'work', 'b.txt')));
+      expect(missing).toMatchObject({
         code: 'ENOENT',
+        path: path.join(dir, 'work', 'b.txt'),
+        message: `ENOENT: no such file or directory, open '${path.join(dir, 'work', 'b.txt')}'`,
       });
       expect(read(handles, path.join(dir, 'work', 'a.txt'))).toBe('first');
     } finally {

@@ -101,14 +101,19 @@ export class FolderHandles {
   openFile(file: string): number {
     const folder = HAS_PROC_FD ? this.folder(path.dirname(file)) : null;
     const name = path.basename(file);
-    if (folder && this.guard(path.join(folder.real, name))) {
+    if (folder) {
+      const real = path.join(folder.real, name);
+      const through = `${throughFolder(folder.fd, folder.real)}/${name}`;
       try {
-        return openSync(
-          `${throughFolder(folder.fd, folder.real)}/${name}`,
-          constants.O_RDONLY | constants.O_NOFOLLOW,
-        );
+        if (this.guard(real)) return openSync(through, constants.O_RDONLY | constants.O_NOFOLLOW);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+        const failure = error as NodeJS.ErrnoException;
+        if (failure.code !== 'ELOOP') {
+          // The message names the file, not the handle it was reached through.
+          failure.message = failure.message.replace(through, real);
+          failure.path = real;
+          throw failure;
+        }
       }
     }
     return openFileConfined(file, this.guard);
