@@ -8,7 +8,6 @@
  * of earlier calls and its diff is accurate.
  * A `schedule` while another batch is running waits for it.
  */
-import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
@@ -28,6 +27,7 @@ import {
   PLAN_MODE_MESSAGE,
   refusedByPlanMode,
 } from './approval-rules.js';
+import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
 import { partsToText } from './content.js';
 import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
@@ -312,7 +312,7 @@ export class CoreToolScheduler {
     const run = () => tool.execute(params, signal, updateOutput, context);
     const result: ToolResult = isReadOnlyKind(tool.kind)
       ? await run()
-      : await this.config.fileLocks.runExclusive(this.lockKeys(tool, params), run);
+      : await this.config.fileLocks.runExclusive(lockKeys(this.config, tool, params), run);
 
     if (signal.aborted) {
       const partial = partsToText(result.llmContent);
@@ -343,13 +343,6 @@ export class CoreToolScheduler {
     } finally {
       this.update(index, { status: 'executing', tool });
     }
-  }
-
-  private lockKeys(tool: AnyTool, params: Record<string, unknown>): string[] {
-    return tool.toolLocations(params).map((location) => {
-      const check = this.config.workspace.check(location.path, 'write');
-      return check.ok ? check.realPath : path.resolve(location.path);
-    });
   }
 
   private async finishWithResult(index: number, tool: AnyTool, result: ToolResult): Promise<void> {
