@@ -191,7 +191,8 @@ describe('protectedPaths', () => {
     fs.writeFileSync(path.join(ws, '.git'), 'gitdir: ../main/.git/worktrees/ws\n');
     expect(readOnlyOf(ws)).toEqual([settingsOf(ws), path.join(ws, '.git'), own, main]);
     // A .git file that names nothing, or no folder, is kept itself.
-    for (const text of ['', 'gitdir: ../missing\n', 'not a pointer\n']) {
+    const notAPointer = 'not a pointer, gitdir: ../main/.git/worktrees/ws\n';
+    for (const text of ['', 'gitdir: ../missing\n', notAPointer, 'gitdir:../main/.git\n']) {
       fs.writeFileSync(path.join(ws, '.git'), text);
       expect(readOnlyOf(ws), text).toEqual([settingsOf(ws), path.join(ws, '.git')]);
     }
@@ -202,9 +203,11 @@ describe('protectedPaths', () => {
     fs.mkdirSync(path.join(ws, 'libs', 'one'), { recursive: true });
     fs.writeFileSync(path.join(ws, 'libs', 'one', '.git'), 'gitdir: ../../.git/modules/one\n');
     fs.mkdirSync(path.join(ws, 'two', '.git'), { recursive: true });
+    // Only a path line names a submodule, not text inside another line.
+    fs.mkdirSync(path.join(ws, 'three', '.git'), { recursive: true });
     fs.writeFileSync(
       path.join(ws, '.gitmodules'),
-      '[submodule "one"]\n\tpath = libs/one\n\turl = x\n[submodule "two"]\n  path=two  \n[submodule "gone"]\n\tpath = gone\n',
+      '[submodule "one"]\n\tpath = libs/one\n\turl = x/path = three\n[submodule "two"]\n  path=two  \n[submodule "gone"]\n\tpath = gone\n',
     );
     expect(readOnlyOf(ws)).toEqual([
       settingsOf(ws),

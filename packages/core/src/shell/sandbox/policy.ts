@@ -104,12 +104,11 @@ export function protectedPaths(workspaceRoots: readonly string[]): ProtectedPath
  * The real paths of a root's git data: its `.git` (a folder, or a worktree's or a
  * submodule's `.git` file), the git folder a `.git` file names and that folder's common
  * folder, their submodules' git folders, hooks and config where they link elsewhere, and
- * the `.git` of each submodule checked out in the root.
+ * the `.git` of each submodule checked out in the root (null where there is none).
  */
-function gitPaths(root: string): string[] {
-  const found: string[] = [];
+function gitPaths(root: string): (string | null)[] {
   const dotGit = realPathOf(path.join(root, '.git'));
-  if (dotGit) found.push(dotGit);
+  const found = [dotGit];
   const gitDir = dotGit && (realDirectory(dotGit) ?? namedGitDir(dotGit));
   if (gitDir) {
     const common = realDirectory(path.resolve(gitDir, readText(path.join(gitDir, 'commondir'))));
@@ -124,8 +123,7 @@ function gitPaths(root: string): string[] {
     }
   }
   for (const match of readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)) {
-    const checkedOut = realPathOf(path.join(root, match[1] ?? '', '.git'));
-    if (checkedOut) found.push(checkedOut);
+    found.push(realPathOf(path.join(root, match[1]!, '.git')));
   }
   return found;
 }
@@ -135,7 +133,8 @@ const SUBMODULE_PATH = /^\s*path\s*=\s*(.+?)\s*$/gm;
 
 /** The git folder a `.git` file names (`gitdir: <path>`, relative to the file's folder). */
 function namedGitDir(file: string): string | null {
-  const named = /^gitdir:\s*(.+?)\s*$/m.exec(readText(file))?.[1];
+  // git takes exactly this form; the text is trimmed, so `.+` ends with the line.
+  const named = /^gitdir: (.+)$/m.exec(readText(file))?.[1];
   return named ? realDirectory(path.resolve(path.dirname(file), named)) : null;
 }
 
