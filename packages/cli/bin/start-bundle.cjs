@@ -98,12 +98,14 @@ function startBundle(dir, manifest) {
     if (data !== undefined) report[name] = script.cachedDataRejected ? 'rejected' : 'used';
     else report[name] ??= 'none';
     scripts.set(name, script);
-    const chunkUrl = pathToFileURL(path.join(dir, name)).href;
+    // What `import.meta` is in the ES chunk of the same name.
+    const chunkFile = path.join(dir, name);
+    const importMeta = { url: pathToFileURL(chunkFile).href, dirname: dir, filename: chunkFile };
     script.runInThisContext()(
       module.exports,
       chunkRequire,
       module,
-      chunkUrl,
+      importMeta,
       importChunk,
       importPackage,
     );

@@ -30,7 +30,7 @@ export const ESM_BANNER =
  * traces stay those of the ES chunk. The loader passes them in this order.
  */
 const WRAPPER_START =
-  '(function (exports, require, module, __toolhostChunkUrl, __toolhostImportChunk, __toolhostImport) {';
+  '(function (exports, require, module, __toolhostImportMeta, __toolhostImportChunk, __toolhostImport) {';
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -76,6 +76,8 @@ export async function writeCommonJsChunks(outDir, metafile) {
     if (!source.startsWith(ESM_BANNER))
       throw new Error(`${name} does not start with the bundle's banner`);
     source = source.slice(ESM_BANNER.length);
+    if (source.includes('import.meta.resolve'))
+      throw new Error(`${name} uses import.meta.resolve, which the CommonJS chunks do not offer`);
     // Another chunk imported on demand goes through the loader, which keeps one instance.
     source = source.replace(chunkImport, (_, chunk) => `__toolhostImportChunk("./${chunk}")`);
     // A package or Node module imported on demand is imported by the loader: `import()` in a
@@ -95,7 +97,8 @@ export async function writeCommonJsChunks(outDir, metafile) {
       platform: 'node',
       target: 'node20',
       charset: 'ascii',
-      define: { 'import.meta.url': '__toolhostChunkUrl' },
+      // The ES chunk's own import.meta (url, dirname, filename), as the loader builds it.
+      define: { 'import.meta': '__toolhostImportMeta' },
       logLevel: 'error',
     });
     writeFileSync(path.join(outDir, name.replace(/\.js$/, '.cjs')), `${WRAPPER_START}${code}\n})`);

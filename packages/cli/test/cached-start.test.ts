@@ -49,9 +49,10 @@ interface Run {
   cache?: Record<string, string>;
 }
 
-function run(launcher: string, args: string[]): Run {
+function run(launcher: string, args: string[], input = ''): Run {
   const result = spawnSync(process.execPath, [launcher, ...args], {
     cwd: home,
+    input,
     encoding: 'utf8',
     env: {
       PATH: process.env.PATH,
@@ -71,7 +72,26 @@ function run(launcher: string, args: string[]): Run {
   };
 }
 
-const COMMANDS: [string, () => string[]][] = [
+/** An MCP client's first exchange with `toolhost mcp`, then a call; stdin then closes. */
+const MCP_EXCHANGE = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'cached-start-test', version: '1' },
+    },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join('');
+
+const COMMANDS: [string, () => string[], string?][] = [
+  ['mcp (initialize, tools/list)', () => ['mcp', '--root', home], MCP_EXCHANGE],
   ['tools --json', () => ['tools', '--json', '--root', home]],
   ['call read_file', () => ['call', 'read_file', JSON.stringify({ absolute_path: sample })]],
   ['call list_directory', () => ['call', 'list_directory', JSON.stringify({ path: home })]],
@@ -119,16 +139,20 @@ describe('the cached start', () => {
     expect([...needed].filter((name) => manifest.cache?.files[name] === undefined)).toEqual([]);
   });
 
-  it.each(COMMANDS)('prints for %s what the ES bundle prints, from the cache', (_label, args) => {
-    const cached = run(path.join(CLI, 'bin', 'toolhost.js'), args());
-    const plain = run(esBundleLauncher(CLI), args());
-    expect(cached.stdout).toBe(plain.stdout);
-    expect(cached.stderr).toBe(plain.stderr);
-    expect(cached.status).toBe(plain.status);
-    expect(plain.cache).toBeUndefined();
-    expect(cached.cache?.['index.js']).toBe('used');
-    expect(Object.values(cached.cache ?? {}).filter((outcome) => outcome !== 'used')).toEqual([]);
-  });
+  it.each(COMMANDS)(
+    'prints for %s what the ES bundle prints, from the cache',
+    (_label, args, input) => {
+      const cached = run(path.join(CLI, 'bin', 'toolhost.js'), args(), input);
+      const plain = run(esBundleLauncher(CLI), args(), input);
+      expect(cached.stdout + cached.stderr).not.toBe('');
+      expect(cached.stdout).toBe(plain.stdout);
+      expect(cached.stderr).toBe(plain.stderr);
+      expect(cached.status).toBe(plain.status);
+      expect(plain.cache).toBeUndefined();
+      expect(cached.cache?.['index.js']).toBe('used');
+      expect(Object.values(cached.cache ?? {}).filter((outcome) => outcome !== 'used')).toEqual([]);
+    },
+  );
 
   describe('with a damaged, refused or foreign cache', () => {
     /** A copy of the installed package (bin, bundle, package.json) whose cache files can be spoiled. */
