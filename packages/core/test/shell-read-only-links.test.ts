@@ -46,6 +46,8 @@ describe('read-only lines that follow links out of the workspace ask', () => {
     ['ls -R --dereference a', NAME],
     ['du -aL a', NAME],
     ['du -a --dereference a', NAME],
+    ['find -L a', NAME],
+    ['find a -follow', NAME],
     // The count of bytes read and the name wc was given from the list.
     ['wc -c --files0-from=list', `${CONTENT.length + 1} /`],
   ] as const) {
@@ -74,6 +76,7 @@ describe('read-only lines that do not follow links still run', () => {
     ['grep -r inside .', 'b/link/'],
     ['ls -R a', 'link'],
     ['du -a a', 'a/link'],
+    ['find -P a', 'a/link'],
   ] as const) {
     it(JSON.stringify(attempt), async () => {
       const dir = caseFolder(ws, linkedFolders);

@@ -135,7 +135,7 @@ function globProblem(shown: string, absolute: string, context: ReadOnlyContext):
 }
 
 const FIND_TESTS_WITHOUT_VALUE = new Set(
-  '-print -print0 -prune -quit -true -false -empty -readable -writable -executable -depth -xdev -mount -noleaf -daystart -follow -nouser -nogroup -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ! ( ) , -ls -d'.split(
+  '-print -print0 -prune -quit -true -false -empty -readable -writable -executable -depth -xdev -mount -noleaf -daystart -nouser -nogroup -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ! ( ) , -ls -d'.split(
     ' ',
   ),
 );
@@ -159,7 +159,8 @@ const FIND_ACTIONS: Record<string, string> = {
 
 function findProblem(words: ShellWord[], context: ReadOnlyContext): string | null {
   let i = 0;
-  while (i < words.length && /^-[HLP]$/.test(words[i]!.value)) i++;
+  // Not -L (or -follow below): links met while walking may lead out of the workspace.
+  while (i < words.length && /^-[HP]$/.test(words[i]!.value)) i++;
   for (; i < words.length; i++) {
     const word = words[i]!;
     if (word.literal && /^[-(!),]/.test(word.value)) break;
