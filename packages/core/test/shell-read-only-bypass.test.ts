@@ -164,6 +164,25 @@ const ATTEMPTS: [string, string?, Setup?][] = [
       writeFileSync(path.join(d, '.gitattributes'), 'a.txt filter=evil\n');
     },
   ],
+  // A submodule's own config: git status looks into it without the environment's safe config.
+  [
+    'git status',
+    'pwned',
+    (d) => {
+      repo(d);
+      const source = path.join(d, 'src');
+      mkdirSync(source);
+      writeFileSync(path.join(source, 'f.txt'), 'one\n');
+      git(source, 'init', '-q');
+      git(source, 'add', 'f.txt');
+      git(source, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'one');
+      git(d, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', './src', 'sub');
+      const config = path.join(d, '.git/modules/sub/config');
+      writeFileSync(config, `${readFileSync(config, 'utf8')}[filter "evil"]\n\tclean = ../x.sh\n`);
+      writeFileSync(path.join(d, 'sub/.gitattributes'), 'f.txt filter=evil\n');
+      writeFileSync(path.join(d, 'sub/f.txt'), 'two\n');
+    },
+  ],
 ];
 
 /** Attempts whose effect is a change to the repository, not a file. */

@@ -6,7 +6,7 @@
  * files) that also switches off fsmonitor, pagers, hooks and gpg. (An external diff or a
  * textconv driver cannot be switched off by config, only refused by the check.)
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -27,7 +27,20 @@ export function gitConfigProblem(dir: string): string | null {
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return null; // not a repository: git reads no repository config
   if (gitDir === null) return 'the repository layout could not be read';
-  const files = [path.join(gitDir.common, 'config'), path.join(gitDir.own, 'config.worktree')];
+  // git status and diff look into submodules with their own config (the environment's safe
+  // config is not passed down to them), so those configs must run nothing either.
+  const submodules = submoduleGitDirs(gitDir);
+  if (submodules === null) {
+    return `the repository has more than ${MAX_SUBMODULE_FOLDERS} submodule folders to check`;
+  }
+  const files = [
+    path.join(gitDir.common, 'config'),
+    path.join(gitDir.own, 'config.worktree'),
+    ...submodules.flatMap((folder) => [
+      path.join(folder, 'config'),
+      path.join(folder, 'config.worktree'),
+    ]),
+  ];
   for (const file of files) {
     let text: string;
     try {
@@ -43,24 +56,100 @@ export function gitConfigProblem(dir: string): string | null {
   return null;
 }
 
+/** How many folders the search for submodules' git folders may look at before it asks. */
+const MAX_SUBMODULE_FOLDERS = 500;
+
+/**
+ * The git folders of a repository's submodules, nested ones included: the folders under
+ * `modules/` of the git folder (a folder without HEAD is part of a name with slashes), and
+ * those the work tree's `.gitmodules` paths lead to (an older layout keeps a `.git` folder
+ * in the submodule itself). Null when there are more folders than it may look at.
+ */
+function submoduleGitDirs(gitDir: { root: string; common: string }): string[] | null {
+  const found: string[] = [];
+  const pending = [path.join(gitDir.common, 'modules')];
+  const addWorkTree = (root: string) => {
+    for (const [, folder] of readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)) {
+      const dotGit = path.join(root, folder!, '.git');
+      const named = isFile(dotGit) ? pointedGitDir(dotGit) : dotGit;
+      if (named && existsSync(named)) {
+        found.push(named);
+        pending.push(path.join(named, 'modules'));
+      }
+      pending.push(`worktree:${path.join(root, folder!)}`);
+    }
+  };
+  addWorkTree(gitDir.root);
+  for (let looked = 0, next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (++looked > MAX_SUBMODULE_FOLDERS) return null;
+    if (next.startsWith('worktree:')) {
+      addWorkTree(next.slice('worktree:'.length));
+      continue;
+    }
+    for (const name of folderNames(next)) {
+      const child = path.join(next, name);
+      // Every folder's config is read, a git folder's or not (reading more only asks more);
+      // below a git folder only its modules/ is searched, never its objects.
+      found.push(child);
+      pending.push(existsSync(path.join(child, 'HEAD')) ? path.join(child, 'modules') : child);
+    }
+  }
+  return found;
+}
+
+/** A `path = <folder>` line of `.gitmodules`. */
+const SUBMODULE_PATH = /^\s*path\s*=\s*(.+?)\s*$/gm;
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The folders in `dir` (links to folders included); none when it cannot be read. */
+function folderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The folder a `.git` file names, resolved from the file's folder; null without one. */
+function pointedGitDir(dotGit: string): string | null {
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim();
+  return pointer ? path.resolve(path.dirname(dotGit), pointer) : null;
+}
+
 /** The git folder of the repository containing `dir`: undefined outside one, null when unreadable. */
-function findGitDir(dir: string): { own: string; common: string } | null | undefined {
+function findGitDir(dir: string): { root: string; own: string; common: string } | null | undefined {
   let current = path.resolve(dir);
   for (;;) {
     const dotGit = path.join(current, '.git');
     if (existsSync(dotGit)) {
       try {
-        let own = dotGit;
+        let own: string | null = dotGit;
         if (statSync(dotGit).isFile()) {
-          const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-          if (!pointer) return null;
-          own = path.resolve(current, pointer);
+          own = pointedGitDir(dotGit);
+          if (!own) return null;
         }
         const commondir = path.join(own, 'commondir');
         const common = existsSync(commondir)
           ? path.resolve(own, readFileSync(commondir, 'utf8').trim())
           : own;
-        return { own, common };
+        return { root: current, own, common };
       } catch {
         return null;
       }

@@ -246,6 +246,120 @@ describe('gitConfigProblem', () => {
       );
   });
 
+  it("reads every submodule's own config: under modules/, nested, named with slashes, or in the work tree", () => {
+    repo('[core]\n\tbare = false\n');
+    const gitDir = (folder: string, config = '[core]\n\tbare = false\n') => {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(path.join(folder, 'config'), config);
+      return path.join(folder, 'config');
+    };
+    const evil = '[filter "evil"]\n\tclean = ./x.sh\n';
+    const expectFound = (config: string) =>
+      expect(gitConfigProblem(dir)).toBe(
+        `the repository's git config (${config}) sets "clean =", which can make git run a program`,
+      );
+    const modules = path.join(dir, '.git', 'modules');
+    gitDir(path.join(modules, 'clean'));
+    expect(gitConfigProblem(dir)).toBeNull();
+
+    const plain = gitDir(path.join(modules, 'lib'), evil);
+    expectFound(plain);
+    rmSync(path.join(modules, 'lib'), { recursive: true });
+    const slashed = gitDir(path.join(modules, 'vendor', 'deep', 'lib'), evil);
+    expectFound(slashed);
+    rmSync(path.join(modules, 'vendor'), { recursive: true });
+    const nested = gitDir(path.join(modules, 'clean', 'modules', 'inner'), evil);
+    expectFound(nested);
+    rmSync(path.join(modules, 'clean', 'modules'), { recursive: true });
+    writeFileSync(path.join(modules, 'clean', 'config.worktree'), '[core]\n\tfsmonitor = ./x.sh\n');
+    expect(gitConfigProblem(dir)).toContain(`(${path.join(modules, 'clean', 'config.worktree')})`);
+    rmSync(path.join(modules, 'clean', 'config.worktree'));
+    expect(gitConfigProblem(dir)).toBeNull();
+
+    // An older layout: the submodule's .git folder in its own work tree, found by .gitmodules,
+    // and one more level down through that submodule's .gitmodules.
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "a"]\n\tpath = libs/a\n');
+    const inTree = gitDir(path.join(dir, 'libs', 'a', '.git'));
+    expect(gitConfigProblem(dir)).toBeNull();
+    writeFileSync(inTree, evil);
+    expectFound(inTree);
+    writeFileSync(inTree, '[core]\n\tbare = false\n');
+    writeFileSync(path.join(dir, 'libs', 'a', '.gitmodules'), '[submodule "b"]\n path = b\n');
+    const deeper = gitDir(path.join(dir, 'libs', 'a', 'b', '.git'), evil);
+    expectFound(deeper);
+    rmSync(path.join(dir, 'libs', 'a', 'b'), { recursive: true });
+    expect(gitConfigProblem(dir)).toBeNull();
+
+    // A .git file in the submodule's work tree, naming a git folder kept anywhere.
+    rmSync(path.join(dir, 'libs', 'a', '.git'), { recursive: true });
+    const elsewhere = gitDir(path.join(dir, 'kept', 'a'), evil);
+    writeFileSync(path.join(dir, 'libs', 'a', '.git'), 'gitdir: ../../kept/a\n');
+    expectFound(elsewhere);
+  });
+
+  it('reads the config of a folder under modules/ without HEAD, and skips .git files without a pointer', () => {
+    repo('[core]\n\tbare = false\n');
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "a"]\n\tpath = a\n');
+    mkdirSync(path.join(dir, 'a'));
+    writeFileSync(path.join(dir, 'a', '.git'), 'not a pointer\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+    const odd = path.join(dir, '.git', 'modules', 'odd');
+    mkdirSync(odd, { recursive: true });
+    writeFileSync(path.join(odd, 'config'), '[core]\n\tpager = less\n');
+    expect(gitConfigProblem(dir)).toContain(`(${path.join(odd, 'config')})`);
+  });
+
+  it('reads .gitmodules path lines as git writes them, and no other key', () => {
+    repo('[core]\n\tbare = false\n');
+    const evilGitDir = (folder: string) => {
+      mkdirSync(path.join(dir, folder, '.git'), { recursive: true });
+      writeFileSync(path.join(dir, folder, '.git', 'config'), '[core]\n\tpager = less\n');
+      return path.join(dir, folder, '.git', 'config');
+    };
+    const config = evilGitDir('plain');
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "p"]\npath=plain');
+    expect(gitConfigProblem(dir)).toContain(`(${config})`);
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "p"]\n\txpath = plain\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+  });
+
+  it('asks when a repository has more submodule folders than it looks through', () => {
+    repo('[core]\n\tbare = false\n');
+    const modules = path.join(dir, '.git', 'modules');
+    // The modules folder and 499 in it: 500 looked at, the most allowed.
+    for (let index = 0; index < 499; index++)
+      mkdirSync(path.join(modules, `m${index}`), { recursive: true });
+    // Files beside them are not folders to look into.
+    for (let index = 0; index < 50; index++) writeFileSync(path.join(modules, `f${index}`), '');
+    expect(gitConfigProblem(dir)).toBeNull();
+    mkdirSync(path.join(modules, 'm499'));
+    expect(gitConfigProblem(dir)).toBe(
+      'the repository has more than 500 submodule folders to check',
+    );
+  });
+
+  it('never searches a git folder beyond its modules/ (its objects can be many)', () => {
+    repo('[core]\n\tbare = false\n');
+    const objects = (gitDir: string) => {
+      writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+      // More folders than the search may look at, in each git folder.
+      for (let index = 0; index < 520; index++)
+        mkdirSync(path.join(gitDir, 'objects', index.toString(16).padStart(3, '0')), {
+          recursive: true,
+        });
+    };
+    objects(path.join(dir, '.git'));
+    const module = path.join(dir, '.git', 'modules', 'lib');
+    mkdirSync(module, { recursive: true });
+    objects(module);
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "t"]\n\tpath = t\n');
+    const inTree = path.join(dir, 't', '.git');
+    mkdirSync(inTree, { recursive: true });
+    objects(inTree);
+    expect(gitConfigProblem(dir)).toBeNull();
+  });
+
   it('treats a .git file it cannot read as a problem', () => {
     writeFileSync(path.join(dir, '.git'), 'not a pointer\n');
     expect(gitConfigProblem(dir)).toBe('the repository layout could not be read');
