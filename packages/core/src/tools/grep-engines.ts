@@ -5,58 +5,31 @@
  */
 import { spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isBinary } from '../utils/file-content.js';
-import { listFiles } from '../utils/file-listing.js';
-import { fileFilter } from '../utils/glob-match.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { ignoreArguments, ripgrepPath } from '../utils/ripgrep.js';
+import { grepWithJavaScript } from './grep-javascript.js';
+import {
+  cutLine,
+  type GrepEngineName,
+  GrepPatternError,
+  type GrepRequest,
+  type GrepSink,
+  globFilterFor,
+  isDirectory,
+  MAX_LINE_BYTES,
+  MAX_MATCH_LINE,
+  MAX_MATCH_LINE_BYTES,
+} from './grep-request.js';
 
-export type GrepEngineName = 'ripgrep' | 'git' | 'javascript';
-
-export interface GrepRequest {
-  /** The workspace root that contains `target` (ignore files are read from it). */
-  root: string;
-  roots: readonly string[];
-  /** Absolute folder or file to search. */
-  target: string;
-  pattern: string;
-  ignoreCase: boolean;
-  glob?: string;
-  signal: AbortSignal;
-  /**
-   * Whether a match at this place would be shown; an engine may leave the text of the
-   * others empty (they are only counted), which spares decoding millions of lines.
-   */
-  wouldShow?: (file: string, line: number) => boolean;
-}
-
-export interface GrepMatch {
-  /** Absolute path. */
-  file: string;
-  line: number;
-  text: string;
-}
-
-/**
- * Where an engine delivers what it finds, a file's matches together and in line order.
- * A match that `wouldShow` turned down is only counted: no object, no text.
- */
-export interface GrepSink {
-  match(match: GrepMatch): void;
-  hidden(file: string): void;
-}
-
-/** The pattern is not a valid regular expression for the engine. */
-export class GrepPatternError extends Error {}
-
-/** Longest line text kept per match; longer lines are cut with a marker. */
-export const MAX_MATCH_LINE = 1000;
-/** Bytes that always decode to more than MAX_MATCH_LINE characters (UTF-8: at most 4 a character). */
-const MAX_MATCH_LINE_BYTES = 4 * MAX_MATCH_LINE + 4;
-/** Room for a path, a line number and MAX_MATCH_LINE_BYTES of text in one output line. */
-const MAX_LINE_BYTES = 64 * 1024;
+export {
+  type GrepEngineName,
+  type GrepMatch,
+  GrepPatternError,
+  type GrepRequest,
+  type GrepSink,
+  MAX_MATCH_LINE,
+} from './grep-request.js';
 
 /**
  * Smart case, decided once for every engine: case-insensitive unless the pattern has an
@@ -107,10 +80,6 @@ export async function runGrepEngine(
     case 'javascript':
       return grepWithJavaScript(request, (match) => sink.match(match));
   }
-}
-
-function cutLine(text: string): string {
-  return text.length > MAX_MATCH_LINE ? `${text.slice(0, MAX_MATCH_LINE)}… [line cut]` : text;
 }
 
 // ---- ripgrep ------------------------------------------------------------------------------
@@ -199,13 +168,6 @@ async function grepWithRipgrep(request: GrepRequest, sink: GrepSink): Promise<vo
 const COLON = 0x3a;
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
-
-/** The glob as a test on absolute paths, relative to the searched folder (case-sensitive, as rg). */
-function globFilterFor(request: GrepRequest): ((file: string) => boolean) | null {
-  if (!request.glob) return null;
-  const filter = fileFilter(request.glob, { caseSensitive: true });
-  return (file) => filter(path.relative(request.target, file) || path.basename(file));
-}
 
 // ---- git grep -----------------------------------------------------------------------------
 
@@ -363,59 +325,4 @@ function spawnLines(
       resolve({ code, text: stderr });
     });
   });
-}
-
-// ---- JavaScript ---------------------------------------------------------------------------
-
-const READ_CONCURRENCY = 32;
-
-async function grepWithJavaScript(
-  request: GrepRequest,
-  onMatch: (match: GrepMatch) => void,
-): Promise<void> {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(request.pattern, request.ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw new GrepPatternError((error as Error).message);
-  }
-  const folder = await isDirectory(request.target);
-  const files = folder
-    ? await listFiles(request.target, {
-        roots: request.roots,
-        respectGitIgnore: true,
-        respectToolhostIgnore: true,
-        engine: 'javascript',
-        signal: request.signal,
-      })
-    : [request.target];
-  const filter = globFilterFor(request);
-  const wanted = filter ? files.filter(filter) : files;
-  for (let i = 0; i < wanted.length && !request.signal.aborted; i += READ_CONCURRENCY) {
-    await Promise.all(
-      wanted.slice(i, i + READ_CONCURRENCY).map(async (file) => {
-        let bytes: Buffer;
-        try {
-          bytes = await readFile(file);
-        } catch {
-          return;
-        }
-        if (isBinary(bytes.subarray(0, 8192)) || bytes.includes(0)) return;
-        const lines = bytes.toString('utf8').split('\n');
-        if (lines[lines.length - 1] === '') lines.pop();
-        lines.forEach((raw, index) => {
-          const text = raw.replace(/\r$/, '');
-          if (regex.test(text)) onMatch({ file, line: index + 1, text: cutLine(text) });
-        });
-      }),
-    );
-  }
-}
-
-async function isDirectory(target: string): Promise<boolean> {
-  try {
-    return (await stat(target)).isDirectory();
-  } catch {
-    return false;
-  }
 }
