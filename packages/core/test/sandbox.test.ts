@@ -145,25 +145,14 @@ describeSandbox(`sandbox: the file system${label}`, () => {
     expect(readFileSync(path.join(home, '.netrc'), 'utf8')).toBe('SECRET-NETRC');
   });
 
+  /** git in `root` outside the sandbox, with an identity to commit as. */
+  const gitIn = (root: string, ...args: string[]) =>
+    execFileSync('git', ['-C', root, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], {
+      stdio: 'pipe',
+    });
   /** Commits in `root` outside the sandbox, as the person would later; hooks run. */
   const commitOutside = (root: string) =>
-    execFileSync(
-      'git',
-      [
-        '-C',
-        root,
-        '-c',
-        'user.email=t@t',
-        '-c',
-        'user.name=t',
-        'commit',
-        '-q',
-        '--allow-empty',
-        '-m',
-        'later',
-      ],
-      { stdio: 'pipe' },
-    );
+    gitIn(root, 'commit', '-q', '--allow-empty', '-m', 'later');
   /** Shell lines that make `dir` a git folder whose post-commit hook writes `canary`. */
   const plantRepository = (dir: string, canary: string) => [
     `mkdir -p ${dir}/hooks ${dir}/objects ${dir}/refs`,
@@ -174,19 +163,7 @@ describeSandbox(`sandbox: the file system${label}`, () => {
 
   it('keeps .git read-only and in place, so no hook is planted for a later git outside', async () => {
     execFileSync('git', ['init', '-q', ws.root]);
-    execFileSync('git', [
-      '-C',
-      ws.root,
-      '-c',
-      'user.email=t@t',
-      '-c',
-      'user.name=t',
-      'commit',
-      '-q',
-      '--allow-empty',
-      '-m',
-      'one',
-    ]);
+    gitIn(ws.root, 'commit', '-q', '--allow-empty', '-m', 'one');
     const config = readFileSync(ws.p('.git/config'), 'utf8');
     const canary = path.join(outside, 'git-canary');
     const { tool } = shellWith({ sandbox: 'on' });
@@ -273,8 +250,7 @@ describeSandbox(`sandbox: the file system${label}`, () => {
   it('keeps a worktree pointing where it did, and its git folders read-only', async () => {
     execFileSync('git', ['init', '-q', ws.root]);
     rmSync(ws.p('.git/hooks'), { recursive: true });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', ws.root, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args]);
+    const git = (...args: string[]) => gitIn(ws.root, ...args);
     git('commit', '-q', '--allow-empty', '-m', 'first');
     const worktree = path.join(ws.base, 'linked');
     git('worktree', 'add', '-q', '--detach', worktree);
