@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { listToolsOverStdio } from '../packages/cli/scripts/mcp-opening.mjs';
 import {
   CORE,
   CORPUS,
@@ -43,39 +44,14 @@ const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 /** Starts an MCP server, answers initialize and tools/list, and stops it. */
 function mcpReady(command, args) {
-  return () =>
-    new Promise((resolve, reject) => {
-      const child = spawn(command, args, { cwd: CORPUS, env, stdio: ['pipe', 'pipe', 'ignore'] });
-      let buffer = '';
-      const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
-          const message = JSON.parse(buffer.slice(0, end));
-          buffer = buffer.slice(end + 1);
-          if (message.id === 1) {
-            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-            send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-          } else if (message.id === 2) {
-            if (!message.result?.tools?.length) reject(new Error('no tools listed'));
-            child.kill();
-            resolve();
-          }
-        }
-      });
-      child.on('error', reject);
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'bench', version: '1.0.0' },
-        },
-      });
-    });
+  return async () => {
+    const child = spawn(command, args, { cwd: CORPUS, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      await listToolsOverStdio(child, 'bench', '1.0.0');
+    } finally {
+      child.kill();
+    }
+  };
 }
 
 const declarations = path.join(home, 'declarations.json');

@@ -20,6 +20,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { transform } from 'esbuild';
+import { openingLines } from './mcp-opening.mjs';
 
 /** The banner bundle.mjs puts on every ES chunk; the CommonJS function gets `require` as a parameter. */
 export const ESM_BANNER =
@@ -141,28 +142,12 @@ export function writeCodeCaches(outDir, launcher) {
       TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
       TOOLHOST_WRITE_CODE_CACHE: '1',
     };
-    const mcpExchange = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'code-cache', version: '1' },
-        },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    ]
-      .map((message) => `${JSON.stringify(message)}\n`)
-      .join('');
     const runs = [
       { args: ['--help'] },
       { args: ['tools', '--root', home] },
       { args: ['call', 'read_file', JSON.stringify({ absolute_path: sample }), '--root', home] },
       { args: ['call', 'list_directory', JSON.stringify({ path: home }), '--root', home] },
-      { args: ['mcp', '--root', home], input: mcpExchange },
+      { args: ['mcp', '--root', home], input: openingLines('code-cache') },
     ];
     for (const { args, input } of runs) {
       const run = spawnSync(process.execPath, [launcher, ...args], {

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openingLines } from '../scripts/mcp-opening.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = path.resolve(CLI, '../..');
@@ -72,26 +73,12 @@ function run(launcher: string, args: string[], input = ''): Run {
   };
 }
 
-/** An MCP client's first exchange with `toolhost mcp`, then a call; stdin then closes. */
-const MCP_EXCHANGE = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'cached-start-test', version: '1' },
-    },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
-  .map((message) => `${JSON.stringify(message)}\n`)
-  .join('');
-
 const COMMANDS: [string, () => string[], string?][] = [
-  ['mcp (initialize, tools/list)', () => ['mcp', '--root', home], MCP_EXCHANGE],
+  [
+    'mcp (initialize, tools/list)',
+    () => ['mcp', '--root', home],
+    openingLines('cached-start-test'),
+  ],
   ['tools --json', () => ['tools', '--json', '--root', home]],
   ['call read_file', () => ['call', 'read_file', JSON.stringify({ absolute_path: sample })]],
   ['call list_directory', () => ['call', 'list_directory', JSON.stringify({ path: home })]],

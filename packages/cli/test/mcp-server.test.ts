@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +8,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../core/test/helpers/processes.js';
 import { FIXTURES, makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { initializeRequest, listToolsOverStdio } from '../scripts/mcp-opening.mjs';
 import { CLI, type RunningCli, startCli } from './run-cli.js';
 
 const PIXEL = path.join(FIXTURES, 'pixel.png');
@@ -58,6 +60,19 @@ async function connectStdio(
 }
 
 describe('toolhost mcp over stdio', () => {
+  it("answers the opening written by hand, as the bench and the build's code cache send it", async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--root', root], {
+      env: env(),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const tools = (await listToolsOverStdio(child, 'hand-written')) as { name: string }[];
+      expect(tools.map((tool) => tool.name)).toContain('read_file');
+    } finally {
+      child.kill();
+    }
+  });
+
   it('lists the tools with annotations from their kinds', async () => {
     const c = await connectStdio();
     const { tools } = await c.listTools();
@@ -169,16 +184,7 @@ describe('toolhost mcp over HTTP', () => {
     return { url, token: given ?? /bearer token (\S+)/.exec(stderr)![1]!, stderr };
   }
 
-  const initialize = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'x', version: '1' },
-    },
-  });
+  const initialize = JSON.stringify(initializeRequest('x'));
   const post = (url: string, headers: Record<string, string> = {}) =>
     fetch(url, {
       method: 'POST',
