@@ -28,6 +28,7 @@ export {
 } from './agent/checkpoints/checkpoint-store.js';
 export {
   type BatchCheckpoint,
+  type BatchOwner,
   Checkpointer,
   type CheckpointerOptions,
   type CheckpointFailurePolicy,

@@ -167,6 +167,7 @@ async function listCommand(
           at: checkpoint.at,
           kind: checkpoint.kind,
           tool_calls: checkpoint.toolCalls,
+          subagent: checkpoint.subagent ?? null,
           ...(checkpoint.restoring ? { restoring: checkpoint.restoring } : {}),
           session_id: checkpoint.sessionId ?? null,
           message_index: checkpoint.messageIndex ?? null,

@@ -17,6 +17,7 @@ import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { assistantMessage, RunState } from './agent-loop-run.js';
+import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
 import { parseToolCalls, runToolBatch } from './tool-batch.js';
@@ -72,6 +73,28 @@ export class AgentLoop {
   /** Uses this system prompt from the next request on (the memory files were read again). */
   setSystemPrompt(systemPrompt: string): void {
     this.options = { ...this.options, systemPrompt };
+  }
+
+  /**
+   * The checkpoints of a subagent this loop's `task` call runs: taken by this loop's
+   * checkpointer, in this session, marked as the subagent's, and placed in this
+   * conversation before the model turn that started the subagent (so a restore brings
+   * back the files and this conversation as they were before that turn). Undefined when
+   * this loop takes none.
+   */
+  subagentCheckpoints(subagent: string): CheckpointHook | undefined {
+    const hook = this.options.checkpoints;
+    if (!hook) return undefined;
+    return {
+      beforeBatch: async (calls, _subagentIndex, signal) => {
+        const outcome = await hook.beforeBatch(calls, this.history.length - 1, signal, {
+          subagent,
+        });
+        if (outcome.kind === 'taken')
+          this.options.recorder?.recordCheckpoint?.(outcome.checkpoint.id);
+        return outcome;
+      },
+    };
   }
 
   /** Summarises older turns now, whatever the history's size. */

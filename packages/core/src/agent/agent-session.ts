@@ -72,7 +72,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const model = new ModelClient(options.endpoint, options.client);
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
-  registerTaskTool(options, model, usage);
+  // The loop is made below; a subagent only asks for its checkpoints once it runs.
+  let loopForSubagents: AgentLoop | undefined;
+  registerTaskTool(options, model, usage, (subagent) =>
+    loopForSubagents?.subagentCheckpoints(subagent),
+  );
   const promptWith = (memory: LoadedMemory) =>
     buildSystemPrompt({
       environment: environmentFacts(config),
@@ -104,6 +108,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.history ? { history: options.history } : {}),
     ...(options.recorder ? { recorder: options.recorder } : {}),
   });
+  loopForSubagents = loop;
   const rebuildSystemPrompt = () => {
     systemPrompt = promptWith(memory);
     loop.setSystemPrompt(systemPrompt);
@@ -128,7 +133,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 }
 
 /** Offers `task` with the subagents found for this project (unless depth 0). */
-function registerTaskTool(options: AgentSessionOptions, model: ModelClient, usage: UsageTracker) {
+function registerTaskTool(
+  options: AgentSessionOptions,
+  model: ModelClient,
+  usage: UsageTracker,
+  checkpoints: (subagent: string) => CheckpointHook | undefined,
+) {
   const { config, registry } = options;
   const maxDepth = options.maxSubagentDepth ?? 2;
   if (maxDepth < 1 || registry.getRegisteredTool('task')) return;
@@ -141,6 +151,7 @@ function registerTaskTool(options: AgentSessionOptions, model: ModelClient, usag
     usage,
     definitions,
     maxDepth,
+    checkpoints,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }

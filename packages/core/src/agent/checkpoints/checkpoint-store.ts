@@ -41,6 +41,8 @@ export interface Checkpoint {
   /** The conversation it belongs to, and how many of its messages came before it. */
   sessionId?: string;
   messageIndex?: number;
+  /** The subagent whose calls followed (a `task` run), absent for the main agent's. */
+  subagent?: string;
   /** The shadow repository's commit holding the files. */
   commit: string;
   roots: SnapshotRoot[];
@@ -55,6 +57,7 @@ export interface NewCheckpoint {
   restoring?: string;
   sessionId?: string;
   messageIndex?: number;
+  subagent?: string;
   signal?: AbortSignal;
 }
 
@@ -157,6 +160,7 @@ export class CheckpointStore {
       ...(input.restoring ? { restoring: input.restoring } : {}),
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
       ...(input.messageIndex !== undefined ? { messageIndex: input.messageIndex } : {}),
+      ...(input.subagent ? { subagent: input.subagent } : {}),
       commit,
       roots: snapshot.roots,
       ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}),

@@ -21,13 +21,23 @@ export type BatchCheckpoint =
   | { kind: 'taken'; checkpoint: Checkpoint; skipped: string[] }
   | { kind: 'failed'; message: string; runBatch: boolean };
 
+/** Whose batch it is, when not the main agent's. */
+export interface BatchOwner {
+  /** The subagent (a `task` run) whose calls these are. */
+  subagent?: string;
+}
+
 /** What the loop calls before each batch (a library user may give its own). */
 export interface CheckpointHook {
-  /** @param messageIndex messages in the conversation before the model turn with these calls */
+  /**
+   * @param messageIndex messages in the main conversation before the model turn with these
+   * calls (for a subagent's batch: before the turn with its `task` call)
+   */
   beforeBatch(
     calls: readonly AgentToolCall[],
     messageIndex: number,
     signal: AbortSignal,
+    owner?: BatchOwner,
   ): Promise<BatchCheckpoint>;
 }
 
@@ -79,6 +89,7 @@ export class Checkpointer implements CheckpointHook {
     calls: readonly AgentToolCall[],
     messageIndex: number,
     signal: AbortSignal,
+    owner: BatchOwner = {},
   ): Promise<BatchCheckpoint> {
     const toolCalls = await changingCalls(calls, this.registry, this.config);
     if (toolCalls.length === 0) return { kind: 'not_needed' };
@@ -89,6 +100,7 @@ export class Checkpointer implements CheckpointHook {
         toolCalls,
         sessionId: this.config.sessionId,
         messageIndex,
+        ...(owner.subagent ? { subagent: owner.subagent } : {}),
         signal,
       });
       return {

@@ -102,9 +102,13 @@ export function checkpointRestorePreview(
 export function describeCheckpoint(checkpoint: Checkpoint): string {
   if (checkpoint.kind === 'restore') return `before restoring checkpoint ${checkpoint.restoring}`;
   const [first, ...rest] = checkpoint.toolCalls;
-  if (!first) return 'before a batch of tool calls';
+  if (!first)
+    return checkpoint.subagent
+      ? `before a batch of subagent ${checkpoint.subagent}'s tool calls`
+      : 'before a batch of tool calls';
   const more = rest.length > 0 ? ` (+${rest.length} more call${rest.length === 1 ? '' : 's'})` : '';
-  return `${first.name}: ${first.description}${more}`;
+  const whose = checkpoint.subagent ? `[subagent ${checkpoint.subagent}] ` : '';
+  return `${whose}${first.name}: ${first.description}${more}`;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Runs a subagent: the same agent loop with a fresh conversation, the subagent's own
  * instructions plus the environment, only its tools, the same approval flow (each
  * confirmation names the subagent), and the parent's usage tracker. Its events reach the
- * parent as `subagent` events and its progress as the task call's live output. Nesting
+ * parent as `subagent` events and its progress as the task call's live output. Its
+ * batches that may change files take checkpoints as the main agent's do. Nesting
  * stops at `maxDepth`: deeper subagents get no `task` tool.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,7 @@ import {
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentEvent, AgentEventListener } from '../agent-events.js';
 import { AgentLoop } from '../agent-loop.js';
+import type { CheckpointHook } from '../checkpoints/checkpointer.js';
 import { describeEnvironment, environmentFacts } from '../environment.js';
 import { ToolSubset } from './tool-subset.js';
 
@@ -42,6 +44,12 @@ export interface SubagentRunnerOptions {
   onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
   /** The parent's editor hook, so a subagent's proposed change can be edited the same way. */
   editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
+  /**
+   * The checkpoints a subagent takes before its own batches that may change files (the
+   * main agent's checkpointer and session, marked with the subagent's name); none when
+   * absent or undefined.
+   */
+  checkpoints?: (subagent: string) => CheckpointHook | undefined;
   /** Model requests one subagent run may make (default 50). */
   maxTurns?: number;
   warn?: (message: string) => void;
@@ -93,6 +101,7 @@ export class LoopSubagentRunner implements SubagentRunner {
       if (line) progress(line);
     };
     const ask = this.options.onConfirmationRequest;
+    const checkpoints = this.options.checkpoints?.(definition.name);
     const loop = new AgentLoop({
       config,
       registry: tools,
@@ -101,6 +110,7 @@ export class LoopSubagentRunner implements SubagentRunner {
       usage: this.options.usage,
       limits: { maxTurns: this.options.maxTurns ?? 50 },
       onEvent: forward,
+      ...(checkpoints ? { checkpoints } : {}),
       ...(ask
         ? {
             onConfirmationRequest: (call: WaitingToolCall) =>
