@@ -6,8 +6,9 @@
  * files) that also switches off fsmonitor, pagers, hooks and gpg. (An external diff or a
  * textconv driver cannot be switched off by config, only refused by the check.)
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from '../workspace/workspace-context.js';
 
 /**
  * Repository config keys that make read-only git commands run a program, and sections that
@@ -20,13 +21,27 @@ const PROGRAM_KEYS =
 const PROGRAM_SECTIONS = /^\s*(?:\[.*\][ \t]*)?\[\s*(include|includeif|filter|pager|gpg)\b/im;
 
 /**
- * Why git's own configuration in the repository around `dir` could make a read-only
- * command run a program, or null when it sets nothing of the kind.
+ * A `worktree = <path>` line (core.worktree, in any section: reading more only asks more).
+ * Git takes the work tree from it, so `git diff` would read files there.
  */
-export function gitConfigProblem(dir: string): string | null {
+const WORKTREE_KEY = /^\s*(?:\[.*\][ \t]*)?worktree\s*=(.*)$/gim;
+
+/**
+ * Why git's own configuration in the repository around `dir` could make a read-only
+ * command run a program or read files outside the workspace, or null when it does
+ * neither. `canRead` says whether a path lies in the workspace; without it only the
+ * repository's own folder counts.
+ */
+export function gitConfigProblem(
+  dir: string,
+  canRead?: (absolutePath: string) => boolean,
+): string | null {
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return null; // not a repository: git reads no repository config
   if (gitDir === null) return 'the repository layout could not be read';
+  const inside = canRead ?? ((target: string) => isWithin(gitDir.root, target));
+  const elsewhere = gitFolderElsewhere(gitDir, inside);
+  if (elsewhere) return elsewhere;
   // git status and diff look into submodules with their own config (the environment's safe
   // config is not passed down to them), so those configs must run nothing either.
   const submodules = submoduleGitDirs(gitDir);
@@ -41,7 +56,7 @@ export function gitConfigProblem(dir: string): string | null {
       path.join(folder, 'config.worktree'),
     ]),
   ];
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -52,8 +67,59 @@ export function gitConfigProblem(dir: string): string | null {
     if (key) {
       return `the repository's git config (${file}) sets "${key[0].trim()}", which can make git run a program`;
     }
+    // Git takes a relative path from the git folder in use: a submodule's own, or for the
+    // repository's files the worktree's, whose shared config lies in another folder.
+    const bases = new Set([path.dirname(file), ...(index < 2 ? [gitDir.own] : [])]);
+    const worktree = worktreeElsewhere(text, [...bases], inside);
+    if (worktree) return `the repository's git config (${file}) ${worktree}`;
   }
   return null;
+}
+
+/**
+ * Why the git folder git would use lies outside the workspace, or null. A `.git` file may
+ * name any folder (a missing `.git` can be made by a sandboxed command); one outside is
+ * trusted only when it names this `.git` back in its `gitdir` file, as git writes it for
+ * a linked worktree (a folder outside the workspace cannot be written from the sandbox).
+ */
+function gitFolderElsewhere(
+  gitDir: { root: string; own: string; common: string },
+  inside: (absolutePath: string) => boolean,
+): string | null {
+  const dotGit = path.join(gitDir.root, '.git');
+  const own = realPath(gitDir.own);
+  if (inside(own) && inside(realPath(gitDir.common))) return null;
+  const back = readText(path.join(own, 'gitdir')).trim();
+  if (back && realPath(path.resolve(own, back)) === realPath(dotGit)) return null;
+  return `the repository's git folder (${own}) lies outside the workspace and does not name ${dotGit} back`;
+}
+
+/**
+ * Why a `worktree = <path>` line in a config's text leads outside the workspace, or null.
+ * A relative path is taken from each of `bases` (git takes it from the git folder); a
+ * value with quotes, escapes, comments or nothing at all is not understood and asks.
+ */
+function worktreeElsewhere(
+  text: string,
+  bases: readonly string[],
+  inside: (absolutePath: string) => boolean,
+): string | null {
+  for (const [, raw] of text.matchAll(WORKTREE_KEY)) {
+    const value = raw!.trim();
+    if (!value || /["\\#;]/.test(value)) return `sets core.worktree in a form not understood`;
+    if (bases.some((base) => !inside(realPath(path.resolve(base, value)))))
+      return `sets core.worktree to ${value}, outside the workspace`;
+  }
+  return null;
+}
+
+/** The real path of `target`, or `target` itself when it does not exist. */
+function realPath(target: string): string {
+  try {
+    return realpathSync.native(target);
+  } catch {
+    return target;
+  }
 }
 
 /** How many folders the search for submodules' git folders may look at before it asks. */

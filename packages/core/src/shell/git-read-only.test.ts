@@ -215,13 +215,79 @@ describe('gitConfigProblem', () => {
     const worktree = path.join(dir, 'wt');
     mkdirSync(worktree);
     writeFileSync(path.join(worktree, '.git'), `gitdir: ${own}\n`);
+    // Outside the repository's folder, trusted only when it names this .git back.
+    expect(gitConfigProblem(worktree)).toBe(
+      `the repository's git folder (${own}) lies outside the workspace and does not name ${path.join(worktree, '.git')} back`,
+    );
+    writeFileSync(path.join(own, 'gitdir'), `${path.join(worktree, '.git')}\n`);
     expect(gitConfigProblem(worktree)).toBeNull();
+    writeFileSync(path.join(own, 'gitdir'), path.join(dir, '.git'));
+    expect(gitConfigProblem(worktree)).toContain('does not name');
+    writeFileSync(path.join(own, 'gitdir'), '../../../../wt/.git');
+    expect(gitConfigProblem(worktree)).toBeNull();
+    // Inside the workspace as the caller defines it, no back link is needed.
+    rmSync(path.join(own, 'gitdir'));
+    expect(gitConfigProblem(worktree, (target) => target.startsWith(dir))).toBeNull();
+    expect(gitConfigProblem(worktree, (target) => target !== path.join(main, '.git'))).toContain(
+      'does not name',
+    );
+    writeFileSync(path.join(own, 'gitdir'), `${path.join(worktree, '.git')}\n`);
 
     writeFileSync(path.join(own, 'config.worktree'), '[core]\n\tpager = less\n');
     expect(gitConfigProblem(worktree)).toContain(`(${path.join(own, 'config.worktree')})`);
 
     writeFileSync(path.join(main, '.git', 'config'), '[diff "x"]\n\ttextconv = ./x.sh\n');
     expect(gitConfigProblem(worktree)).toContain(`(${path.join(main, '.git', 'config')})`);
+  });
+
+  it('asks when core.worktree leads outside the workspace or is written in a form not understood', () => {
+    const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
+    const problemWith = (line: string) => {
+      repo(`[core]\n\tbare = false\n${line}\n`);
+      return gitConfigProblem(dir, ws);
+    };
+    const config = path.join(dir, '.git', 'config');
+    for (const line of ['\tworktree = ..', `\tworktree = ${dir}/sub`, '[core] worktree = ../x'])
+      expect(problemWith(line), line).toBeNull();
+    expect(problemWith('\tworktree = ../..')).toBe(
+      `the repository's git config (${config}) sets core.worktree to ../.., outside the workspace`,
+    );
+    for (const line of [
+      '\tWorkTree=/etc',
+      '[core] worktree = /etc',
+      '[other]\n\tworktree = /etc',
+      '\tworktree = ..\n\tworktree = /etc',
+    ])
+      expect(problemWith(line), line).toContain('outside the workspace');
+    for (const line of [
+      '\tworktree =',
+      '\tworktree = ""',
+      '\tworktree = "/etc"',
+      '\tworktree = ..\\',
+      '\tworktree = .. # note',
+      '\tworktree = ..;note',
+    ])
+      expect(problemWith(line), line).toBe(
+        `the repository's git config (${config}) sets core.worktree in a form not understood`,
+      );
+    // Without a workspace, only the repository's own folder counts.
+    repo('[core]\n\tworktree = ../..\n');
+    expect(gitConfigProblem(dir)).toContain('outside the workspace');
+    repo('[core]\n\tworktree = ../sub\n');
+    expect(gitConfigProblem(dir)).toBeNull();
+  });
+
+  it("takes a submodule's core.worktree from its own git folder", () => {
+    const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
+    repo('[core]\n\tbare = false\n');
+    writeFileSync(path.join(dir, '.gitmodules'), '[submodule "s"]\n\tpath = s\n');
+    const modules = path.join(dir, '.git', 'modules', 's');
+    mkdirSync(modules, { recursive: true });
+    writeFileSync(path.join(modules, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(modules, 'config'), '[core]\n\tworktree = ../../../s\n');
+    expect(gitConfigProblem(dir, ws)).toBeNull();
+    writeFileSync(path.join(modules, 'config'), '[core]\n\tworktree = ../../../../s\n');
+    expect(gitConfigProblem(dir, ws)).toContain('outside the workspace');
   });
 
   it('reads the pointer of a .git file the way git writes it, and loosely', () => {

@@ -43,7 +43,7 @@ export function readOnlyProblem(command: ShellCommand, context: ReadOnlyContext)
       words,
       context.cwd,
       (word, cwd) => pathProblem(word, { ...context, cwd }),
-      context.gitConfigProblem ?? gitConfigProblem,
+      context.gitConfigProblem ?? ((dir) => gitConfigProblem(dir, context.canRead)),
     );
   }
   if (name === 'find') return findProblem(words, context);
