@@ -5,7 +5,7 @@
  */
 import { CONSTRAINT_KEYWORDS, type ConstraintKeyword } from './schema-constraints.js';
 import type { SchemaDialect } from './schema-transform.js';
-import { STRICT_FORMATS } from './strict-schema.js';
+import { STRICT_CONSTRAINTS, STRICT_FORMATS } from './strict-schema.js';
 
 export type ProviderId =
   | 'openai-chat'
@@ -46,17 +46,9 @@ const ALL_CONSTRAINTS = constraintsExcept('examples');
 /** OpenAI-compatible endpoints (vLLM, Ollama, llama.cpp...): plain JSON Schema, no `$defs`. */
 const COMPATIBLE: SchemaDialect = { constraints: ALL_CONSTRAINTS, recursion: 'flatten' };
 
-/** OpenAI strict mode: its documented keywords and formats; recursion through `$defs`. */
+/** OpenAI strict mode: the keywords and formats it is known to take (listed, so a new one stays out); recursion through `$defs`. */
 const OPENAI_STRICT: SchemaDialect = {
-  constraints: constraintsExcept(
-    'minLength',
-    'maxLength',
-    'uniqueItems',
-    'minProperties',
-    'maxProperties',
-    'default',
-    'examples',
-  ),
+  constraints: STRICT_CONSTRAINTS,
   formats: STRICT_FORMATS,
   recursion: 'defs',
 };

@@ -4,8 +4,9 @@ import { validateAgainstSchema } from '../utils/schema-validator.js';
 import { checkSentDeclarations } from './declaration-checks.js';
 import { toOpenAITools } from './openai-chat.js';
 import { PROVIDERS } from './provider-rules.js';
-import { transformSchema } from './schema-transform.js';
-import { toStrictSchema } from './strict-schema.js';
+import { CONSTRAINT_KEYWORDS, type ConstraintKeyword } from './schema-constraints.js';
+import { STRUCTURAL_KEYWORDS, transformSchema } from './schema-transform.js';
+import { STRICT_CONSTRAINTS, STRICT_KEYWORDS, toStrictSchema } from './strict-schema.js';
 
 const strictDialect = PROVIDERS['openai-chat-strict'].dialect;
 
@@ -390,5 +391,120 @@ describe('toStrictSchema: the shapes strict mode takes', () => {
       ...taken,
       link: { type: 'string', description: 'Format: uri.' },
     });
+  });
+});
+
+describe('toStrictSchema: only the keywords strict mode is known to take', () => {
+  /** A value for every constraint the transform knows; a new one must be given one here. */
+  const SAMPLES: Record<ConstraintKeyword, unknown> = {
+    format: 'uuid',
+    pattern: '^a',
+    minLength: 1,
+    maxLength: 9,
+    minimum: 0,
+    maximum: 5,
+    exclusiveMinimum: -1,
+    exclusiveMaximum: 6,
+    multipleOf: 1,
+    minItems: 1,
+    maxItems: 3,
+    uniqueItems: true,
+    minProperties: 1,
+    maxProperties: 4,
+    default: 'a',
+    examples: ['a'],
+  };
+  /** Every keyword the transform may emit, as far as the transform says. */
+  const EMITTED = [...STRUCTURAL_KEYWORDS, ...CONSTRAINT_KEYWORDS];
+
+  const keywordsIn = (node: unknown, found = new Set<string>()): Set<string> => {
+    if (Array.isArray(node)) for (const item of node) keywordsIn(item, found);
+    else if (node !== null && typeof node === 'object')
+      for (const [key, value] of Object.entries(node)) {
+        found.add(key);
+        // Names of properties and $defs entries are no keywords; their schemas are.
+        if (key === 'properties' || key === '$defs')
+          for (const inner of Object.values(value as object)) keywordsIn(inner, found);
+        else if (key !== 'enum' && key !== 'const' && key !== 'required') keywordsIn(value, found);
+      }
+    return found;
+  };
+
+  it('knows every keyword the transform emits: taken as it is, or worded by the transform', () => {
+    const unknown = EMITTED.filter(
+      (keyword) =>
+        !STRICT_KEYWORDS.has(keyword) &&
+        !(CONSTRAINT_KEYWORDS as readonly string[]).includes(keyword),
+    );
+    expect(unknown).toEqual([]);
+    expect(strictDialect.constraints).toBe(STRICT_CONSTRAINTS);
+    expect(PROVIDERS['openai-responses'].dialect).toBe(strictDialect);
+  });
+
+  it("sends no keyword outside its list, whatever the tool's schema uses", () => {
+    const everything = {
+      type: 'object',
+      title: 'Everything',
+      properties: {
+        ...Object.fromEntries(
+          CONSTRAINT_KEYWORDS.map((keyword) => [
+            keyword,
+            { type: 'string', [keyword]: SAMPLES[keyword] },
+          ]),
+        ),
+        tree: { $ref: '#/$defs/node' },
+        choice: { oneOf: [{ type: 'string' }, { type: 'number', nullable: true }] },
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
+        merged: {
+          allOf: [{ type: 'object', properties: { a: { const: 1 } } }, { required: ['a'] }],
+        },
+        picked: { enum: ['a', 'b'], not: { const: 'c' } },
+      },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        },
+      },
+    };
+    const transformed = transformSchema(everything, strictDialect);
+    const strictened = toStrictSchema(transformed);
+    if (!('schema' in strictened)) throw new Error(strictened.problem);
+    const sent = keywordsIn(strictened.schema);
+    expect([...sent].filter((keyword) => !STRICT_KEYWORDS.has(keyword))).toEqual([]);
+    // The schema did reach every part: the recursion, the union, the tuple, the constraints.
+    expect([...sent].sort()).toEqual([...STRICT_KEYWORDS].sort());
+  });
+
+  it('words a constraint it does not take, and refuses any other keyword, when given one directly', () => {
+    const given = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Who.', minLength: 2, format: 'uri', pattern: '^a' },
+        tag: { type: 'string', examples: [], maxLength: 4 },
+        size: { type: 'integer', default: 3 },
+      },
+      required: ['name', 'tag', 'size'],
+    };
+    expect(toStrictSchema(given)).toEqual({
+      schema: {
+        type: 'object',
+        properties: {
+          name: {
+            type: 'string',
+            description: 'Who. At least 2 characters. Format: uri.',
+            pattern: '^a',
+          },
+          tag: { type: 'string', description: 'At most 4 characters.' },
+          size: { type: 'integer', description: 'Default: 3.' },
+        },
+        required: ['name', 'tag', 'size'],
+        additionalProperties: false,
+      },
+    });
+    for (const keyword of ['not', 'title', 'oneOf', 'if'])
+      expect(
+        toStrictSchema({ type: 'object', properties: { a: { type: 'string', [keyword]: {} } } }),
+      ).toEqual({ problem: `the keyword ${keyword}` });
   });
 });

@@ -4,9 +4,17 @@
  * nullable (the scheduler turns their nulls back into absent parameters, see
  * utils/json-schema.ts), within the documented limits. A schema that strict mode cannot
  * express without changing its meaning (a free-form map, a value of any type) is reported,
- * and the adapter sends that tool non-strict instead.
+ * and the adapter sends that tool non-strict instead. What strict mode takes is listed, not
+ * what it refuses: a keyword the schema transform learns later is worded into the
+ * description (a constraint) or sends the tool non-strict (anything else) until it is
+ * added here.
  */
 import { isObject, type Schema } from '../utils/json-schema.js';
+import {
+  CONSTRAINT_KEYWORDS,
+  type ConstraintKeyword,
+  describeConstraint,
+} from './schema-constraints.js';
 
 /** OpenAI's documented limits for strict schemas. */
 export const STRICT_LIMITS = { depth: 10, properties: 5000, enumValues: 1000 } as const;
@@ -23,6 +31,38 @@ export const STRICT_FORMATS: ReadonlySet<string> = new Set([
   'ipv6',
   'uuid',
 ]);
+
+/** The constraint keywords strict mode takes as they are (the transform words the others). */
+export const STRICT_CONSTRAINTS: ReadonlySet<string> = new Set([
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+]);
+
+/** Every keyword a strict schema may carry: the structure strict mode takes and those constraints. */
+export const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'description',
+  'properties',
+  'required',
+  'items',
+  'anyOf',
+  'additionalProperties',
+  'enum',
+  'const',
+  '$ref',
+  '$defs',
+  ...STRICT_CONSTRAINTS,
+]);
+
+const isConstraint = (key: string): key is ConstraintKeyword =>
+  (CONSTRAINT_KEYWORDS as readonly string[]).includes(key);
 
 export type StrictOutcome = { schema: Schema } | { problem: string };
 
@@ -67,6 +107,15 @@ function strictNode(node: unknown, depth: number, budget: Budget, atRoot: boolea
     if (typeof out.description === 'string')
       return { description: out.description, anyOf: [{ $ref: out.$ref }] };
     return { $ref: out.$ref };
+  }
+  for (const key of Object.keys(out)) {
+    const taken =
+      STRICT_KEYWORDS.has(key) && (key !== 'format' || STRICT_FORMATS.has(out.format as string));
+    if (taken) continue;
+    if (!isConstraint(key)) throw new NotStrict(`the keyword ${key}`);
+    const words = describeConstraint(key, out[key]);
+    delete out[key];
+    if (words) out.description = out.description ? `${out.description} ${words}` : words;
   }
   if (Array.isArray(out.anyOf)) {
     out.anyOf = out.anyOf.map((branch) => strictNode(branch, depth + 1, budget, false));
