@@ -483,8 +483,10 @@ describe('toStrictSchema: only the keywords strict mode is known to take', () =>
         name: { type: 'string', description: 'Who.', minLength: 2, format: 'uri', pattern: '^a' },
         tag: { type: 'string', examples: [], maxLength: 4 },
         size: { type: 'integer', default: 3 },
+        note: { type: 'string', description: 'Note.', examples: [] },
+        plain: { type: 'string', examples: [] },
       },
-      required: ['name', 'tag', 'size'],
+      required: ['name', 'tag', 'size', 'note', 'plain'],
     };
     expect(toStrictSchema(given)).toEqual({
       schema: {
@@ -497,8 +499,10 @@ describe('toStrictSchema: only the keywords strict mode is known to take', () =>
           },
           tag: { type: 'string', description: 'At most 4 characters.' },
           size: { type: 'integer', description: 'Default: 3.' },
+          note: { type: 'string', description: 'Note.' },
+          plain: { type: 'string' },
         },
-        required: ['name', 'tag', 'size'],
+        required: ['name', 'tag', 'size', 'note', 'plain'],
         additionalProperties: false,
       },
     });
