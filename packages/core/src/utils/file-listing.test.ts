@@ -24,8 +24,10 @@ const list = async (
     .sort();
 
 describe('listFiles', () => {
-  it('finds the bundled ripgrep', () => {
+  it('finds the bundled ripgrep where @vscode/ripgrep itself says it is', async () => {
+    const { rgPath } = await import('@vscode/ripgrep');
     expect(ripgrepPath()).toMatch(/rg(\.exe)?$/);
+    expect(ripgrepPath()).toBe(rgPath);
   });
 
   for (const engine of ['ripgrep', 'javascript'] as const) {
