@@ -85,7 +85,6 @@ export {
   type SubagentRunnerOptions,
 } from './agent/subagents/subagent-runner.js';
 export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
-// Configuration and settings
 export {
   Config,
   type ConfigParameters,
@@ -93,6 +92,12 @@ export {
   DEFAULT_TRUNCATE_THRESHOLD,
   type LoadConfigOptions,
 } from './config/config.js';
+// Configuration and settings
+export {
+  PROMPT_FOLDER_ROOTS,
+  SUBAGENT_FOLDERS,
+  USER_COMMAND_FOLDERS,
+} from './config/prompt-folders.js';
 export {
   APPROVAL_MODES,
   type ApprovalMode,

@@ -233,9 +233,10 @@ describeSandbox(`sandbox: the file system${label}`, () => {
       `mkdir -p .toolhost; echo '{"tools":{"shell":{"sandbox":"off"}}}' > ${settings}`,
     );
     expect(existsSync(settings)).toBe(false);
+    // The empty folder made to mount on is gone again.
+    expect(existsSync(ws.p('.toolhost'))).toBe(false);
     const realSettings = path.join(ws.base, 'settings-elsewhere');
     mkdirSync(realSettings);
-    rmSync(ws.p('.toolhost'), { recursive: true });
     symlinkSync(realSettings, ws.p('.toolhost'));
     const { output } = await run(
       tool,

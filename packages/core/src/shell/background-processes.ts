@@ -39,13 +39,21 @@ export class BackgroundProcesses {
     const log = openSync(logPath, 'a');
     try {
       const shell = options.shell ?? shellProgram();
-      const child = spawn(shell.file, shell.args(command), {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ['ignore', log, log],
-        detached: true,
-      });
-      child.on('error', () => undefined);
+      const child = (() => {
+        try {
+          return spawn(shell.file, shell.args(command), {
+            cwd: options.cwd,
+            env: options.env,
+            stdio: ['ignore', log, log],
+            detached: true,
+          });
+        } catch (error) {
+          shell.release?.();
+          throw error;
+        }
+      })();
+      child.on('error', () => shell.release?.());
+      child.on('exit', () => shell.release?.());
       child.unref();
       if (!child.pid) throw new Error(`could not start ${shell.file}`);
       const entry: BackgroundProcess = { pid: child.pid, command, logPath, startedAt: new Date() };

@@ -51,6 +51,8 @@ export const BASH_LOCATIONS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bas
 export interface ShellProgram {
   file: string;
   args: (command: string) => string[];
+  /** Called once the process has ended or could not start (the sandbox gives back mounts). */
+  release?: () => void;
 }
 
 /** bash where it is installed, else the POSIX sh. */
@@ -84,6 +86,7 @@ export async function runShellCommand(
         detached: true, // its own process group, so the whole tree can be ended
       });
     } catch (error) {
+      shell.release?.();
       resolve(emptyResult({ spawnError: (error as Error).message }));
       return;
     }
@@ -175,6 +178,7 @@ export async function runShellCommand(
       spawnError = error.message;
       if (!pgid) {
         // It never started, so no 'exit' will come.
+        shell.release?.();
         clearInterval(poll);
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
@@ -183,6 +187,7 @@ export async function runShellCommand(
     });
     // 'exit', not 'close': a background process that inherited the pipes would hold 'close' back.
     child.on('exit', async (code, signal) => {
+      shell.release?.();
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       if (ending) await ending;

@@ -10,12 +10,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, readFrontMatterFile } from '@toolhost/core';
+import { type Config, readFrontMatterFile, USER_COMMAND_FOLDERS } from '@toolhost/core';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';
 
-const FOLDERS = ['.toolhost/commands', '.qwen/commands', '.gemini/commands', '.claude/commands'];
+const FOLDERS = USER_COMMAND_FOLDERS;
 const EXTENSION = /\.(md|toml)$/i;
 /** Deeper nesting than this is most likely a mistake (a linked loop, a vendored tree). */
 const MAX_DEPTH = 4;

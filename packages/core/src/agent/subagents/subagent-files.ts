@@ -8,6 +8,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/config.js';
+import { SUBAGENT_FOLDERS } from '../../config/prompt-folders.js';
 import type { SubagentDefinition } from '../../tools/task.js';
 import { readFrontMatterFile } from '../../utils/front-matter.js';
 import { GENERAL_PURPOSE } from './builtin-subagents.js';
@@ -17,7 +18,7 @@ export interface LoadedSubagents {
   warnings: string[];
 }
 
-const FOLDERS = ['.toolhost/agents', '.qwen/agents', '.claude/agents'];
+const FOLDERS = SUBAGENT_FOLDERS;
 const NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 /** Claude Code's model aliases mean nothing to an OpenAI-compatible endpoint: the parent's model is used. */
 const INHERITED_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku', '']);

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
-import { bwrapArgs, bwrapShell, findBwrap, probeBwrap } from './bwrap.js';
+import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
+import { bwrapArgs, bwrapLaunch, bwrapShell, findBwrap, probeBwrap } from './bwrap.js';
 import type { SandboxPolicy } from './policy.js';
 
 let base: string;
@@ -66,6 +67,9 @@ function operations(args: string[]): string[] {
 
 const SYSTEM = ['--ro-bind / /', '--dev /dev', '--proc /proc', '--tmpfs /tmp'];
 const ISOLATED = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'];
+/** The prompt folders of a root, made read-only (made first where missing). */
+const promptBinds = (root: string) =>
+  PROMPT_FOLDER_ROOTS.map((name) => `--ro-bind ${root}/${name} ${root}/${name}`);
 const ending = (cwd: string) => ['--setenv TOOLHOST_SANDBOX bwrap', `--chdir ${cwd}`];
 
 describe('bwrapArgs', () => {
@@ -78,8 +82,8 @@ describe('bwrapArgs', () => {
       ...SYSTEM,
       `--bind ${ws} ${ws}`,
       `--bind ${other} ${other}`,
-      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
-      `--ro-bind ${other}/.toolhost ${other}/.toolhost`,
+      ...promptBinds(ws),
+      ...promptBinds(other),
       `--bind ${temp} ${temp}`,
       ...ending(cwd),
     ]);
@@ -109,8 +113,9 @@ describe('bwrapArgs', () => {
     // The settings folder made read-only as the project's is hidden afterwards as the user's.
     expect(ops.slice(ops.indexOf(`--bind ${home} ${home}`))).toEqual([
       `--bind ${home} ${home}`,
-      `--ro-bind ${home}/.toolhost ${home}/.toolhost`,
+      ...promptBinds(home),
       `--ro-bind /dev/null ${path.join(home, '.netrc')}`,
+      `--tmpfs ${path.join(home, '.qwen')}`,
       `--tmpfs ${path.join(home, '.ssh')}`,
       `--tmpfs ${path.join(home, '.toolhost')}`,
       `--bind ${temp} ${temp}`,
@@ -125,7 +130,7 @@ describe('bwrapArgs', () => {
       ...ISOLATED,
       ...SYSTEM,
       `--bind ${ws} ${ws}`,
-      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
+      ...promptBinds(ws),
       `--ro-bind ${gitDir} ${gitDir}`,
       `--bind ${temp} ${temp}`,
       ...ending(ws),
@@ -153,12 +158,31 @@ describe('bwrapArgs', () => {
       `--bind ${ws}/src ${ws}/src`,
     ]);
     expect(ops.slice(pinned + 3)).toEqual([
-      `--ro-bind ${ws}/.toolhost ${ws}/.toolhost`,
+      ...promptBinds(ws),
       `--ro-bind ${realGit} ${realGit}`,
-      `--ro-bind ${other}/.toolhost ${other}/.toolhost`,
+      ...promptBinds(other),
       `--bind ${temp} ${temp}`,
       ...ending(ws),
     ]);
+  });
+});
+
+describe('bwrapLaunch', () => {
+  it('removes the prompt folders it made once the command has ended, and only those', () => {
+    fs.mkdirSync(path.join(ws, '.claude'));
+    const made = PROMPT_FOLDER_ROOTS.filter((name) => name !== '.claude');
+    const first = bwrapLaunch(policy(), ws);
+    const second = bwrapLaunch(policy(), ws);
+    expect(fs.readdirSync(ws).sort()).toEqual([...PROMPT_FOLDER_ROOTS].sort());
+    first.release();
+    expect(fs.readdirSync(ws).sort(), 'still held by the second').toEqual(
+      [...PROMPT_FOLDER_ROOTS].sort(),
+    );
+    first.release(); // a second call gives nothing back twice
+    expect(fs.readdirSync(ws).length).toBe(PROMPT_FOLDER_ROOTS.length);
+    second.release();
+    expect(fs.readdirSync(ws)).toEqual(['.claude']);
+    expect(made.every((name) => !fs.existsSync(path.join(ws, name)))).toBe(true);
   });
 });
 
@@ -170,6 +194,7 @@ describe('bwrapShell', () => {
     const args = sandboxed.args('echo hi');
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '-c', 'echo hi']);
     expect(args.slice(0, args.indexOf('--') + 1)).toEqual(bwrapArgs(policy(), ws));
+    sandboxed.release?.();
   });
 });
 

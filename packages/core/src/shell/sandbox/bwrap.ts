@@ -1,8 +1,9 @@
 /**
  * Linux: the command runs under bubblewrap (`bwrap`). Mounts are applied in order, each on
  * top of the ones before: the whole file system read-only, a fresh /dev, /proc and /tmp,
- * the workspace roots writable again (a root holding a linked `.git` or `.toolhost` with
- * only its entries writable), git folders and settings folders read-only, credential
+ * the workspace roots writable again (a root holding a linked `.git` or prompt folder with
+ * only its entries writable), git folders and prompt folders (`.toolhost`, `.qwen`, ...)
+ * read-only, credential
  * locations covered, and toolhost's project temporary folder writable.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import {
   existingCredentialPaths,
   PROTECTED_ROOT_ENTRIES,
   protectedPaths,
+  releaseMade,
   type SandboxPolicy,
 } from './policy.js';
 
@@ -77,6 +79,17 @@ function isolationArgs(
 
 /** bwrap's arguments for one command, up to and including `--`. */
 export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
+  return bwrapLaunch(policy, cwd).args;
+}
+
+/**
+ * bwrap's arguments for one command, and what to call once it has ended: the empty prompt
+ * folders made as mount points are removed again (releaseMade).
+ */
+export function bwrapLaunch(
+  policy: SandboxPolicy,
+  cwd: string,
+): { args: string[]; release: () => void } {
   const args = isolationArgs(policy.network, policy.dieWithParent);
   for (const root of policy.workspaceRoots) args.push('--bind', root, root);
   const kept = protectedPaths(policy.workspaceRoots);
@@ -101,7 +114,12 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
   mkdirSync(policy.projectTempDir, { recursive: true });
   args.push('--bind', policy.projectTempDir, policy.projectTempDir);
   args.push('--setenv', 'TOOLHOST_SANDBOX', 'bwrap', '--chdir', cwd, '--');
-  return args;
+  let released = false;
+  const release = () => {
+    if (!released) releaseMade(kept.made);
+    released = true;
+  };
+  return { args, release };
 }
 
 export function bwrapShell(
@@ -110,8 +128,12 @@ export function bwrapShell(
   policy: SandboxPolicy,
   cwd: string,
 ): ShellProgram {
-  const prefix = bwrapArgs(policy, cwd);
-  return { file: bwrap, args: (command) => [...prefix, shell.file, ...shell.args(command)] };
+  const { args: prefix, release } = bwrapLaunch(policy, cwd);
+  return {
+    file: bwrap,
+    args: (command) => [...prefix, shell.file, ...shell.args(command)],
+    release,
+  };
 }
 
 /**

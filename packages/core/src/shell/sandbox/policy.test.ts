@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,10 @@ import {
   writeCredentialHome,
 } from '../../../test/helpers/credentials.js';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
-import { existingCredentialPaths, protectedPaths } from './policy.js';
+import { waitUntil } from '../../../test/helpers/processes.js';
+import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
+import { findBwrap } from './bwrap.js';
+import { existingCredentialPaths, protectedPaths, releaseMade } from './policy.js';
 
 let base: string;
 let home: string;
@@ -77,6 +81,8 @@ describe('protectedPaths', () => {
     return dir;
   };
   const settingsOf = (root: string) => path.join(root, '.toolhost');
+  /** The prompt folders of a root, in the loaders' order. */
+  const promptOf = (root: string) => PROMPT_FOLDER_ROOTS.map((name) => path.join(root, name));
   const readOnlyOf = (root: string) => protectedPaths([root]).readOnly;
 
   it("keeps each root's settings folder and whole git folder with its submodules", () => {
@@ -86,39 +92,111 @@ describe('protectedPaths', () => {
     const plain = path.join(base, 'plain');
     fs.mkdirSync(plain);
     expect(protectedPaths([ws, plain])).toEqual({
-      readOnly: [settingsOf(ws), gitDir, lib, settingsOf(plain)],
+      readOnly: [...promptOf(ws), gitDir, lib, ...promptOf(plain)],
       pinnedRoots: [],
+      made: [...promptOf(ws), ...promptOf(plain)],
     });
   });
 
-  it('makes a missing settings folder, empty, and leaves one that is there as it is', () => {
+  it('makes missing prompt folders, empty, and leaves one that is there as it is', () => {
     fs.mkdirSync(settingsOf(home));
     fs.writeFileSync(path.join(settingsOf(home), 'settings.json'), '{}');
-    expect(protectedPaths([ws, home]).readOnly).toEqual([settingsOf(ws), settingsOf(home)]);
-    expect(fs.readdirSync(settingsOf(ws))).toEqual([]);
+    const kept = protectedPaths([ws, home]);
+    expect(kept.readOnly).toEqual([...promptOf(ws), ...promptOf(home)]);
+    expect(kept.made).toEqual([...promptOf(ws), ...promptOf(home).slice(1)]);
+    for (const folder of kept.made) expect(fs.readdirSync(folder)).toEqual([]);
+    releaseMade(kept.made, () => false);
+    expect(fs.readdirSync(ws)).toEqual([]);
+    expect(fs.readdirSync(home)).toEqual(['.toolhost']);
     expect(fs.readdirSync(settingsOf(home))).toEqual(['settings.json']);
   });
 
-  it('pins a root whose settings folder cannot be made', () => {
+  it('makes nothing when asked not to (a sandbox that denies by name)', () => {
+    expect(protectedPaths([ws], false)).toEqual({ readOnly: [], pinnedRoots: [], made: [] });
+    expect(fs.readdirSync(ws)).toEqual([]);
+  });
+
+  it('keeps a made folder while it is held, mounted elsewhere, or no longer empty', () => {
+    const first = protectedPaths([ws]).made;
+    const second = protectedPaths([ws]).made;
+    expect(second).toEqual(first);
+    releaseMade(first, () => false);
+    expect(fs.readdirSync(ws).length, 'held by the second').toBe(PROMPT_FOLDER_ROOTS.length);
+    releaseMade(second, () => true);
+    expect(fs.readdirSync(ws).length, 'mounted elsewhere').toBe(PROMPT_FOLDER_ROOTS.length);
+    // Still this process's own: the next command holds it and gives it back.
+    const third = protectedPaths([ws]).made;
+    expect(third).toEqual(first);
+    fs.writeFileSync(path.join(settingsOf(ws), 'settings.json'), '{}');
+    releaseMade(third, () => false);
+    expect(fs.readdirSync(ws)).toEqual(['.toolhost']);
+    // Given back once more, it is no longer counted: it is the person's now.
+    releaseMade(third, () => false);
+    expect(protectedPaths([ws]).made).toEqual(promptOf(ws).slice(1));
+  });
+
+  it.skipIf(!findBwrap())(
+    "keeps a folder another process's sandbox has mounted, found by the mount tables",
+    async () => {
+      const spaced = path.join(ws, 'a b\tc'); // written escaped in the mount tables
+      fs.mkdirSync(spaced);
+      const holder = spawn(
+        findBwrap()!,
+        [
+          ...['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/'],
+          ...['--ro-bind', spaced, spaced, '--', 'sh', '-c', 'echo up; sleep 30'],
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      await new Promise((resolve) => holder.stdout.once('data', resolve));
+      try {
+        releaseMade([spaced]);
+        expect(fs.existsSync(spaced), 'mounted elsewhere').toBe(true);
+      } finally {
+        holder.kill('SIGKILL');
+        await new Promise((resolve) => holder.once('exit', resolve));
+      }
+      // The sandbox's mounts go with its last process, which the kernel ends a moment later.
+      const gone = await waitUntil(() => {
+        releaseMade([spaced]);
+        return !fs.existsSync(spaced);
+      }, 10_000);
+      expect(gone).toBe(true);
+    },
+  );
+
+  it('keeps a file in the way, and pins a root whose prompt folder is a link to nowhere', () => {
     fs.writeFileSync(settingsOf(ws), 'a file in the way');
-    expect(protectedPaths([ws])).toEqual({ readOnly: [settingsOf(ws)], pinnedRoots: [ws] });
-    // Nor through a link to a folder that does not exist.
+    expect(protectedPaths([ws])).toEqual({
+      readOnly: promptOf(ws),
+      pinnedRoots: [],
+      made: promptOf(ws).slice(1),
+    });
     fs.rmSync(settingsOf(ws));
     fs.symlinkSync(path.join(base, 'nowhere', 'x'), settingsOf(ws));
-    expect(protectedPaths([ws])).toEqual({ readOnly: [], pinnedRoots: [ws] });
+    expect(protectedPaths([ws])).toEqual({
+      readOnly: promptOf(ws).slice(1),
+      pinnedRoots: [ws],
+      made: promptOf(ws).slice(1),
+    });
   });
 
   it('pins a root whose .git or .toolhost is a link, and keeps what the link leads to', () => {
     const realGit = gitFolder(path.join(base, 'real-git'));
     fs.symlinkSync(realGit, path.join(ws, '.git'));
     expect(protectedPaths([ws])).toEqual({
-      readOnly: [settingsOf(ws), realGit],
+      readOnly: [...promptOf(ws), realGit],
       pinnedRoots: [ws],
+      made: promptOf(ws),
     });
     const realSettings = path.join(base, 'real-settings');
     fs.mkdirSync(realSettings);
     fs.symlinkSync(realSettings, settingsOf(home));
-    expect(protectedPaths([home])).toEqual({ readOnly: [realSettings], pinnedRoots: [home] });
+    expect(protectedPaths([home])).toEqual({
+      readOnly: [realSettings, ...promptOf(home).slice(1)],
+      pinnedRoots: [home],
+      made: promptOf(home).slice(1),
+    });
   });
 
   it('finds submodules whose names hold slashes, and submodules of submodules', () => {
@@ -138,10 +216,10 @@ describe('protectedPaths', () => {
     const elsewhere = gitFolder(path.join(base, 'elsewhere'));
     fs.symlinkSync(elsewhere, path.join(modules, 'linked'));
     const readOnly = readOnlyOf(ws);
-    expect(readOnly.slice(0, 2)).toEqual([settingsOf(ws), gitDir]);
+    expect(readOnly.slice(0, 5)).toEqual([...promptOf(ws), gitDir]);
     expect([...readOnly].sort()).toEqual(
       [
-        settingsOf(ws),
+        ...promptOf(ws),
         gitDir,
         path.join(modules, 'config-only'),
         path.join(modules, 'head-only'),
@@ -158,13 +236,13 @@ describe('protectedPaths', () => {
     const folders = (count: number) => Array.from({ length: count }, (_, i) => `d${i}`);
     const reachable = gitFolder(path.join(gitDir, 'modules', ...folders(8), 'sub'));
     gitFolder(path.join(gitDir, 'modules', ...folders(9), 'too-deep'));
-    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), gitDir, reachable]);
+    expect(readOnlyOf(ws)).toEqual([...promptOf(ws), gitDir, reachable]);
     // Each submodule of a submodule counts one level.
     const chainRoot = path.join(base, 'chain');
     const chain = [gitFolder(path.join(chainRoot, '.git'))];
     for (let level = 0; level < 10; level++)
       chain.push(gitFolder(path.join(chain.at(-1)!, 'modules', `s${level}`)));
-    expect(readOnlyOf(chainRoot)).toEqual([settingsOf(chainRoot), ...chain.slice(0, 10)]);
+    expect(readOnlyOf(chainRoot)).toEqual([...promptOf(chainRoot), ...chain.slice(0, 10)]);
   });
 
   it('keeps what linked hooks, config and modules lead to', () => {
@@ -181,7 +259,7 @@ describe('protectedPaths', () => {
     fs.symlinkSync(realModules, path.join(gitDir, 'modules'));
     // A link to nothing yet is left out: it can only be made outside the workspace's roots.
     fs.symlinkSync(path.join(base, 'planted'), path.join(sub, 'config-link'));
-    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), gitDir, sharedHooks, sharedConfig, sub]);
+    expect(readOnlyOf(ws)).toEqual([...promptOf(ws), gitDir, sharedHooks, sharedConfig, sub]);
   });
 
   it("keeps a worktree's .git file, the git folder it names and that folder's common folder", () => {
@@ -189,12 +267,12 @@ describe('protectedPaths', () => {
     const own = gitFolder(path.join(main, 'worktrees', 'ws'));
     fs.writeFileSync(path.join(own, 'commondir'), '../..\n');
     fs.writeFileSync(path.join(ws, '.git'), 'gitdir: ../main/.git/worktrees/ws\n');
-    expect(readOnlyOf(ws)).toEqual([settingsOf(ws), path.join(ws, '.git'), own, main]);
+    expect(readOnlyOf(ws)).toEqual([...promptOf(ws), path.join(ws, '.git'), own, main]);
     // A .git file that names nothing, or no folder, is kept itself.
     const notAPointer = 'not a pointer, gitdir: ../main/.git/worktrees/ws\n';
     for (const text of ['', 'gitdir: ../missing\n', notAPointer, 'gitdir:../main/.git\n']) {
       fs.writeFileSync(path.join(ws, '.git'), text);
-      expect(readOnlyOf(ws), text).toEqual([settingsOf(ws), path.join(ws, '.git')]);
+      expect(readOnlyOf(ws), text).toEqual([...promptOf(ws), path.join(ws, '.git')]);
     }
   });
 
@@ -210,7 +288,7 @@ describe('protectedPaths', () => {
       '[submodule "one"]\n\tpath = libs/one\n\turl = x/path = three\n[submodule "two"]\n  path=two  \n[submodule "gone"]\n\tpath = gone\n',
     );
     expect(readOnlyOf(ws)).toEqual([
-      settingsOf(ws),
+      ...promptOf(ws),
       gitDir,
       path.join(ws, 'libs', 'one', '.git'),
       path.join(ws, 'two', '.git'),

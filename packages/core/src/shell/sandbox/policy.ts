@@ -6,9 +6,11 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmdirSync,
   statSync,
 } from 'node:fs';
 import path from 'node:path';
+import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
@@ -59,45 +61,124 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
 
 /**
  * The names at a workspace root that decide what runs outside the sandbox later: the
- * repository's git folder (hooks, configuration, `commondir`, submodules) and the
- * project's settings (which may turn the sandbox off or allow commands).
+ * repository's git folder (hooks, configuration, `commondir`, submodules), the project's
+ * settings (which may turn the sandbox off or allow commands), and the folders whose
+ * subagents and commands later sessions load as prompts (prompt-folders.ts).
  */
-export const PROTECTED_ROOT_ENTRIES = ['.git', '.toolhost'] as const;
+export const PROTECTED_ROOT_ENTRIES: readonly string[] = ['.git', ...PROMPT_FOLDER_ROOTS];
 
 export interface ProtectedPaths {
-  /** Real paths made read-only as a whole: git folders, `.git` files, settings folders. */
+  /** Real paths made read-only as a whole: git folders, `.git` files, prompt folders. */
   readOnly: string[];
   /**
    * Workspace roots whose own entries cannot be added, removed or renamed: a protected
    * entry there is a link (a mount lands on its target and leaves the link replaceable), or
-   * the settings folder could not be made. Their other entries stay writable.
+   * a missing prompt folder could not be made. Their other entries stay writable.
    */
   pinnedRoots: string[];
+  /** Empty prompt folders made here for this command, to be given back by releaseMade. */
+  made: string[];
 }
 
 /**
  * What a command must not change, because git or toolhost run later outside the sandbox
  * would act on it. The whole git folder is read-only: in a writable one a command can
  * write `commondir`, which moves hooks and configuration to a folder of its own. A missing
- * `.toolhost` is made empty first, so that it can be pinned; a missing `.git` cannot be
- * kept from being made (a limit the README names).
+ * prompt folder is made empty when `makeMissing` (a bind mount needs a place to land) and
+ * removed again by releaseMade once no sandbox holds it; a missing `.git` cannot be kept
+ * from being made (a limit the README names).
  */
-export function protectedPaths(workspaceRoots: readonly string[]): ProtectedPaths {
+export function protectedPaths(
+  workspaceRoots: readonly string[],
+  makeMissing = true,
+): ProtectedPaths {
   const readOnly = new Set<string>();
   const pinnedRoots: string[] = [];
+  const made: string[] = [];
   for (const root of workspaceRoots) {
-    const settings = path.join(root, '.toolhost');
-    try {
-      mkdirSync(settings);
-    } catch {
-      // there already, a link (even to nowhere), or a root that cannot be written
-    }
-    const linked = PROTECTED_ROOT_ENTRIES.some((name) => isLink(path.join(root, name)));
-    if (linked || !realDirectory(settings)) pinnedRoots.push(root);
-    for (const target of [realPathOf(settings), ...gitPaths(root)])
+    let pinned = PROTECTED_ROOT_ENTRIES.some((name) => isLink(path.join(root, name)));
+    for (const name of PROMPT_FOLDER_ROOTS) {
+      const folder = path.join(root, name);
+      if (makeMissing && makeHeld(folder)) made.push(folder);
+      const target = realPathOf(folder);
       if (target) readOnly.add(target);
+      else if (makeMissing) pinned = true; // neither there nor made: nothing to mount on
+    }
+    if (pinned) pinnedRoots.push(root);
+    for (const target of gitPaths(root)) if (target) readOnly.add(target);
   }
-  return { readOnly: [...readOnly], pinnedRoots };
+  return { readOnly: [...readOnly], pinnedRoots, made };
+}
+
+/** How many launched commands hold each prompt folder this process made. */
+const holders = new Map<string, number>();
+
+/**
+ * Makes `folder` when it is missing, or counts one more holder of a folder this process
+ * made earlier; true when the caller must give it back with releaseMade.
+ */
+function makeHeld(folder: string): boolean {
+  const held = holders.get(folder);
+  if (held === undefined) {
+    try {
+      mkdirSync(folder);
+    } catch {
+      return false; // there already (the person's), a link, or a root that cannot be written
+    }
+  }
+  holders.set(folder, (held ?? 0) + 1);
+  return true;
+}
+
+/**
+ * Gives back folders protectedPaths made, once the command that held them has ended:
+ * each is removed when no other command of this process holds it, it is still empty, and
+ * no sandbox anywhere still has it mounted (removing a mount point in another namespace
+ * would unmount it there). Whatever cannot be checked stays, empty and harmless.
+ */
+export function releaseMade(made: readonly string[], mounted = mountedAnywhere): void {
+  for (const folder of made) {
+    const left = (holders.get(folder) ?? 1) - 1;
+    if (left > 0) {
+      holders.set(folder, left);
+      continue;
+    }
+    if (mounted(folder)) {
+      holders.set(folder, 0); // still ours, to be tried again when the next holder ends
+      continue;
+    }
+    holders.delete(folder);
+    try {
+      rmdirSync(folder);
+    } catch {
+      // the person put something there meanwhile, or it is gone: it stays theirs
+    }
+  }
+}
+
+/** Whether any process's mount table has a mount at `target`; true when it cannot tell. */
+function mountedAnywhere(target: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    const table = readText(`/proc/${pid}/mountinfo`);
+    for (const line of table.split('\n')) {
+      const point = line.split(' ')[4];
+      if (point !== undefined && unescapeMountPath(point) === target) return true;
+    }
+  }
+  return false;
+}
+
+/** The kernel writes space, tab, newline and backslash in mount paths as octal escapes. */
+function unescapeMountPath(text: string): string {
+  return text.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+    String.fromCharCode(Number.parseInt(octal, 8)),
+  );
 }
 
 /**

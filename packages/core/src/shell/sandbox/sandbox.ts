@@ -7,6 +7,7 @@
  * nor which environment variables it gets (shell-environment.ts).
  */
 import os from 'node:os';
+import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
@@ -165,7 +166,7 @@ export function sandboxFailureHint(
   const limits = [
     "files outside the workspace, its private /tmp and toolhost's temporary folder are read-only",
     'credential folders in the home folder (~/.ssh, ~/.aws, ...) are hidden',
-    "the repository's .git and the project's .toolhost are read-only (git commit, checkout, fetch and the like cannot change the repository here)",
+    `the repository's .git and the project's ${PROMPT_FOLDER_ROOTS.join(', ')} are read-only (git commit, checkout, fetch and the like cannot change the repository here; subagents and commands are written with the file tools)`,
     ...(network === 'deny' ? ['there is no network (tools.shell.network is "deny")'] : []),
   ];
   const next =

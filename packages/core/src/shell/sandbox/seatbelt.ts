@@ -29,7 +29,8 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     '/private/tmp',
     '/private/var/folders',
   ];
-  const kept = protectedPaths(policy.workspaceRoots);
+  // Missing names are denied by path, so nothing is made for them.
+  const kept = protectedPaths(policy.workspaceRoots, false);
   // The entries by name too: a link there can neither be removed nor made anew.
   const readOnly = [
     ...kept.readOnly,
