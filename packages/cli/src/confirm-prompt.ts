@@ -6,8 +6,10 @@ import {
   parseFieldAnswer,
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
+  type ToolElicitationUrlConfirmationDetails,
   type WaitingToolCall,
 } from '@toolhost/core';
+import { openInBrowser, systemOpener } from './browser.js';
 import { renderConfirmation, type Style } from './render.js';
 
 interface Choice {
@@ -171,6 +173,43 @@ export async function askFormInTerminal(
       }
     }
     return { outcome: ToolConfirmationOutcome.ProceedOnce, payload: { answers } };
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Asks the person whether they will visit a server's page (elicitation, URL mode): `y` they
+ * open it themselves, `o` toolhost opens it with the system's opener (offered only where
+ * one exists), `n` or end of input declines. Nothing is opened unless they type `o`.
+ */
+export async function askVisitInTerminal(
+  details: ToolElicitationUrlConfirmationDetails,
+  style: Style,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  opener: string | undefined = systemOpener(),
+): Promise<ConfirmationDecision> {
+  output.write(`\n${renderConfirmation(details, style)}\n`);
+  const rl = createInterface({ input, output, terminal: false });
+  try {
+    for (;;) {
+      output.write(
+        opener
+          ? 'Will you open it? y = yes, I will open it; o = open it in my browser now; n = no: '
+          : 'Will you open it? y = yes, I will open it; n = no: ',
+      );
+      const line = await nextLine(rl);
+      const answer = line?.trim().toLowerCase();
+      if (answer === undefined || answer === 'n' || answer === 'no')
+        return { outcome: ToolConfirmationOutcome.Cancel };
+      if (answer === 'y' || answer === 'yes')
+        return { outcome: ToolConfirmationOutcome.ProceedOnce };
+      if (opener && answer === 'o') {
+        openInBrowser(details.url, opener);
+        return { outcome: ToolConfirmationOutcome.ProceedOnce };
+      }
+    }
   } finally {
     rl.close();
   }

@@ -150,7 +150,9 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     ) => {
       const { openSession, closeSession } = await import('./session.js');
       const { runCallCommand } = await import('./commands/call-command.js');
-      const session = await openSession(options, warn);
+      // On a terminal the person answers the call's questions (unless stdin carries the arguments).
+      const urlElicitation = Boolean(io.stdin.isTTY) && rawArgs !== '-';
+      const session = await openSession({ ...options, urlElicitation }, warn);
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
           ...io,

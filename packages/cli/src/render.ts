@@ -92,5 +92,7 @@ export function renderConfirmation(details: ToolCallConfirmationDetails, style: 
       return `${title}\n${details.plan}`;
     case 'elicitation':
       return `${title}\n${details.message}`;
+    case 'elicitation_url':
+      return `${title}\n${details.message}\n  ${style.cyan(details.url)}\n  It leads to ${style.bold(details.host)}. Nothing is opened for you; check the host before you go.`;
   }
 }

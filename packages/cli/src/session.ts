@@ -53,6 +53,8 @@ export async function openSession(
     });
     const warnings = settings.warnings.map(formatSettingsWarning);
     for (const warning of warnings) warn(`warning: ${warning}`);
+    // Before discovery: servers learn at connection whether page visits can be asked for.
+    config.urlElicitation = Boolean(options.urlElicitation);
     session = { config, registry: createToolRegistry(config), warnings };
     const opened = session;
     // Stopped by a signal: MCP servers closed and background commands ended like a normal exit.

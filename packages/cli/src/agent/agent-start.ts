@@ -50,6 +50,8 @@ export async function withAgentStart<T>(
   warn: (line: string) => void,
   work: (start: AgentStart) => Promise<T>,
   noModel: () => T,
+  /** True for a front end where a person answers questions (the interactive terminal). */
+  personAnswers = false,
 ): Promise<T> {
   // Read before the session opens: a usage error in them must not leave a session behind.
   const limits = limitsFrom(flags);
@@ -63,6 +65,7 @@ export async function withAgentStart<T>(
       approvalMode,
       overrides: settingsFrom(flags),
       ...(resumed ? { sessionId: resumed.id } : {}),
+      urlElicitation: personAnswers,
     },
     warn,
   );

@@ -14,7 +14,7 @@ import {
   toParts,
   type WaitingToolCall,
 } from '@toolhost/core';
-import { askFormInTerminal, askInTerminal } from '../confirm-prompt.js';
+import { askFormInTerminal, askInTerminal, askVisitInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';
@@ -74,6 +74,11 @@ export async function runCallCommand(
       return canAsk
         ? askFormInTerminal(details, io.style, io.stdin, io.stderr)
         : { outcome: ToolConfirmationOutcome.Cancel };
+    // A page a server wants the person to visit: never approved by --yes.
+    if (details.type === 'elicitation_url')
+      return canAsk
+        ? askVisitInTerminal(details, io.style, io.stdin, io.stderr)
+        : { outcome: ToolConfirmationOutcome.Cancel };
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
     if (canAsk) {
       askedAbout = call;
@@ -88,6 +93,8 @@ export async function runCallCommand(
     return { outcome: ToolConfirmationOutcome.Cancel };
   };
 
+  // What servers tell the person outside any question (a page visit declined or done).
+  session.registry.onServerNotice((text) => io.stderr.write(`toolhost: ${text}\n`));
   process.on('SIGINT', onInterrupt);
   const live = options.json ? undefined : liveOutputPrinter(io.stderr);
   let completed: CompletedToolCall | undefined;

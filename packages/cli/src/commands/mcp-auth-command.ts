@@ -1,5 +1,4 @@
 /** `toolhost mcp auth <server>` and `toolhost mcp logout <server>`: OAuth sign-in and sign-out. */
-import { spawn } from 'node:child_process';
 import {
   Config,
   configuredServers,
@@ -7,6 +6,7 @@ import {
   signInToMcpServer,
   signOutOfMcpServer,
 } from '@toolhost/core';
+import { openInBrowser } from '../browser.js';
 import { UsageError } from '../errors.js';
 import type { SessionOptions } from '../session-options.js';
 
@@ -40,7 +40,7 @@ export async function runMcpAuthCommand(
   const file = await signInToMcpServer(config, alias, settings, {
     openAuthorizationUrl: (url) => {
       stderr.write(`To sign in to MCP server "${alias}", open this page:\n\n  ${url.href}\n\n`);
-      if (options.browser !== false && canOpenBrowser()) openInBrowser(url.href);
+      if (options.browser !== false) openInBrowser(url.href);
       stderr.write('Waiting for the browser to come back...\n');
     },
   }).catch((error: Error) => {
@@ -61,23 +61,4 @@ export async function runMcpLogoutCommand(
       ? `Signed out of "${alias}": its tokens and client registration are deleted.\n`
       : `toolhost kept no sign-in for "${alias}".\n`,
   );
-}
-
-/** Whether a browser can be shown here: on Linux and BSD only with a graphical session. */
-function canOpenBrowser(): boolean {
-  if (process.platform === 'darwin' || process.platform === 'win32') return true;
-  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-}
-
-/** Opens the page in the person's browser when there is one; the printed link is enough otherwise. */
-function openInBrowser(url: string): void {
-  const opener =
-    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  try {
-    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
-    child.on('error', () => undefined);
-    child.unref();
-  } catch {
-    // No opener here: the person uses the printed link.
-  }
 }

@@ -123,5 +123,6 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       warn('For example: OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3 toolhost');
       return ExitCode.Usage;
     },
+    true,
   );
 }

@@ -83,6 +83,8 @@ export class SessionController {
     this.store = new SessionStore(mode);
     this.display = new TurnDisplay(this.store, options.endpoint);
     options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
+    // A server's word outside any question (a page visit declined, or reported done).
+    options.registry.onServerNotice((text) => this.add({ kind: 'message', level: 'info', text }));
   }
 
   /** The agent is made after the controller, since it reports to it. */

@@ -77,6 +77,13 @@ export class Config {
    * request without tools), so only the extracted answer enters the conversation.
    */
   pageExtractor: ContentProcessor | undefined;
+  /**
+   * A person answers this session's questions and can visit a page (the interactive
+   * terminal, `toolhost call` on a terminal): MCP servers are then told they may send the
+   * person to a URL (elicitation, URL mode). Set by such a front end before discovery
+   * starts; headless runs and `toolhost mcp` leave it off, so servers never ask them.
+   */
+  urlElicitation = false;
   /** Commands running in the background, ended by dispose(). */
   readonly backgroundProcesses = new BackgroundProcesses();
   private approvalMode: ApprovalMode;

@@ -122,6 +122,8 @@ export function createToolhostMcpServer(
     const ask = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
       const details = call.confirmationDetails;
       // A downstream server's question is passed on to this client's person, or declined.
+      // Page visits are never asked for here (toolhost mcp does not offer them).
+      if (details.type === 'elicitation_url') return { outcome: ToolConfirmationOutcome.Cancel };
       if (details.type === 'elicitation')
         return server.getClientCapabilities()?.elicitation
           ? forwardQuestion(server, details)
@@ -226,6 +228,8 @@ function describeForPerson(details: ToolCallConfirmationDetails): string {
   switch (details.type) {
     case 'elicitation':
       return `${details.title} ${details.message}`;
+    case 'elicitation_url':
+      return `${details.title} ${details.message}\n\n${details.url}`;
     case 'edit':
       return `${details.title}\n\n${details.fileDiff}`;
     case 'exec':

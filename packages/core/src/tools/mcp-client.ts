@@ -18,6 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   type GetPromptResult,
@@ -33,6 +34,7 @@ import {
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { askForServer } from './mcp-elicitation.js';
+import { UrlVisits } from './mcp-elicitation-url.js';
 import {
   callTimeoutMessage,
   describeError,
@@ -73,6 +75,10 @@ export class McpServerConnection {
   resourceTemplates: McpResourceTemplate[] = [];
   /** Called whenever status, tools, prompts or resources change. */
   onChange: (() => void) | undefined;
+  /** Tells the person something outside any question (a page visit declined or done). */
+  onNotice: ((text: string) => void) | undefined;
+  /** Pages the server asked the person to visit (elicitation, URL mode). */
+  readonly visits: UrlVisits;
   private client: Client | undefined;
   /** The client and transport of a connection attempt in progress, so close() can end it. */
   private starting: { client: Client; transport: Transport } | undefined;
@@ -91,7 +97,9 @@ export class McpServerConnection {
     readonly alias: string,
     readonly settings: McpServerSettings,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.visits = new UrlVisits(alias, (text) => this.onNotice?.(text));
+  }
 
   /** How long each call may go without an answer or progress. */
   get timeoutMs(): number {
@@ -138,14 +146,23 @@ export class McpServerConnection {
       {
         capabilities: {
           roots: { listChanged: false },
-          // Form questions only; the SDK fills in the schema's defaults for omitted fields.
-          elicitation: { form: { applyDefaults: true } },
+          // The SDK fills in a form's defaults for omitted fields. Page visits only where a
+          // person can be asked: elsewhere servers must not send them.
+          elicitation: {
+            form: { applyDefaults: true },
+            ...(this.config.urlElicitation ? { url: {} } : {}),
+          },
         },
       },
     );
     // The server's questions go to the person through the latest running call.
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      askForServer(this.alias, this.askers.at(-1), request.params, extra.signal),
+      request.params.mode === 'url'
+        ? this.visits.ask(this.askers.at(-1), request.params)
+        : askForServer(this.alias, this.askers.at(-1), request.params, extra.signal),
+    );
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, async (notification) =>
+      this.visits.complete(notification.params.elicitationId),
     );
     // The workspace roots are what the server may work on.
     client.setRequestHandler(ListRootsRequestSchema, async () => ({

@@ -1,8 +1,12 @@
 /** A tool served by an MCP server, called through its connection. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
 import type { McpServerConnection } from './mcp-client.js';
+import { visitNeededMessage } from './mcp-elicitation-url.js';
 import { describeError, McpConnectionError } from './mcp-errors.js';
 import { progressReporter } from './mcp-progress.js';
 import { structuredContentText } from './mcp-structured.js';
@@ -118,11 +122,44 @@ export class DiscoveredMCPTool extends BaseTool<Record<string, unknown>> {
       // Connection failures already name the server and say what to do.
       if (error instanceof McpConnectionError)
         return errorResult(ToolErrorType.MCP_TOOL_ERROR, error.message);
+      if (error instanceof UrlElicitationRequiredError) return this.visitsFirst(error, context);
       return errorResult(
         ToolErrorType.MCP_TOOL_ERROR,
         `MCP server ${this.serverAlias} failed on ${this.serverToolName}: ${describeError(error)}`,
       );
     }
+    return this.toResult(result);
+  }
+
+  /**
+   * The tool needs the person to visit pages first: each is put to the person as the
+   * server's own request would be; the model learns only that the person was asked.
+   */
+  private async visitsFirst(
+    error: UrlElicitationRequiredError,
+    context: ToolExecutionContext | undefined,
+  ): Promise<ToolResult> {
+    const canAsk = Boolean(context?.ask) && this.config.urlElicitation;
+    let accepted = canAsk;
+    if (canAsk) {
+      for (const visit of error.elicitations) {
+        const answer = await this.connection.visits.ask(context?.ask, visit);
+        if (answer.action !== 'accept') {
+          accepted = false;
+          break;
+        }
+      }
+    }
+    const message = visitNeededMessage(
+      this.serverAlias,
+      this.serverToolName,
+      canAsk && error.elicitations.length > 0,
+      accepted,
+    );
+    return errorResult(ToolErrorType.MCP_TOOL_ERROR, message);
+  }
+
+  private toResult(result: CallToolResult): ToolResult {
     const parts = mcpContentToParts(result);
     if (result.isError) {
       const message =

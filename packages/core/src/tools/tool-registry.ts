@@ -32,6 +32,7 @@ export class ToolRegistry extends ToolCatalog {
   private commandDiscovery: Promise<void> | undefined;
   private discovery: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
+  private readonly noticeListeners = new Set<(text: string) => void>();
   private readonly failureListeners = new Set<(alias: string, error: string) => void>();
   private toolCache: McpToolCache | undefined;
   /** The MCP client modules, loaded when settings first name a server. */
@@ -82,6 +83,9 @@ export class ToolRegistry extends ToolCatalog {
     this.mcpServers = mcp.configuredServers(this.config).map(([alias, server]) => {
       const connection = new mcp.McpServerConnection(alias, server, this.config);
       connection.onChange = () => this.serverChanged(connection);
+      connection.onNotice = (text) => {
+        for (const listener of [...this.noticeListeners]) listener(text);
+      };
       return connection;
     });
   }
@@ -95,6 +99,15 @@ export class ToolRegistry extends ToolCatalog {
   /** Resolves when every source of the current discovery has answered or failed. */
   async whenDiscoveryComplete(): Promise<void> {
     await this.discovery;
+  }
+
+  /**
+   * Calls the listener with what an MCP server's connection has to tell the person outside
+   * any question (a page visit declined, a server reporting one done).
+   */
+  onServerNotice(listener: (text: string) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
   }
 
   /** Calls the listener whenever the set of tools changes (a server arrived, failed, came back). */

@@ -180,8 +180,26 @@ export interface ToolElicitationConfirmationDetails extends ConfirmationBase {
   requestedSchema: JsonSchema;
 }
 
+/**
+ * An MCP server asks the person to visit a page outside toolhost (elicitation, URL mode:
+ * a third-party sign-in, a payment). Nothing is opened by itself: `proceed_once` means the
+ * person will open the page (a front end may open it with the system's opener when the
+ * person picks that); `cancel` declines, or cancels with `payload.dismissed`. The URL is
+ * for the person only: it never reaches the model.
+ */
+export interface ToolElicitationUrlConfirmationDetails extends ConfirmationBase {
+  type: 'elicitation_url';
+  serverName: string;
+  message: string;
+  /** The whole https URL, as the server sent it (normalised by the URL parser). */
+  url: string;
+  /** The URL's host, shown apart so the person sees where the link really goes. */
+  host: string;
+}
+
 export type ToolCallConfirmationDetails =
   | ToolElicitationConfirmationDetails
+  | ToolElicitationUrlConfirmationDetails
   | ToolEditConfirmationDetails
   | ToolExecConfirmationDetails
   | ToolMcpConfirmationDetails

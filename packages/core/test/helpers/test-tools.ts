@@ -98,6 +98,15 @@ export class RecordingTool extends BaseTool<TestToolParams> {
           message: 'a question',
           requestedSchema: { type: 'object', properties: {} },
         };
+      case 'elicitation_url':
+        return {
+          ...base,
+          type: 'elicitation_url',
+          serverName: 's',
+          message: 'sign in',
+          url: 'https://example.com/sign-in',
+          host: 'example.com',
+        };
     }
   }
 

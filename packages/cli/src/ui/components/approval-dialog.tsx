@@ -11,6 +11,7 @@ import { useUi } from '../ui-context.js';
 import { DiffLines } from './diff-view.js';
 import { ElicitationForm } from './elicitation-form.js';
 import { MarkdownText } from './markdown-text.js';
+import { PageVisitDialog } from './page-visit-dialog.js';
 import { QuestionBox } from './question-box.js';
 
 /** The single key for each answer, the same whatever the order of the list. */
@@ -34,12 +35,16 @@ export interface ApprovalDialogProps {
   isActive: boolean;
 }
 
-/** What the person is asked about a call: a server's form, or whether the call may run. */
+/** What the person is asked about a call: a server's form or page, or whether the call may run. */
 export function ApprovalDialog(props: ApprovalDialogProps) {
   const details = props.call.confirmationDetails;
   if (details.type === 'elicitation')
     return (
       <ElicitationForm details={details} onAnswer={props.onAnswer} isActive={props.isActive} />
+    );
+  if (details.type === 'elicitation_url')
+    return (
+      <PageVisitDialog details={details} onAnswer={props.onAnswer} isActive={props.isActive} />
     );
   return <ChoiceDialog {...props} />;
 }
@@ -125,7 +130,8 @@ function DetailsView({ details }: { details: ToolCallConfirmationDetails }) {
         </Box>
       );
     case 'elicitation':
-      // Asked by ElicitationForm.
+    case 'elicitation_url':
+      // Asked by ElicitationForm and PageVisitDialog.
       return <Text>{details.message}</Text>;
   }
 }

@@ -1,0 +1,94 @@
+import {
+  type ConfirmationDecision,
+  ToolConfirmationOutcome,
+  type ToolElicitationUrlConfirmationDetails,
+} from '@toolhost/core';
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import { openInBrowser, systemOpener } from '../../browser.js';
+import { useUi } from '../ui-context.js';
+import { QuestionBox } from './question-box.js';
+
+export interface PageVisitDialogProps {
+  details: ToolElicitationUrlConfirmationDetails;
+  onAnswer(decision: ConfirmationDecision): void;
+  isActive: boolean;
+}
+
+interface VisitChoice {
+  key: string;
+  label: string;
+  decision: ConfirmationDecision;
+  open?: boolean;
+}
+
+/**
+ * An MCP server asks the person to visit a page: the server, its message, the whole link
+ * and, apart, the host it leads to. Nothing is opened unless the person picks "open it"
+ * (offered only where the system has an opener); Esc dismisses it (the server hears
+ * "cancel") and the turn goes on.
+ */
+export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialogProps) {
+  const { theme, plain } = useUi();
+  const [opener] = useState(() => systemOpener());
+  const choices: VisitChoice[] = [
+    {
+      key: 'y',
+      label: 'I will open it myself',
+      decision: { outcome: ToolConfirmationOutcome.ProceedOnce },
+    },
+    ...(opener
+      ? [
+          {
+            key: 'o',
+            label: 'Open it in my browser now',
+            decision: { outcome: ToolConfirmationOutcome.ProceedOnce },
+            open: true,
+          },
+        ]
+      : []),
+    { key: 'n', label: 'No', decision: { outcome: ToolConfirmationOutcome.Cancel } },
+  ];
+  const [selected, setSelected] = useState(0);
+  const pick = (choice: VisitChoice | undefined) => {
+    if (!choice) return;
+    if (choice.open) openInBrowser(details.url, opener);
+    onAnswer(choice.decision);
+  };
+  useInput(
+    (input, key) => {
+      if (key.escape)
+        return onAnswer({ outcome: ToolConfirmationOutcome.Cancel, payload: { dismissed: true } });
+      if (key.upArrow) return setSelected((at) => (at + choices.length - 1) % choices.length);
+      if (key.downArrow || key.tab) return setSelected((at) => (at + 1) % choices.length);
+      if (key.return) return pick(choices[selected]);
+      const byNumber = /^[1-9]$/.test(input) ? choices[Number(input) - 1] : undefined;
+      pick(byNumber ?? choices.find((choice) => choice.key === input.toLowerCase()));
+    },
+    { isActive },
+  );
+  return (
+    <QuestionBox title={details.title}>
+      <Text>{details.message}</Text>
+      <Box flexDirection="column" marginTop={1}>
+        <Text color={theme.accent}>{details.url}</Text>
+        <Text>
+          It leads to <Text bold>{details.host}</Text>. Check the host before you go; the model does
+          not see this link.
+        </Text>
+      </Box>
+      <Box flexDirection="column" marginTop={1}>
+        {choices.map((choice, index) => {
+          const isSelected = index === selected;
+          return (
+            <Text key={choice.key} color={isSelected ? theme.accent : undefined}>
+              {isSelected && !plain ? '› ' : '  '}
+              {index + 1}. {choice.label} <Text color={theme.muted}>({choice.key})</Text>
+            </Text>
+          );
+        })}
+      </Box>
+      <Text color={theme.muted}>Press a number or key; ↑↓ and Enter; Esc dismisses it.</Text>
+    </QuestionBox>
+  );
+}
