@@ -3,7 +3,8 @@
  * out of a sandboxed command's reach, with real bwrap: a file planted in any folder the
  * loaders name is not there afterwards, whether the folder existed or not, and a folder
  * that did not exist is not left behind either. The lists come from the loaders' own
- * (prompt-folders.ts), so a folder added there is tried here too.
+ * (prompt-folders.ts), so a folder added there is tried here too. And a repository
+ * whose submodule folders are too many to work out is refused, not run half-protected.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,6 +126,24 @@ describeSandbox('sandboxed commands cannot plant prompts for later sessions', ()
         await waitUntil(() => PROMPT_FOLDER_ROOTS.every((top) => !existsSync(ws.p(top))), 10_000),
       ).toBe(true);
       expect(readdirSync(ws.root).sort()).toEqual(['ended', 'started']);
+    } finally {
+      await config.dispose();
+    }
+  });
+});
+
+describeSandbox('a repository the sandbox cannot work out', () => {
+  it('is refused and nothing runs, when modules/ holds more folders than are looked at', async () => {
+    const modules = ws.p('.git', 'modules');
+    mkdirSync(ws.p('.git', 'hooks'), { recursive: true });
+    for (let index = 0; index < 501; index++)
+      mkdirSync(`${modules}/m${index}`, { recursive: true });
+    const config = sandboxedConfig();
+    try {
+      const text = await run(shell(config), 'touch ran');
+      expect(existsSync(ws.p('ran'))).toBe(false);
+      expect(text).toContain('more than 500 folders under modules/');
+      expect(text).toContain('Nothing was run');
     } finally {
       await config.dispose();
     }

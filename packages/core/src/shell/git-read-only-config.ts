@@ -6,9 +6,10 @@
  * files) that also switches off fsmonitor, pagers, hooks and gpg. (An external diff or a
  * textconv driver cannot be switched off by config, only refused by the check.)
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
+import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from './git-submodule-folders.js';
 
 /**
  * Repository config keys that make read-only git commands run a program, and sections that
@@ -122,45 +123,43 @@ function realPath(target: string): string {
   }
 }
 
-/** How many folders the search for submodules' git folders may look at before it asks. */
-const MAX_SUBMODULE_FOLDERS = 500;
-
 /**
- * The git folders of a repository's submodules, nested ones included: the folders under
- * `modules/` of the git folder (a folder without HEAD is part of a name with slashes), and
- * those the work tree's `.gitmodules` paths lead to (an older layout keeps a `.git` folder
- * in the submodule itself). Null when there are more folders than it may look at.
+ * The git folders of a repository's submodules, nested ones included: every folder under
+ * `modules/` of the git folder (submodule-folders.ts), and those the work tree's
+ * `.gitmodules` paths lead to (an older layout keeps a `.git` folder in the submodule
+ * itself). Every folder's config is read, a git folder's or not (reading more only asks
+ * more). Null when there are more folders than one search may look at.
  */
 function submoduleGitDirs(gitDir: { root: string; common: string }): string[] | null {
   const found: string[] = [];
-  const pending = [path.join(gitDir.common, 'modules')];
+  const budget = { left: MAX_SUBMODULE_FOLDERS };
+  const modules = [path.join(gitDir.common, 'modules')];
+  const workTrees: string[] = [];
   const addWorkTree = (root: string) => {
     for (const [, folder] of readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)) {
       const dotGit = path.join(root, folder!, '.git');
       const named = isFile(dotGit) ? pointedGitDir(dotGit) : dotGit;
       if (named && existsSync(named)) {
         found.push(named);
-        pending.push(path.join(named, 'modules'));
+        modules.push(path.join(named, 'modules'));
       }
-      pending.push(`worktree:${path.join(root, folder!)}`);
+      workTrees.push(path.join(root, folder!));
     }
   };
   addWorkTree(gitDir.root);
-  for (let looked = 0, next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (++looked > MAX_SUBMODULE_FOLDERS) return null;
-    if (next.startsWith('worktree:')) {
-      addWorkTree(next.slice('worktree:'.length));
+  for (;;) {
+    const root = workTrees.pop();
+    if (root !== undefined) {
+      if (--budget.left < 0) return null;
+      addWorkTree(root);
       continue;
     }
-    for (const name of folderNames(next)) {
-      const child = path.join(next, name);
-      // Every folder's config is read, a git folder's or not (reading more only asks more);
-      // below a git folder only its modules/ is searched, never its objects.
-      found.push(child);
-      pending.push(existsSync(path.join(child, 'HEAD')) ? path.join(child, 'modules') : child);
-    }
+    const next = modules.pop();
+    if (next === undefined) return found;
+    const folders = submoduleFolders(next, budget);
+    if (!folders) return null;
+    found.push(...folders);
   }
-  return found;
 }
 
 /** A `path = <folder>` line of `.gitmodules`. */
@@ -179,17 +178,6 @@ function isFile(file: string): boolean {
     return statSync(file).isFile();
   } catch {
     return false;
-  }
-}
-
-/** The folders in `dir` (links to folders included); none when it cannot be read. */
-function folderNames(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
   }
 }
 

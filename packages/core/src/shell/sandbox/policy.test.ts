@@ -231,18 +231,21 @@ describe('protectedPaths', () => {
     );
   });
 
-  it('looks for submodules down to a bounded depth', () => {
+  it('finds submodules at any depth, and fails when there are more folders than it looks at', () => {
     const gitDir = gitFolder(path.join(ws, '.git'));
     const folders = (count: number) => Array.from({ length: count }, (_, i) => `d${i}`);
-    const reachable = gitFolder(path.join(gitDir, 'modules', ...folders(8), 'sub'));
-    gitFolder(path.join(gitDir, 'modules', ...folders(9), 'too-deep'));
-    expect(readOnlyOf(ws)).toEqual([...promptOf(ws), gitDir, reachable]);
-    // Each submodule of a submodule counts one level.
+    const deep = gitFolder(path.join(gitDir, 'modules', ...folders(20), 'sub'));
     const chainRoot = path.join(base, 'chain');
     const chain = [gitFolder(path.join(chainRoot, '.git'))];
-    for (let level = 0; level < 10; level++)
+    for (let level = 0; level < 12; level++)
       chain.push(gitFolder(path.join(chain.at(-1)!, 'modules', `s${level}`)));
-    expect(readOnlyOf(chainRoot)).toEqual([...promptOf(chainRoot), ...chain.slice(0, 10)]);
+    expect(readOnlyOf(ws)).toEqual([...promptOf(ws), gitDir, deep]);
+    expect(readOnlyOf(chainRoot)).toEqual([...promptOf(chainRoot), ...chain]);
+    // A link back up makes a loop: counted out, not followed for ever.
+    fs.symlinkSync(path.join(gitDir, 'modules'), path.join(gitDir, 'modules', 'loop'));
+    expect(() => protectedPaths([ws])).toThrow(
+      `${gitDir} has more than 500 folders under modules/ to keep read-only`,
+    );
   });
 
   it('keeps what linked hooks, config and modules lead to', () => {

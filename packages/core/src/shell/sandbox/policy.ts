@@ -12,6 +12,7 @@ import {
 import path from 'node:path';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { isWithin } from '../../workspace/workspace-context.js';
+import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from '../git-submodule-folders.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';
@@ -244,41 +245,26 @@ function isLink(target: string): boolean {
   }
 }
 
-/** How deep submodules are looked for: names with slashes and submodules of submodules. */
-const SUBMODULE_DEPTH = 8;
-
 /**
- * The git folders of a repository's submodules, by real path: `modules/<name>`, where a
- * name may hold slashes, and their own `modules/` in turn. A folder with a HEAD, hooks or
- * config is a git folder (hooks and config cannot be removed once they are mount points).
+ * The git folders of a repository's submodules, by real path: the folders under its
+ * `modules/` (git-submodule-folders.ts) with a HEAD, hooks or config (hooks and config
+ * cannot be removed once they are mount points). More folders than one search may look
+ * at is an error, so that no command runs with some of them left writable.
  */
 function submoduleGitDirs(gitDir: string): string[] {
-  const found: string[] = [];
-  const walk = (folder: string, depth: number): void => {
-    const dir = realDirectory(folder);
-    if (!dir || depth > SUBMODULE_DEPTH) return;
-    for (const name of entries(dir)) {
-      const child = realDirectory(path.join(dir, name));
-      if (!child) continue;
-      if (['HEAD', 'hooks', 'config'].some((marker) => existsSync(path.join(child, marker)))) {
-        found.push(child);
-        walk(path.join(child, 'modules'), depth + 1);
-      } else {
-        walk(child, depth + 1);
-      }
-    }
-  };
-  walk(path.join(gitDir, 'modules'), 0);
-  return found;
-}
-
-/** The names in `dir`; none when it cannot be read. */
-function entries(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
+  const folders = submoduleFolders(path.join(gitDir, 'modules'));
+  if (!folders) {
+    throw new Error(
+      `${gitDir} has more than ${MAX_SUBMODULE_FOLDERS} folders under modules/ to keep read-only`,
+    );
   }
+  const found = new Set<string>();
+  for (const folder of folders) {
+    const dir = realDirectory(folder);
+    if (dir && ['HEAD', 'hooks', 'config'].some((marker) => existsSync(path.join(dir, marker))))
+      found.add(dir);
+  }
+  return [...found];
 }
 
 /** The real path of `dir` when it is a folder (through links), else null. */

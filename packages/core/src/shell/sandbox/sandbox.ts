@@ -131,11 +131,20 @@ export class CommandSandbox {
       return { kind: 'unsandboxed' };
     }
     const policy: SandboxPolicy = { ...this.policy(), network, dieWithParent: !outlivesToolhost };
-    const sandboxed =
-      status.kind === 'bwrap'
-        ? bwrapShell(status.program, shell, policy, cwd)
-        : seatbeltShell(shell, policy);
-    return { kind: 'sandboxed', shell: sandboxed, sandbox: status.kind, network };
+    try {
+      const sandboxed =
+        status.kind === 'bwrap'
+          ? bwrapShell(status.program, shell, policy, cwd)
+          : seatbeltShell(shell, policy);
+      return { kind: 'sandboxed', shell: sandboxed, sandbox: status.kind, network };
+    } catch (error) {
+      // What must stay read-only could not be worked out: running anyway could leave it open.
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        kind: 'refused',
+        message: `The sandbox for this command could not be set up: ${message}. Nothing was run. The person can run the command themselves, or fix what is named.`,
+      };
+    }
   }
 }
 
