@@ -84,9 +84,12 @@ const UNTAXED = ' (NODE_EXTRA_CA_CERTS unset)';
  * without it, and are compared with the floors as they are without it.
  */
 async function row(label, cases) {
-  const [ours, ...floors] = cases;
+  const [ours, ...others] = cases;
+  // A reference (a bare Node program doing the same work) is shown, never a floor.
+  const floors = others.filter((other) => !other.reference);
+  const references = others.filter((other) => other.reference);
   const untaxed = caCerts
-    ? [ours, ...floors.filter((floor) => floor.node)].map((taxed) => ({
+    ? [ours, ...others.filter((other) => other.node)].map((taxed) => ({
         name: taxed.name + UNTAXED,
         run: () => taxed.run(untaxedEnv),
       }))
@@ -100,11 +103,14 @@ async function row(label, cases) {
   rows.push([
     label,
     ms(result[ours.name]),
-    floors.map(({ name }) => `${name} ${ms(result[name])}`).join(', '),
+    [
+      ...floors.map(({ name }) => `${name} ${ms(result[name])}`),
+      ...references.map(({ name }) => `(${name}: ${ms(result[name])})`),
+    ].join(', '),
     times(result[ours.name], fastest),
     caCerts
-      ? `${ms(ourUntaxed)}${floors
-          .filter((floor) => floor.node)
+      ? `${ms(ourUntaxed)}${others
+          .filter((other) => other.node)
           .map(({ name }) => ` (${name} ${ms(result[name + UNTAXED])})`)
           .join('')}: ${times(ourUntaxed, untaxedFastest)}`
       : '-',
@@ -144,6 +150,29 @@ const mcp = await row('`toolhost mcp` answering initialize + tools/list', [
 // A pattern with capitals: grep_search matches its case, as the floors do.
 const needle = 'TOOLHOST_NEEDLE';
 if (core.isCaseInsensitive(needle)) throw new Error(`${needle} would be searched ignoring case`);
+// toolhost's own arguments to rg (bench/node-floor.mjs reads rg's output with them).
+const grepArgs = [
+  '--line-number',
+  '--heading',
+  '--with-filename',
+  '--null',
+  '--color',
+  'never',
+  '--max-columns',
+  '1000',
+  '--max-columns-preview',
+  '--case-sensitive',
+  ...RG_IGNORE,
+  '--regexp',
+  needle,
+  '--',
+  '.',
+];
+const nodeFloorScript = path.join(HERE, 'node-floor.mjs');
+const bareNode =
+  (mode, args) =>
+  (runEnv = env) =>
+    run(node, [nodeFloorScript, mode, rg, ...args], { env: runEnv });
 const grep = await row(`\`toolhost call grep_search\` "${needle}"`, [
   { name: 'toolhost', run: call('grep_search', { pattern: needle }) },
   { name: 'git grep', run: sh(`git grep -n -I --untracked -e ${needle} > /dev/null`) },
@@ -151,6 +180,7 @@ const grep = await row(`\`toolhost call grep_search\` "${needle}"`, [
     name: 'rg',
     run: sh(`${quote(rg)} -n ${RG_IGNORE.map(quote).join(' ')} -e ${needle} > /dev/null`),
   },
+  { name: 'bare Node reading rg', node: true, reference: true, run: bareNode('grep', grepArgs) },
 ]);
 const glob = await row('`toolhost call glob` "**/*.ts"', [
   { name: 'toolhost', run: call('glob', { pattern: '**/*.ts' }) },
@@ -159,6 +189,22 @@ const glob = await row('`toolhost call glob` "**/*.ts"', [
     run: sh(
       `${quote(rg)} --files ${RG_IGNORE.map(quote).join(' ')} -g '*.ts' | xargs -d '\\n' stat -c '%Y %n' | sort -rn > /dev/null`,
     ),
+  },
+  {
+    name: 'bare Node: rg --files + statSync',
+    node: true,
+    reference: true,
+    run: bareNode('glob', [
+      '--files',
+      '--null',
+      ...RG_IGNORE,
+      '--type-add',
+      'toolhost:*.[tT][sS]',
+      '--type',
+      'toolhost',
+      '--',
+      '.',
+    ]),
   },
 ]);
 await row('`toolhost call read_many_files` (1,000 files)', [
