@@ -51,9 +51,11 @@ export const GROUPS = [
       'shell/git-read-only.ts',
       'shell/git-read-only-table.ts',
       'shell/git-read-only-config.ts',
+      'shell/git-submodule-folders.ts',
     ],
     tests: [
       core('shell/read-only-commands.test.ts'),
+      core('shell/git-submodule-folders.test.ts'),
       core('shell/read-only-command-table.test.ts'),
       core('shell/git-read-only.test.ts'),
       core('shell/git-read-only-table.test.ts'),
