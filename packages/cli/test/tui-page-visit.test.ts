@@ -4,6 +4,7 @@
  * sees the server, its message, the whole link and its host; "open it" runs the system's
  * opener (a stand-in on PATH records what it was given), the server hears "accept" and its
  * completion notice is shown; Esc answers "cancel". The model never sees the link.
+ * `toolhost call` on a terminal asks the same question on its standard error.
  */
 import {
   chmodSync,
@@ -18,14 +19,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdkServerScript } from '../../core/test/helpers/mcp-servers.js';
-import { hasTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, idle, openApp, send } from './helpers/tui-app.js';
 
 let app: AppUnderTest | undefined;
+let call: Terminal | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
+  call?.close();
+  call = undefined;
 });
+
+/** The server in the user's settings of `home`, started by toolhost as a trusted server. */
+function configureServer(home: string): void {
+  const script = path.join(home, 'visiting.mjs');
+  writeFileSync(script, VISITING_SERVER);
+  mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+  writeFileSync(
+    path.join(home, '.toolhost', 'settings.json'),
+    JSON.stringify({
+      mcpServers: { visiting: { command: process.execPath, args: [script], trust: true } },
+    }),
+  );
+}
 
 const LINK = 'https://login.example.com/link?code=42';
 
@@ -84,19 +102,7 @@ describe.skipIf(!hasTmux)(
               ? { toolCalls: [{ name: 'link_account', args: {} }] }
               : { text: ['Linked.', 'Not linked.'][(index - 1) / 2] ?? 'Done.' },
           {
-            prepare: (dirs) => {
-              const script = path.join(dirs.home, 'visiting.mjs');
-              writeFileSync(script, VISITING_SERVER);
-              mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
-              writeFileSync(
-                path.join(dirs.home, '.toolhost', 'settings.json'),
-                JSON.stringify({
-                  mcpServers: {
-                    visiting: { command: process.execPath, args: [script], trust: true },
-                  },
-                }),
-              );
-            },
+            prepare: (dirs) => configureServer(dirs.home),
             env: { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, DISPLAY: ':99' },
           },
         );
@@ -134,6 +140,37 @@ describe.skipIf(!hasTmux)(
         expect(serverGot(3)).toEqual({ action: 'cancel' });
       } finally {
         rmSync(bin, { recursive: true, force: true });
+      }
+    });
+
+    it('toolhost call on a terminal asks the same way; no opener is offered where there is none', async () => {
+      const dirs = makeTempDirs();
+      try {
+        configureServer(dirs.home);
+        call = startToolhostInTmux(['call', 'link_account', '{}'], {
+          cwd: dirs.root,
+          home: dirs.home,
+          env: { NO_COLOR: '1' },
+          columns: 160,
+          rows: 40,
+        });
+        const question = await call.waitFor('Will you open it?');
+        expect(question).toContain('MCP server "visiting" asks you to visit a page');
+        expect(question).toContain('Sign in to Example to link your account.');
+        expect(question).toContain(LINK);
+        expect(question).toContain('It leads to login.example.com.');
+        // No graphical session here: only "I will open it" and "no".
+        expect(question).toContain('y = yes, I will open it; n = no:');
+        call.type('y');
+        call.press('Enter');
+        expect(await call.waitForExit()).toBe(0);
+        const screen = call.scrollback();
+        expect(screen).toContain('{"action":"accept"}');
+        expect(screen).toContain(
+          'toolhost: MCP server "visiting" reports the step on login.example.com is done.',
+        );
+      } finally {
+        dirs.cleanup();
       }
     });
   },
