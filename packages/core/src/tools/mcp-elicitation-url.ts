@@ -49,10 +49,11 @@ export async function askToVisit(
   tell: (text: string) => void,
 ): Promise<ElicitResult> {
   if (!ask) return { action: 'decline' };
-  const link = checkVisitUrl(params.url);
+  // The error data of URLElicitationRequiredError reaches here unchecked by the SDK.
+  const link = checkVisitUrl(String(params.url ?? ''));
   if ('problem' in link) {
     tell(
-      `MCP server "${alias}" asked you to visit a page; toolhost declined, since ${link.problem}: ${printable(params.url).slice(0, 300)}`,
+      `MCP server "${alias}" asked you to visit a page; toolhost declined, since ${link.problem}: ${printable(String(params.url ?? '')).slice(0, 300)}`,
     );
     return { action: 'decline' };
   }
@@ -60,7 +61,7 @@ export async function askToVisit(
     type: 'elicitation_url',
     title: `MCP server "${alias}" asks you to visit a page (outside toolhost; the model does not see it):`,
     serverName: alias,
-    message: printable(params.message),
+    message: printable(String(params.message ?? '')),
     url: link.url,
     host: link.host,
     onConfirm: () => undefined,
@@ -115,8 +116,8 @@ export class UrlVisits {
         const oldest = this.pending.keys().next().value;
         if (oldest !== undefined) this.pending.delete(oldest);
       }
-      const link = checkVisitUrl(params.url);
-      this.pending.set(params.elicitationId, 'host' in link ? link.host : '');
+      const link = checkVisitUrl(String(params.url));
+      this.pending.set(String(params.elicitationId), 'host' in link ? link.host : '');
     }
     return result;
   }
