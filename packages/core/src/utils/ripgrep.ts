@@ -3,38 +3,45 @@
  * run with arguments as an array and its output streamed line by line.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TOOLHOST_IGNORE_FILES } from './ignore-rules.js';
 
 let cachedPath: string | null | undefined;
 
 /** The path of a working `rg`, or null when the bundled binary is missing on this platform. */
 export function ripgrepPath(): string | null {
-  if (cachedPath !== undefined) return cachedPath;
-  cachedPath = null;
+  if (cachedPath === undefined) cachedPath = findRipgrep(fileURLToPath(import.meta.url));
+  return cachedPath;
+}
+
+/**
+ * Where @vscode/ripgrep's binary is for a module at `from`, found the way that package
+ * finds it but without loading it or resolving it through its "exports": it is an ES
+ * module, and either step costs a fresh process Node's ES module loader or resolver (4-13
+ * ms of every grep_search and glob).
+ */
+export function findRipgrep(from: string): string | null {
   try {
-    // Found the way @vscode/ripgrep finds it, without loading that package or resolving it
-    // through its "exports": it is an ES module, and either step costs a fresh process
-    // Node's ES module loader or resolver (4-13 ms of every grep_search and glob).
     const arch = process.env.npm_config_arch || process.arch;
     const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
-    const here = createRequire(import.meta.url);
-    const wrapper = here.resolve
-      .paths('@vscode/ripgrep')
+    const wrapper = createRequire(from)
+      .resolve.paths('@vscode/ripgrep')
       ?.map((folder) => path.join(folder, '@vscode', 'ripgrep', 'package.json'))
       .find((manifest) => existsSync(manifest));
-    if (!wrapper) throw new Error('@vscode/ripgrep is not installed');
-    const rgPath = createRequire(wrapper).resolve(
+    if (!wrapper) return null;
+    // From its real place, as Node resolves a loaded package's own dependencies: under
+    // pnpm the platform package sits beside the real folder, not beside the link to it.
+    const rgPath = createRequire(realpathSync(wrapper)).resolve(
       `@vscode/ripgrep-${process.platform}-${arch}/bin/${binary}`,
     );
     accessSync(rgPath, constants.X_OK);
-    cachedPath = rgPath;
+    return rgPath;
   } catch {
-    cachedPath = null;
+    return null;
   }
-  return cachedPath;
 }
 
 export interface IgnoreFlags {
