@@ -90,6 +90,14 @@ const ATTEMPTS: [string, string?, Setup?][] = [
   ["x='a[$(touch pwned)]'; [[ $x -eq 1 ]]"],
   ["x='a[$(touch pwned)]'; a=(1); echo ${a[x]}"],
   ["x='a[$(touch pwned)]'; for ((i = x; i < 0; i++)); do :; done"],
+  // A loop's counter made an expression by something else in the line, then counted with.
+  ["for ((i = 0; i < 1; i++)); do read i; done <<< 'a[$(touch pwned)]'"],
+  ["for ((i = 0; i < 1; i++)); do printf -v i %s 'a[$(touch pwned)]'; done"],
+  ["for ((i = 0; i < 1; i++)); do for i in 'a[$(touch pwned)]'; do :; done; done"],
+  ["for ((i = 0; i < 1; i++)); do eval 'read i'; done <<< 'a[$(touch pwned)]'"],
+  // REPLY is set by a bare `read`, with no name in the line.
+  ["for ((REPLY = 0; REPLY < 1; REPLY++)); do read; done <<< 'a[$(touch pwned)]'"],
+  ["x='a[$(touch pwned)]'; echo $[x]"],
   ["printf -v 'a[$(touch pwned)]' x"],
   ["read 'a[$(touch pwned)]' <<< x"],
   ["declare 'a[$(touch pwned)]=1'"],
@@ -269,6 +277,8 @@ describe('read-only lines still run without asking', () => {
     ['wc -l names.txt 2>/dev/null', '2 names.txt'],
     ['find . -name "*.txt"', './names.txt'],
     ['echo marker-$((1 + 2))', 'marker-3'],
+    ['echo marker-$[1 + 2]', 'marker-3'],
+    ['for ((i = 0; i < 3; i++)); do echo n$i-$((i * 2)); done', 'n2-4'],
     ['git status --short', 'M a.txt'],
     ['git diff --stat', 'a.txt'],
     ['git log --oneline -1', 'one'],
@@ -285,6 +295,32 @@ describe('read-only lines still run without asking', () => {
       expect(run.message).toContain(marker);
     });
   }
+});
+
+describe('a C-style loop sets its counter before counting, whatever the environment holds', () => {
+  beforeAll(() => {
+    process.env.i = 'a[$(touch pwned)]';
+  });
+  afterAll(() => {
+    delete process.env.i;
+  });
+
+  it('runs the loop unasked, and the expression in $i never runs', async () => {
+    const dir = caseFolder(ws);
+    const attempt = 'for ((i = 0; i < 2; i++)); do echo n$i; done';
+    const run = await runThroughScheduler(ws, attempt, { mode: 'default', directory: dir });
+    expect(run.asked).toEqual([]);
+    expect(run.message).toContain('n1');
+    expect(existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it('asks before arithmetic that reads the variable as it came', async () => {
+    const open = caseFolder(ws);
+    await runThroughScheduler(ws, 'echo $((i))', { mode: 'yolo', directory: open });
+    expect(existsSync(path.join(open, 'pwned')), 'in yolo mode the attempt works').toBe(true);
+    const dir = caseFolder(ws);
+    await expectAskedAndUnchanged('echo $((i))', dir, () => existsSync(path.join(dir, 'pwned')));
+  });
 });
 
 describe('read-only git runs with config that switches off what runs programs', () => {

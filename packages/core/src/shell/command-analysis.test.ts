@@ -187,6 +187,26 @@ describe('analyzeCommand: what cannot be checked is unclear', () => {
     ['(( x ))', /arithmetic/],
     ['echo $((x + 1))', /arithmetic/],
     ['for ((i = 0; i < n; i++)); do :; done', /arithmetic/],
+    ['for ((i = j; i < 3; i++)); do :; done', /arithmetic/],
+    ['for ((i == 0; i < 3; i++)); do :; done', /arithmetic/],
+    ['for ((i = 0; i < 3; j++)); do :; done', /arithmetic/],
+    ['for ((i = 0; i < a[1]; i++)); do :; done', /arithmetic/],
+    ['for ((i = 0; i < 10x; i++)); do :; done', /arithmetic/],
+    ['for ((i = 0; i < 3; i++)); do echo $((i + j)); done', /arithmetic/],
+    ['for ((i = 0; i < 3; i++)); do :; done; echo $((i))', /arithmetic/],
+    ['for ((REPLY = 0; REPLY < 3; REPLY++)); do read; done', /arithmetic/],
+    ['for ((Ni = 0; ; )); do echo; done', /arithmetic/],
+    ['for ((i = 0; i < n2; i++)); do echo; done', /arithmetic/],
+    ['for ((i = 0; i < 3; i++)); do echo x$((i))i; done', /counter/],
+    ['for ((i = 0; i < 3; i++)); do echo x${i}i; done', /counter/],
+    ['for ((i = 0; i < 3; i++)); do read i; done', /i, a loop's counter/],
+    ['for ((i = 0; i < 3; i++)); do printf -v i x; done', /counter/],
+    ['for ((i = 0; i < 3; i++)); do for i in x; do :; done; done', /counter/],
+    ['for ((i = 0; i < 3; i++)); do echo ${i:=x}; done', /counter/],
+    ['for ((i = 0; i < 3; i++)); do :; done; eval "read i"', /counter/],
+    ['for ((i = 0; i < 3; i++)); do :; done; eval "read ${i}x i"', /counter/],
+    ['echo $[1 + x]', /arithmetic/],
+    ['echo ${y:-$[$[1]]}', /\$\[/],
     ['echo ${a[x]}', /subscript/],
     ['echo ${a[1x]}', /subscript/],
     ['echo ${a[x1]}', /subscript/],
@@ -386,10 +406,16 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
     ]);
   });
 
+  it('shows at most 60 characters of a loop it does not understand', async () => {
+    const loop = `for ((i = 0; i < n; i++)); do echo ${'1'.repeat(70)}; done`;
+    expect((await analyzeCommand(loop)).unclear).toEqual([
+      `${loop.slice(0, 60)} evaluates variables as arithmetic`,
+    ]);
+  });
+
   it('treats a $ left inside arithmetic as not understood', async () => {
-    expect((await analyzeCommand('echo $(( $((1)) + 1 ))')).unclear.join('; ')).toMatch(
-      /arithmetic/,
-    );
+    for (const command of ['echo $(( $((1)) + 1 ))', 'echo $(( $[1] + 1 ))'])
+      expect((await analyzeCommand(command)).unclear.join('; '), command).toMatch(/arithmetic/);
   });
 
   it('judges setting an element of a variable that changes what programs run', async () => {
@@ -449,6 +475,22 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
 
   it('reads no file for <&name, which bash refuses as an ambiguous redirect', async () => {
     expect((await analyzeCommand('cat <&x')).reads).toEqual([]);
+  });
+
+  it('understands arithmetic that only counts: numbers, operators and loop counters', async () => {
+    for (const command of [
+      'for ((i = 0; i < 3; i++)); do echo $i; done',
+      'for ((i=0,j=i+1; i<3; i++, j*=2)); do for ((k = i; k < j; k++)) { echo $k ${k}; }; done',
+      'for ((i = 0; i < 3; i++)); do echo $((i * 2)) $[i + 1] ${y:-$[i]}; ((i > 1)) && echo b; done',
+      'for ((i = 0; i < 3; i++))\ndo eval "echo \\$i"; done',
+      'for (( ; ; )); do echo y; done',
+      'for((here = 0; here < 10; here++)) # counts\ndo echo $here; done',
+      'for (( i = 0; i < 2; i++ )); do echo $i; done',
+      'echo $[1 + 2] ${y:-$[3 * 4]} $((0x1F + 1)) $((2#101))',
+    ]) {
+      expect((await analyzeCommand(command)).unclear, command).toEqual([]);
+      expect((await decide(command)).kind, command).toBe('allow');
+    }
   });
 
   it('leaves blocks, constant arithmetic and plain names of builtins clear', async () => {

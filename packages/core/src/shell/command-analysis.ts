@@ -50,6 +50,23 @@ export interface CommandAnalysis {
 
 const MAX_DEPTH = 5;
 
+/** What one walk knows besides the invocation context. */
+interface WalkContext extends InvocationContext {
+  /** Names the enclosing C-style for loops set to numbers and only count with. */
+  counters: ReadonlySet<string>;
+  line: LineFacts;
+}
+
+/** Facts about the whole line, its nested scripts included. */
+interface LineFacts {
+  /** Every script parsed: the line itself and the scripts nested in it. */
+  sources: string[];
+  /** The counters of every loop understood as counting. */
+  counters: Set<string>;
+  /** The arithmetic understood as counting: the only places a counter's name may stand. */
+  counting: Set<string>;
+}
+
 export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
   const analysis: CommandAnalysis = {
     commands: [],
@@ -59,17 +76,25 @@ export async function analyzeCommand(command: string): Promise<CommandAnalysis> 
     unclear: [],
     notReadOnly: [],
   };
-  await analyzeInto(command, analysis, 0);
+  const line: LineFacts = { sources: [], counters: new Set(), counting: new Set() };
+  await analyzeInto(command, analysis, 0, line);
+  checkCounters(analysis, line);
   analysis.unclear = [...new Set(analysis.unclear)];
   analysis.notReadOnly = [...new Set(analysis.notReadOnly)];
   return analysis;
 }
 
-async function analyzeInto(source: string, analysis: CommandAnalysis, depth: number) {
+async function analyzeInto(
+  source: string,
+  analysis: CommandAnalysis,
+  depth: number,
+  line: LineFacts,
+) {
   if (depth > MAX_DEPTH) {
     analysis.unclear.push('commands nested too deeply');
     return;
   }
+  line.sources.push(source);
   const parser = await getBashParser();
   const tree = parser.parse(source);
   if (!tree) {
@@ -79,14 +104,14 @@ async function analyzeInto(source: string, analysis: CommandAnalysis, depth: num
   try {
     if (tree.rootNode.hasError) analysis.unclear.push('the command has a syntax error');
     const nested: string[] = [];
-    walk(tree.rootNode, { analysis, nested });
-    for (const script of nested) await analyzeInto(script, analysis, depth + 1);
+    walk(tree.rootNode, { analysis, nested, counters: new Set(), line });
+    for (const script of nested) await analyzeInto(script, analysis, depth + 1, line);
   } finally {
     tree.delete();
   }
 }
 
-function walk(node: Node, context: InvocationContext): void {
+function walk(node: Node, context: WalkContext): void {
   const { analysis } = context;
   const unclear = (why: string) => analysis.unclear.push(why);
   switch (node.type) {
@@ -120,9 +145,18 @@ function walk(node: Node, context: InvocationContext): void {
       if (node.child(0)?.text === '((') arithmetic(node, context);
       break;
     case 'arithmetic_expansion':
-    case 'c_style_for_statement':
       arithmetic(node, context);
       break;
+    case 'c_style_for_statement': {
+      const counters = loopCounters(node, context);
+      if (counters) {
+        // The header only counts; the body is walked knowing its counters are numbers.
+        walk(node.childForFieldName('body')!, { ...context, counters });
+        return;
+      }
+      unclear(`${node.text.slice(0, 60)} evaluates variables as arithmetic`);
+      break;
+    }
     case 'expansion':
       checkExpansion(node, context);
       break;
@@ -151,7 +185,7 @@ function walk(node: Node, context: InvocationContext): void {
       lookIntoHeredoc(node, context);
       break;
     case 'word':
-      if (node.text.includes('$[')) unclear(`${node.text} uses $[ ], which evaluates arithmetic`);
+      oldArithmetic(node, context);
       break;
     case 'ERROR':
       unclear(`cannot understand "${node.text.slice(0, 40)}"`);
@@ -192,10 +226,78 @@ function checkAssignment(node: Node, { analysis }: InvocationContext): void {
   }
 }
 
-/** Arithmetic evaluates variables' values as expressions, and those can hold `$(…)`. */
-function arithmetic(node: Node, { analysis }: InvocationContext): void {
-  if (/[A-Za-z_$]/.test(node.text.replace(/^\$?\(\(|\)\)$/g, '').replace(/^for/, ''))) {
-    analysis.unclear.push(`${node.text.slice(0, 60)} evaluates variables as arithmetic`);
+/**
+ * Arithmetic evaluates variables' values as expressions, and those can hold `$(…)` or
+ * subscripts that run commands (`a[$(touch x)]`): only numbers, operators and the
+ * counters of enclosing loops are understood.
+ */
+function arithmetic(node: Node, context: WalkContext): void {
+  const expression = node.text.replace(/^\$?\(\(|^\$\[|\)\)$|\]$/g, '');
+  if (counts(expression, context.counters)) context.line.counting.add(node.text);
+  else context.analysis.unclear.push(`${node.text.slice(0, 60)} evaluates variables as arithmetic`);
+}
+
+/** `$[ … ]` the parser leaves inside a word (`${y:-$[x]}`). */
+function oldArithmetic(node: Node, { analysis, counters, line }: WalkContext): void {
+  const rest = node.text.replace(/\$\[([^\]$]*)\]/g, (whole, expression: string) => {
+    if (!counts(expression, counters)) return whole;
+    line.counting.add(whole);
+    return '';
+  });
+  if (rest.includes('$['))
+    analysis.unclear.push(`${node.text} uses $[ ], which evaluates arithmetic`);
+}
+
+/** Only computes: numbers and operators, or names of counters too. */
+function counts(expression: string, counters: ReadonlySet<string>): boolean {
+  if (!/[A-Za-z_$]/.test(expression)) return true;
+  if (!/^[\s\w+\-*/%<>=!&|^~?:,()]*$/.test(expression)) return false;
+  return (expression.match(/\w+/g) ?? []).every(
+    (word) => /^(\d+|0[xX][\da-fA-F]+)$/.test(word) || counters.has(word),
+  );
+}
+
+/**
+ * The counters of `for ((i = 0; i < 3; i++))`: names (lower case, so none bash sets on
+ * its own, such as REPLY) first set to a number, then only counted with. Undefined when
+ * the header does anything else.
+ */
+function loopCounters(node: Node, context: WalkContext): Set<string> | undefined {
+  const close = node.children.find((child) => child?.type === '))')!;
+  const header = /^for\s*\(\(([^;]*);([^;]*);([^;]*)\)\)$/.exec(
+    node.text.slice(0, close.endIndex - node.startIndex),
+  );
+  if (!header) return undefined;
+  const counters = new Set(context.counters);
+  for (const part of header[1]!.split(',')) {
+    if (part.trim() === '') continue;
+    const start = /^\s*([a-z][a-z\d_]*)\s*=(?!=)(.*)$/s.exec(part);
+    if (!start || !counts(start[2]!, counters)) return undefined;
+    counters.add(start[1]!);
+  }
+  if (!counts(header[2]!, counters) || !counts(header[3]!, counters)) return undefined;
+  for (const name of counters) context.line.counters.add(name);
+  context.line.counting.add(header[0]);
+  return counters;
+}
+
+/**
+ * A counter stays a number only while nothing else in the line sets it (`read i`,
+ * `printf -v i`, `for i in`, `eval`…): a mention of its name anywhere but in counting
+ * arithmetic and as `$i` or `${i}` is not understood.
+ */
+function checkCounters(analysis: CommandAnalysis, { sources, counters, counting }: LineFacts) {
+  for (const name of counters) {
+    const mention = new RegExp(`(?<![\\w$])${name}(?!\\w)`);
+    for (let source of sources) {
+      for (const text of counting) source = source.replaceAll(text, ' ');
+      if (mention.test(source.replaceAll(`\${${name}}`, ' '))) {
+        analysis.unclear.push(
+          `${name}, a loop's counter, may be set to something else in the line`,
+        );
+        break;
+      }
+    }
   }
 }
 
