@@ -27,12 +27,19 @@ beforeAll(() => {
 });
 afterAll(() => ws.cleanup());
 
-/** `a/link` leads outside; `b/link` is a folder with a different file of the same name. */
+/**
+ * `a/link` leads to the folder outside, `b/link` is a folder with a different file of the
+ * same name; `c/file` leads to the file outside, `d/file` is a file inside.
+ */
 function linkedFolders(dir: string) {
   mkdirSync(path.join(dir, 'a'));
   symlinkSync(outside, path.join(dir, 'a/link'));
   mkdirSync(path.join(dir, 'b/link'), { recursive: true });
   writeFileSync(path.join(dir, 'b/link', NAME), 'inside\n');
+  mkdirSync(path.join(dir, 'c'));
+  symlinkSync(path.join(outside, NAME), path.join(dir, 'c/file'));
+  mkdirSync(path.join(dir, 'd'));
+  writeFileSync(path.join(dir, 'd/file'), 'inside\n');
   writeFileSync(path.join(dir, 'list'), `${path.join(outside, NAME)}\0`);
 }
 
@@ -42,6 +49,7 @@ describe('read-only lines that follow links out of the workspace ask', () => {
     ['grep --dereference-recursive canary a', CONTENT],
     ['diff -r a b', CONTENT],
     ['diff --recursive a b', CONTENT],
+    ['diff -r c d', CONTENT],
     ['ls -RL a', NAME],
     ['ls -R --dereference a', NAME],
     ['du -aL a', NAME],
@@ -77,6 +85,9 @@ describe('read-only lines that do not follow links still run', () => {
     ['ls -R a', 'link'],
     ['du -a a', 'a/link'],
     ['find -P a', 'a/link'],
+    // Compares the links as links: neither the folder nor the file outside is read.
+    ['diff -r --no-dereference a b', 'File a/link is a symbolic link'],
+    ['diff -r --no-dereference c d', 'File c/file is a symbolic link'],
   ] as const) {
     it(JSON.stringify(attempt), async () => {
       const dir = caseFolder(ws, linkedFolders);

@@ -8,7 +8,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellCommand } from './command-analysis.js';
 import { gitConfigProblem, gitProblem } from './git-read-only.js';
-import { parseOptions } from './parse-options.js';
+import { hasOption, parseOptions } from './parse-options.js';
 import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import type { ShellWord } from './shell-words.js';
 
@@ -54,6 +54,11 @@ export function readOnlyProblem(command: ShellCommand, context: ReadOnlyContext)
 
   const parsed = parseOptions(words, spec.options);
   if (!parsed.ok) return `${name}: ${parsed.problem}`;
+  for (const option of parsed.options) {
+    const needs = spec.onlyWith?.[option.name];
+    if (needs && !hasOption(parsed, ...needs))
+      return `${name} ${option.name} may follow links out of the workspace without ${needs.join(' or ')}`;
+  }
   for (const option of parsed.options) {
     if (!spec.pathOptions?.includes(option.name)) continue;
     const problem = pathProblem(

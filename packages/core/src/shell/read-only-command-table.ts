@@ -2,8 +2,9 @@
  * The read-only allow-list itself (what each listed command may be given; the type and
  * its meaning are in read-only-commands.ts). Every option here must only read: a missing
  * one asks the person, an extra one runs unasked. Options that follow symbolic links met
- * while walking a folder (grep -R, rg -L, diff -r, ls/du -L, tree -l) are left out: only
- * the operands are checked against the workspace, and such a link may lead out of it.
+ * while walking a folder (grep -R, rg -L, ls/du -L, tree -l; diff -r unless given
+ * --no-dereference) are left out: only the operands are checked against the workspace, and
+ * such a link may lead out of it.
  */
 import type { ReadOnlySpec } from './read-only-commands.js';
 
@@ -330,17 +331,19 @@ export const READ_ONLY_COMMANDS: Record<string, ReadOnlySpec> = {
   get diff(): ReadOnlySpec {
     return {
       options: {
-        short: 'qsyitbwBEZauNpTlc',
+        short: 'qsyitbwBEZauNpTlcr',
         shortValued: 'UCFDIxW',
         long: names(`
           --brief --report-identical-files --side-by-side --ignore-case --ignore-all-space
           --ignore-space-change --ignore-blank-lines --text --new-file --show-c-function
           --expand-tabs --strip-trailing-cr --minimal --normal --suppress-common-lines --left-column
-          --no-dereference
+          --no-dereference --recursive
         `),
         longValued: names('--label --exclude --ignore-matching-lines --width --tabsize'),
         longOptional: names('--unified --context --color'),
       },
+      // Walking folders, it follows the links it meets out of the workspace unless told not to.
+      onlyWith: { '-r': ['--no-dereference'], '--recursive': ['--no-dereference'] },
       operands: 'paths',
     };
   },

@@ -23,6 +23,11 @@ export interface ReadOnlySpec {
   patternOptions?: readonly string[];
   /** At most this many operands (uniq writes to its second). */
   maxOperands?: number;
+  /**
+   * Options taken only beside one of some others: `diff -r` walks folders, and follows links
+   * met there out of the workspace unless `--no-dereference` is given too.
+   */
+  onlyWith?: Readonly<Record<string, readonly string[]>>;
   /** Takes anything as text, with no options to check (echo). */
   anyText?: boolean;
   /** Every operand must look like this (`date +FORMAT`; a bare operand sets the clock). */
