@@ -17,6 +17,34 @@ const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
 /**
+ * Node modules that bundled CommonJS packages may `require` at load (commander requires
+ * child_process for subcommands it never runs here) and that a start has not loaded: they
+ * get a stand-in that requires them on first use. Only modules whose exports are a plain
+ * object: a stand-in cannot be called or extended, as `require('stream')` or
+ * `require('events')` are.
+ */
+const LAZY_REQUIRES = new Set([
+  'child_process',
+  'crypto',
+  'dgram',
+  'dns',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'perf_hooks',
+  'readline',
+  'stream/promises',
+  'string_decoder',
+  'tls',
+  'tty',
+  'worker_threads',
+  'zlib',
+]);
+
+/**
  * The manifest of the CommonJS chunks in `dir`, or undefined when there is none (an older
  * build) or it cannot be read: the caller then runs the ES bundle.
  */
@@ -27,6 +55,17 @@ function readManifest(dir) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The checksum the manifest records for a cache file: CRC-32 where Node has it (20.15 and
+ * later), which loads less at start than a cryptographic hash and catches damage as well;
+ * SHA-1 otherwise. The build and the start run the same Node (cacheFits), so they agree.
+ */
+function checksumOf(data) {
+  const { crc32 } = require('node:zlib');
+  if (typeof crc32 === 'function') return `crc32:${crc32(data).toString(16).padStart(8, '0')}`;
+  return `sha1:${require('node:crypto').createHash('sha1').update(data).digest('hex')}`;
 }
 
 /** Whether the cache files were made by this Node and V8 (V8 would refuse them otherwise). */
@@ -65,8 +104,7 @@ function startBundle(dir, manifest) {
     }
     // A damaged cache file is never handed to V8: it checks versions and lengths, not every byte.
     if (expected !== undefined) {
-      const actual = require('node:crypto').createHash('sha1').update(data).digest('hex');
-      if (actual !== expected) {
+      if (checksumOf(data) !== expected) {
         report[name] = 'damaged';
         return undefined;
       }
@@ -74,10 +112,21 @@ function startBundle(dir, manifest) {
     return data;
   }
 
+  /** Lazy stand-ins for Node modules that bundled CommonJS packages require, by name. */
+  const lazyRequired = new Map();
+
   function chunkRequire(specifier) {
     if (specifier.startsWith('./')) return requireChunk(specifier.slice(2));
     const imported = esmPackages.get(specifier);
-    return imported !== undefined ? imported : nodeRequire(specifier);
+    if (imported !== undefined) return imported;
+    const builtin = specifier.replace(/^node:/, '');
+    if (!LAZY_REQUIRES.has(builtin)) return nodeRequire(specifier);
+    let lazy = lazyRequired.get(builtin);
+    if (lazy === undefined) {
+      lazy = lazyBuiltin(`node:${builtin}`, false);
+      lazyRequired.set(builtin, lazy);
+    }
+    return lazy;
   }
   chunkRequire.resolve = nodeRequire.resolve;
   chunkRequire.cache = nodeRequire.cache;
@@ -108,6 +157,7 @@ function startBundle(dir, manifest) {
       importMeta,
       importChunk,
       importPackage,
+      lazyBuiltin,
     );
     return module.exports;
   }
@@ -122,6 +172,36 @@ function startBundle(dir, manifest) {
       ...chunk.esmPackages,
       ...chunk.imports.flatMap((imported) => esmPackagesOf(imported, seen)),
     ];
+  }
+
+  /**
+   * A Node module a chunk imports statically but that a start has not loaded yet (see
+   * lazyBuiltinImports in scripts/code-cache.mjs): required on the first look at one of its
+   * properties. `withDefault`: a default import, whose `default` is the module itself.
+   */
+  function lazyBuiltin(specifier, withDefault) {
+    let loaded;
+    const load = () => {
+      loaded ??= nodeRequire(specifier);
+      return loaded;
+    };
+    const isDefault = (key) => withDefault && key === 'default';
+    return new Proxy(Object.create(null), {
+      get: (_, key) => (isDefault(key) ? load() : load()[key]),
+      has: (_, key) => isDefault(key) || key in load(),
+      ownKeys: () => [...Reflect.ownKeys(load()), ...(withDefault ? ['default'] : [])],
+      getOwnPropertyDescriptor: (_, key) => {
+        const value = isDefault(key) ? load() : undefined;
+        const own = value === undefined ? Reflect.getOwnPropertyDescriptor(load(), key) : undefined;
+        if (value === undefined && own === undefined) return undefined;
+        return {
+          value: value ?? load()[key],
+          writable: false,
+          enumerable: true,
+          configurable: true,
+        };
+      },
+    });
   }
 
   /** A package or Node module a chunk imports on demand (from bin/, which finds the same node_modules as bundle/). */
@@ -156,4 +236,4 @@ function startBundle(dir, manifest) {
   return importChunk('./index.js');
 }
 
-module.exports = { cacheFits, readManifest, startBundle };
+module.exports = { cacheFits, checksumOf, readManifest, startBundle };

@@ -10,11 +10,10 @@
  * so the MCP SDK, the web stack, Ink and the rest stay in chunks of their own, loaded on
  * first use. `manifest.json` records each chunk's static imports of other chunks, the
  * ES-module-only packages it imports (imported first, since a CommonJS function cannot),
- * the Node and V8 it was cached with, and a checksum of each cache file, so a cache from
+ * the Node and V8 it was cached with, and a checksum of each cache file (checksumOf), so a cache from
  * another Node or a damaged one is never handed to V8.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import os from 'node:os';
@@ -31,7 +30,34 @@ export const ESM_BANNER =
  * traces stay those of the ES chunk. The loader passes them in this order.
  */
 const WRAPPER_START =
-  '(function (exports, require, module, __toolhostImportMeta, __toolhostImportChunk, __toolhostImport) {';
+  '(function (exports, require, module, __toolhostImportMeta, __toolhostImportChunk, __toolhostImport, __toolhostBuiltin) {';
+
+/**
+ * Node's modules that every start has loaded before the bundle runs (or that the launcher
+ * loads itself): requiring them costs nothing, so they are required as the chunk loads.
+ * Every other Node module a chunk imports (child_process, crypto, fs/promises, os,
+ * stream...) is required on first use: loading one costs 1-5 ms at each start, and a command
+ * such as `toolhost tools` runs none of the code that needs them.
+ */
+const LOADED_AT_START = new Set(['fs', 'path', 'module', 'url', 'buffer', 'events', 'util', 'vm']);
+
+/**
+ * A top-level `var x = require("node:name")` (or `__toESM(require(...))`, the form of a
+ * default import) as esbuild writes it for a chunk's static import of a Node module.
+ */
+const BUILTIN_REQUIRE = /^var ([\w$]+) = (__toESM\()?require\("node:([\w/]+)"\)(?:, 1)?(\))?;$/gm;
+
+/**
+ * Makes a chunk's imports of Node modules not loaded at start lazy: the variable holds what
+ * the launcher's `__toolhostBuiltin` returns, an object that requires the module on the
+ * first look at any of its properties (`x.spawn`, or `x.default` for a default import).
+ */
+export function lazyBuiltinImports(code) {
+  return code.replace(BUILTIN_REQUIRE, (statement, name, toEsm, builtin, close) => {
+    if (LOADED_AT_START.has(builtin) || Boolean(toEsm) !== Boolean(close)) return statement;
+    return `var ${name} = __toolhostBuiltin("node:${builtin}", ${toEsm ? 'true' : 'false'});`;
+  });
+}
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -102,7 +128,10 @@ export async function writeCommonJsChunks(outDir, metafile) {
       define: { 'import.meta': '__toolhostImportMeta' },
       logLevel: 'error',
     });
-    writeFileSync(path.join(outDir, name.replace(/\.js$/, '.cjs')), `${WRAPPER_START}${code}\n})`);
+    writeFileSync(
+      path.join(outDir, name.replace(/\.js$/, '.cjs')),
+      `${WRAPPER_START}${lazyBuiltinImports(code)}\n})`,
+    );
     const statics = output.imports.filter((entry) => entry.kind === 'import-statement');
     chunks[name] = {
       imports: statics
@@ -121,7 +150,8 @@ export async function writeCommonJsChunks(outDir, metafile) {
   return chunks;
 }
 
-const sha1 = (data) => createHash('sha1').update(data).digest('hex');
+/** The same checksum the launcher computes before it hands a cache file to V8. */
+const { checksumOf } = createRequire(import.meta.url)('../bin/start-bundle.cjs');
 
 /**
  * Runs the commands most starts are made of through the cached start, each writing the code
@@ -182,7 +212,7 @@ export function writeCodeCaches(outDir, launcher) {
     } catch {
       continue; // no representative command loaded it: it compiles as it loads
     }
-    manifest.cache.files[name] = sha1(data);
+    manifest.cache.files[name] = checksumOf(data);
   }
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 1)}\n`);
   return Object.keys(manifest.cache.files).length;

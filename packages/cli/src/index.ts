@@ -14,7 +14,11 @@ function exitWith(code: number): void {
 }
 
 runProgram(process.argv.slice(2), {
-  stdin: process.stdin,
+  // Node makes process.stdin on first use (a socket or stream, several modules to load):
+  // only the agent reads it, so `tools` and `call` never pay for it.
+  get stdin() {
+    return process.stdin;
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   exitNow: (code) => process.exit(code),

@@ -155,7 +155,12 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       const session = await openSession({ ...options, urlElicitation }, warn);
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
-          ...io,
+          stdout: io.stdout,
+          stderr: io.stderr,
+          // Read only if the call reads its arguments or asks (see index.ts).
+          get stdin() {
+            return io.stdin;
+          },
           style: createStyle(wantsColor(io.stdout)),
         });
       } finally {

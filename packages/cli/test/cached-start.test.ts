@@ -141,6 +141,35 @@ describe('the cached start', () => {
     },
   );
 
+  // A call checks paths, which hashes the project's root for its folder of saved outputs.
+  const NOT_USED_BY_ANY = ['child_process', 'dgram', 'readline', 'fs/promises'];
+  it.each([
+    ['tools --json', () => ['tools', '--json', '--root', home], [...NOT_USED_BY_ANY, 'crypto']],
+    [
+      'call list_directory',
+      () => ['call', 'list_directory', JSON.stringify({ path: home })],
+      NOT_USED_BY_ANY,
+    ],
+  ])('loads none of the Node modules that %s does not use', (_label, args, unused) => {
+    // Node's own record of the modules it loaded, written when the command exits.
+    const record = path.join(base, `modules-${args()[0]}.json`);
+    const preload = path.join(base, 'record-modules.cjs');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const result = spawnSync(
+      process.execPath,
+      ['--require', preload, path.join(CLI, 'bin', 'toolhost.js'), ...args()],
+      { cwd: home, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' } },
+    );
+    expect(result.status).toBe(0);
+    const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
+    // Commander requires child_process, the config used to hash with crypto at start, and
+    // process.stdin (a socket on a pipe) was made by every start: each now waits for its use.
+    expect(unused.filter((name) => loaded.includes(`NativeModule ${name}`))).toEqual([]);
+  });
+
   describe('with a damaged, refused or foreign cache', () => {
     /** A copy of the installed package (bin, bundle, package.json) whose cache files can be spoiled. */
     function copyOfPackage(name: string): { cliDir: string; launcher: string; manifest: Manifest } {

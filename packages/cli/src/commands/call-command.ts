@@ -66,21 +66,22 @@ export async function runCallCommand(
 
   let needsConfirmation: WaitingToolCall | undefined;
   let askedAbout: WaitingToolCall | undefined;
-  const canAsk = Boolean(io.stdin.isTTY) && !readsStdin;
+  // Only asked when a call needs an answer: Node makes process.stdin on first use, at a cost.
+  const canAsk = () => !readsStdin && Boolean(io.stdin.isTTY);
   const onConfirmationRequest = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
     const details = call.confirmationDetails;
     // A server's question needs the person's own answers: without a terminal it is declined.
     if (details.type === 'elicitation')
-      return canAsk
+      return canAsk()
         ? askFormInTerminal(details, io.style, io.stdin, io.stderr)
         : { outcome: ToolConfirmationOutcome.Cancel };
     // A page a server wants the person to visit: never approved by --yes.
     if (details.type === 'elicitation_url')
-      return canAsk
+      return canAsk()
         ? askVisitInTerminal(details, io.style, io.stdin, io.stderr)
         : { outcome: ToolConfirmationOutcome.Cancel };
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
-    if (canAsk) {
+    if (canAsk()) {
       askedAbout = call;
       // One call is the whole session: "always" choices would promise what nothing keeps.
       const decision = await askInTerminal(call, io.style, io.stdin, io.stderr, {
@@ -114,10 +115,10 @@ export async function runCallCommand(
   }
   if (!completed) throw new Error('the scheduler returned no result');
 
-  const unanswered = needsConfirmation !== undefined && !canAsk;
+  const unanswered = needsConfirmation !== undefined && !canAsk();
   if (options.json) {
     io.stdout.write(`${JSON.stringify(toJson(tool.name, completed), null, 2)}\n`);
-  } else if (needsConfirmation && canAsk) {
+  } else if (needsConfirmation && canAsk()) {
     io.stderr.write(`toolhost: declined; ${tool.name} did not run.\n`);
   } else if (!unanswered) {
     writeHuman(completed, io, {

@@ -56,8 +56,7 @@ export class Config {
   readonly workspace: WorkspaceContext;
   readonly settings: Settings;
   readonly homeDir: string;
-  /** The conversation's id; it changes when the person continues another session (/resume). */
-  sessionId: string;
+  private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
   /** What the model last saw of each file, to refuse edits of files changed behind its back. */
@@ -94,12 +93,13 @@ export class Config {
     this.workspace = new WorkspaceContext(params.roots ?? [process.cwd()]);
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
-    this.sessionId = params.sessionId ?? randomUUID();
+    this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
       this.settings.tools?.approvalMode ??
       SETTING_DEFAULTS.tools.approvalMode;
-    this.workspace.addReadOnlyDirectory(this.projectTempDir);
+    // Hashing the root loads Node's crypto module: left for the first path decision.
+    this.workspace.addReadOnlyDirectoryLater(() => this.projectTempDir);
     this.backgroundProcesses.keepAfterExit = Boolean(
       this.settings.tools?.shell?.keepBackgroundProcesses,
     );
@@ -132,6 +132,19 @@ export class Config {
       sessionId: options.sessionId,
     });
     return { config, settings };
+  }
+
+  /**
+   * The conversation's id; it changes when the person continues another session (/resume).
+   * Made on first use: a command that records no session never needs one.
+   */
+  get sessionId(): string {
+    this.currentSessionId ??= randomUUID();
+    return this.currentSessionId;
+  }
+
+  set sessionId(id: string) {
+    this.currentSessionId = id;
   }
 
   get targetDir(): string {

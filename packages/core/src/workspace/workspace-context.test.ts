@@ -127,6 +127,20 @@ describe('WorkspaceContext', () => {
     expect(workspace.check(path.join(outside, 'secret.txt'), 'write').ok).toBe(false);
   });
 
+  it('works out a read-only folder added for later on the first decision, read-only too', () => {
+    const workspace = new WorkspaceContext([ws]);
+    let asked = 0;
+    workspace.addReadOnlyDirectoryLater(() => {
+      asked++;
+      return outside;
+    });
+    expect(asked).toBe(0);
+    expect(workspace.allowsRealPath(path.join(outside, 'secret.txt'))).toBe(true);
+    expect(workspace.check(path.join(outside, 'secret.txt'), 'read').ok).toBe(true);
+    expect(workspace.check(path.join(outside, 'secret.txt'), 'write').ok).toBe(false);
+    expect(asked).toBe(1);
+  });
+
   it('rejects a missing root or a file as root', () => {
     expect(() => new WorkspaceContext([path.join(base, 'nope')])).toThrow(WorkspaceError);
     expect(() => new WorkspaceContext([path.join(ws, 'src', 'a.ts')])).toThrow(/not a folder/);

@@ -21,6 +21,8 @@ const MAX_SYMLINK_HOPS = 40;
 export class WorkspaceContext {
   private readonly rootList: string[];
   private readonly readOnlyList: string[] = [];
+  /** Read-only folders whose path is worked out on the first decision that needs them. */
+  private readonly pendingReadOnly: (() => string)[] = [];
   private readonly allowedFiles = new Set<string>();
 
   /**
@@ -67,6 +69,22 @@ export class WorkspaceContext {
   }
 
   /**
+   * addReadOnlyDirectory for a folder whose path costs something to work out (a hash, links
+   * to resolve): done on the first path decision, which a command such as `toolhost tools`
+   * never makes.
+   */
+  addReadOnlyDirectoryLater(dir: () => string): void {
+    this.pendingReadOnly.push(dir);
+  }
+
+  /** The folders tools may read below besides the roots. */
+  private get readOnlyDirs(): string[] {
+    while (this.pendingReadOnly.length > 0)
+      this.addReadOnlyDirectory(this.pendingReadOnly.shift()!());
+    return this.readOnlyList;
+  }
+
+  /**
    * Lets tools read and write one file outside the roots that toolhost itself chose (the
    * global memory file), never a folder.
    */
@@ -93,7 +111,7 @@ export class WorkspaceContext {
         message: `${inputPath} goes through a loop of symbolic links and cannot be opened.`,
       };
     }
-    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyList] : this.rootList;
+    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyDirs] : this.rootList;
     if (allowed.some((root) => isWithin(root, realPath)) || this.allowedFiles.has(realPath)) {
       return { ok: true, realPath };
     }
@@ -115,7 +133,7 @@ export class WorkspaceContext {
    * No resolving here, so it is cheap enough to ask for every file opened.
    */
   allowsRealPath(realPath: string, access: PathAccess = 'read'): boolean {
-    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyList] : this.rootList;
+    const allowed = access === 'read' ? [...this.rootList, ...this.readOnlyDirs] : this.rootList;
     return allowed.some((root) => isWithin(root, realPath)) || this.allowedFiles.has(realPath);
   }
 
