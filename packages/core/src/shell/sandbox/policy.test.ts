@@ -11,7 +11,7 @@ import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { waitUntil } from '../../../test/helpers/processes.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { findBwrap } from './bwrap.js';
-import { existingCredentialPaths, protectedPaths, releaseMade } from './policy.js';
+import { existingCredentialPaths, mountedNow, protectedPaths, releaseMade } from './policy.js';
 
 let base: string;
 let home: string;
@@ -164,6 +164,32 @@ describe('protectedPaths', () => {
       expect(gone).toBe(true);
     },
   );
+
+  it('reads the mount tables once, as the kernel escapes them, and keeps all when it cannot', () => {
+    const proc = path.join(base, 'proc');
+    for (const [pid, point] of [
+      ['1', '/'],
+      ['42', `${ws}/a\\040b`],
+    ] as const) {
+      fs.mkdirSync(path.join(proc, pid), { recursive: true });
+      fs.writeFileSync(
+        path.join(proc, pid, 'mountinfo'),
+        `22 1 8:1 / ${point} rw,relatime - ext4 /dev/sda1 rw\n`,
+      );
+    }
+    fs.mkdirSync(path.join(proc, 'self'));
+    fs.writeFileSync(path.join(proc, 'self', 'mountinfo'), `9 1 8:1 / ${ws}/c rw - x y rw\n`);
+    const mounted = mountedNow(proc);
+    expect([`${ws}/a b`, '/', `${ws}/c`, `${ws}/a\\040b`].map(mounted)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    fs.rmSync(path.join(proc, '42'), { recursive: true });
+    expect(mounted(`${ws}/a b`), 'read once').toBe(true);
+    expect(mountedNow(path.join(base, 'no-proc'))(`${ws}/anything`)).toBe(true);
+  });
 
   it('keeps a file in the way, and pins a root whose prompt folder is a link to nowhere', () => {
     fs.writeFileSync(settingsOf(ws), 'a file in the way');

@@ -137,7 +137,10 @@ function makeHeld(folder: string): boolean {
  * no sandbox anywhere still has it mounted (removing a mount point in another namespace
  * would unmount it there). Whatever cannot be checked stays, empty and harmless.
  */
-export function releaseMade(made: readonly string[], mounted = mountedAnywhere): void {
+export function releaseMade(
+  made: readonly string[],
+  mounted: (folder: string) => boolean = mountedNow(),
+): void {
   for (const folder of made) {
     const left = (holders.get(folder) ?? 1) - 1;
     if (left > 0) {
@@ -157,22 +160,34 @@ export function releaseMade(made: readonly string[], mounted = mountedAnywhere):
   }
 }
 
-/** Whether any process's mount table has a mount at `target`; true when it cannot tell. */
-function mountedAnywhere(target: string): boolean {
+/**
+ * Whether a folder is a mount point in any process's mount table, the tables read once,
+ * when first asked; every folder counts as one when they cannot be read.
+ */
+export function mountedNow(proc = '/proc'): (folder: string) => boolean {
+  let points: Set<string> | null | undefined;
+  return (folder) => {
+    if (points === undefined) points = mountPoints(proc);
+    return points === null || points.has(folder);
+  };
+}
+
+/** The mount points of every process this one can see; null when `proc` cannot be read. */
+function mountPoints(proc: string): Set<string> | null {
   let pids: string[];
   try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    pids = readdirSync(proc).filter((name) => /^\d+$/.test(name));
   } catch {
-    return true;
+    return null;
   }
+  const points = new Set<string>();
   for (const pid of pids) {
-    const table = readText(`/proc/${pid}/mountinfo`);
-    for (const line of table.split('\n')) {
+    for (const line of readText(path.join(proc, pid, 'mountinfo')).split('\n')) {
       const point = line.split(' ')[4];
-      if (point !== undefined && unescapeMountPath(point) === target) return true;
+      if (point !== undefined) points.add(unescapeMountPath(point));
     }
   }
-  return false;
+  return points;
 }
 
 /** The kernel writes space, tab, newline and backslash in mount paths as octal escapes. */
