@@ -78,8 +78,9 @@ export function gitConfigProblem(
 }
 
 /**
- * Why the git folder git would use lies outside the workspace, or null. A `.git` file may
- * name any folder (a missing `.git` can be made by a sandboxed command); one outside is
+ * Why the git folder git would use lies outside the workspace, or null. A `.git` file in
+ * the workspace may name any folder (a missing `.git` can be made by a sandboxed command,
+ * and so can a `commondir` in a `.git` folder made that way); one outside is
  * trusted only when it names this `.git` back in its `gitdir` file, as git writes it for
  * a linked worktree (a folder outside the workspace cannot be written from the sandbox).
  */
@@ -88,6 +89,9 @@ function gitFolderElsewhere(
   inside: (absolutePath: string) => boolean,
 ): string | null {
   const dotGit = path.join(gitDir.root, '.git');
+  // A .git outside the workspace (the workspace is a folder of a larger repository) is the
+  // person's own layout: no command run here could have written it.
+  if (!inside(realPath(dotGit))) return null;
   const own = realPath(gitDir.own);
   if (inside(own) && inside(realPath(gitDir.common))) return null;
   const back = readText(path.join(own, 'gitdir')).trim();

@@ -277,6 +277,24 @@ describe('gitConfigProblem', () => {
     expect(gitConfigProblem(dir)).toBeNull();
   });
 
+  it('leaves a repository around the workspace as the person laid it out', () => {
+    const main = path.join(dir, 'main');
+    repo('[core]\n\tbare = false\n', main);
+    const own = path.join(main, '.git', 'worktrees', 'wt');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'commondir'), '../..\n');
+    const worktree = path.join(dir, 'wt');
+    mkdirSync(path.join(worktree, 'pkg'), { recursive: true });
+    writeFileSync(path.join(worktree, '.git'), `gitdir: ${own}\n`);
+    const pkg = path.join(worktree, 'pkg');
+    const onlyPkg = (target: string) => target === pkg || target.startsWith(`${pkg}/`);
+    // The workspace is pkg: the .git above it was not written from inside.
+    expect(gitConfigProblem(pkg, onlyPkg)).toBeNull();
+    expect(gitConfigProblem(pkg, (target) => target.startsWith(worktree))).toContain(
+      'does not name',
+    );
+  });
+
   it("takes a submodule's core.worktree from its own git folder", () => {
     const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
     repo('[core]\n\tbare = false\n');
