@@ -177,8 +177,11 @@ describe('protectedPaths', () => {
         `22 1 8:1 / ${point} rw,relatime - ext4 /dev/sda1 rw\n`,
       );
     }
-    fs.mkdirSync(path.join(proc, 'self'));
-    fs.writeFileSync(path.join(proc, 'self', 'mountinfo'), `9 1 8:1 / ${ws}/c rw - x y rw\n`);
+    // Only a process's folder counts, not self nor other names holding digits.
+    for (const name of ['self', 'x1', '1x']) {
+      fs.mkdirSync(path.join(proc, name));
+      fs.writeFileSync(path.join(proc, name, 'mountinfo'), `9 1 8:1 / ${ws}/c rw - x y rw\n`);
+    }
     const mounted = mountedNow(proc);
     expect([`${ws}/a b`, '/', `${ws}/c`, `${ws}/a\\040b`].map(mounted)).toEqual([
       true,
@@ -198,6 +201,10 @@ describe('protectedPaths', () => {
       pinnedRoots: [],
       made: promptOf(ws).slice(1),
     });
+    // A root where a missing one cannot be made (here: a root that is gone) is pinned.
+    const gone = path.join(base, 'gone');
+    expect(protectedPaths([gone]).pinnedRoots).toEqual([gone]);
+    expect(protectedPaths([gone], false).pinnedRoots).toEqual([]);
     fs.rmSync(settingsOf(ws));
     fs.symlinkSync(path.join(base, 'nowhere', 'x'), settingsOf(ws));
     expect(protectedPaths([ws])).toEqual({
@@ -232,6 +239,7 @@ describe('protectedPaths', () => {
     const inner = gitFolder(path.join(nested, 'modules', 'inner'));
     // A git folder's other folders are not submodules, though a worktree's has a HEAD.
     gitFolder(path.join(nested, 'worktrees', 'linked'));
+    gitFolder(path.join(gitDir, 'worktrees', 'top'));
     // A folder is a git folder by any one of HEAD, hooks or config.
     fs.mkdirSync(path.join(modules, 'hooks-only', 'hooks'), { recursive: true });
     fs.mkdirSync(path.join(modules, 'config-only'));
