@@ -1,4 +1,5 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSearchWorkspace, withOwnSearchWorkspace } from '../../test/helpers/search-fixture.js';
@@ -99,6 +100,26 @@ describe('read_many_files', () => {
     expect(display).toContain('../outside/**: outside the workspace');
     expect(display).toContain('nothing/here/*.ts: nothing matches');
   });
+
+  it('reads a file allowed on its own outside the workspace, not its neighbours', () =>
+    withOwnSearchWorkspace(async (own) => {
+      // The global memory file is allowed this way: its folder is not.
+      const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'toolhost-allowed-'));
+      try {
+        const allowed = path.join(elsewhere, 'memory.md');
+        const neighbour = path.join(elsewhere, 'secret.md');
+        writeFileSync(allowed, 'remembered\n');
+        writeFileSync(neighbour, 'secret\n');
+        own.config.workspace.allowFile(allowed);
+        const result = await readMany({ paths: [allowed, neighbour] }, own);
+        const text = partsToText(result.llmContent as Part[]);
+        expect(text).toContain(`--- ${allowed} ---\nremembered\n`);
+        expect(text).not.toContain('secret\n');
+        expect(String(result.returnDisplay)).toContain(`${neighbour}: outside the workspace`);
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+    }));
 
   it('stays within the response budget and lists the files that did not fit', () =>
     withOwnSearchWorkspace(

@@ -54,6 +54,8 @@ export const DEFAULT_EXCLUDES = [
 ];
 
 const READ_CONCURRENCY = 64;
+/** What a file's type is judged on before it is read: its name alone. */
+const NO_BYTES = Buffer.alloc(0);
 const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
 
 const DESCRIPTION = `Reads the text of several files in one call, each under a "--- <path> ---" header. paths (and include) are file paths, folders or glob patterns relative to the workspace root, e.g. ["src/**/*.ts", "README.md", "docs"]; exclude removes matches.
@@ -202,7 +204,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     const budget = Math.max(5_000, this.config.getTruncateThreshold() - 2_000);
     const loaded = new Array<LoadedFile | null>(files.length).fill(null);
     // Listed files may be links inside the workspace: what was opened must be inside.
-    const folders = new FolderHandles((real) => this.config.workspace.allowsRealPath(real, 'read'));
+    const folders = new FolderHandles(this.readableRealPath());
     try {
       await this.load(files, loaded, skipped, folders);
     } finally {
@@ -265,6 +267,25 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       returnDisplay: `${display}${describeSkipped(skipped, 'markdown')}`,
     };
   }
+  /**
+   * The guard of what was opened: inside the workspace's readable folders. Everything in a
+   * folder that is inside them is inside too, so a folder's answer is worked out once for
+   * its thousand files; elsewhere (a file allowed on its own) each path is asked.
+   */
+  private readableRealPath(): (realPath: string) => boolean {
+    const workspace = this.config.workspace;
+    const folderInside = new Map<string, boolean>();
+    return (realPath) => {
+      const folder = path.dirname(realPath);
+      let inside = folderInside.get(folder);
+      if (inside === undefined) {
+        inside = workspace.allowsRealPath(folder, 'read');
+        folderInside.set(folder, inside);
+      }
+      return inside || workspace.allowsRealPath(realPath, 'read');
+    };
+  }
+
   /** Loads each file into `loaded` (same index), in batches that let other work run. */
   private async load(
     files: { file: string; explicit: boolean }[],
@@ -276,7 +297,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       await Promise.all(
         files.slice(i, i + READ_CONCURRENCY).map(async ({ file, explicit }, j) => {
           // Media the model did not ask for is not even read.
-          const type = detectFileType(file, Buffer.alloc(0));
+          const type = detectFileType(file, NO_BYTES);
           if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
             skipped.push({
               path: file,

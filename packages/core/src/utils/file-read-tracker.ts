@@ -2,10 +2,19 @@
  * Remembers, per file, the content the model last saw (by hash), so a change made on disk
  * behind its back can be noticed before it overwrites it.
  */
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 
+type OneShotHash = (algorithm: string, data: Buffer | string) => string;
+
+/**
+ * Node 20.12 and later hash in one call, without a Hash object (read_many_files hashes a
+ * thousand files a call). Looked up on first use: the tracker loads with every command.
+ */
 export function hashContent(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  const oneShot = (crypto as { hash?: OneShotHash }).hash;
+  return oneShot !== undefined
+    ? oneShot('sha256', bytes)
+    : crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
 export class FileReadTracker {
