@@ -8,8 +8,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdkServerScript } from '../../core/test/helpers/mcp-servers.js';
-import { hasTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
-import { type AppUnderTest, idle, openApp, send } from './helpers/tui-app.js';
+import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
+import {
+  type AppUnderTest,
+  idle,
+  lastToolResult,
+  openApp,
+  send,
+  waitForMcpTool,
+} from './helpers/tui-app.js';
 
 let app: AppUnderTest | undefined;
 afterEach(async () => {
@@ -39,24 +46,7 @@ await server.connect(new StdioServerTransport());
 `);
 
 /** The answer the server got, as its tool reported it to the model in request `index`. */
-function serverGot(index: number): unknown {
-  const messages = app!.server.requests[index]?.body.messages ?? [];
-  const tool = messages.findLast((message) => message.role === 'tool');
-  return JSON.parse(String(tool?.content ?? 'null'));
-}
-
-/** Waits until the server's tool is known (it connects in the background). */
-async function waitForServer(terminal: Terminal): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    send(terminal, '/mcp');
-    try {
-      await terminal.waitFor(/1 tool:/, { timeoutMs: 3000 });
-      return;
-    } catch (error) {
-      if (attempt >= 15) throw error;
-    }
-  }
-}
+const serverGot = (index: number): unknown => lastToolResult(app!, index);
 
 describe.skipIf(!hasTmux)(
   `an MCP server's questions in the interactive terminal${tmuxSkipReason}`,
@@ -83,7 +73,7 @@ describe.skipIf(!hasTmux)(
         },
       );
       const { terminal } = app;
-      await waitForServer(terminal);
+      await waitForMcpTool(terminal);
 
       send(terminal, 'register me');
       let form = await terminal.waitFor('Who is registering?');

@@ -80,3 +80,23 @@ export function send(terminal: Terminal, prompt: string): void {
 export function idle(terminal: Terminal): Promise<string> {
   return terminal.waitFor('Ask anything');
 }
+
+/** Waits until `/mcp` lists the configured server's tool (servers connect in the background). */
+export async function waitForMcpTool(terminal: Terminal): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    send(terminal, '/mcp');
+    try {
+      await terminal.waitFor(/1 tool:/, { timeoutMs: 3000 });
+      return;
+    } catch (error) {
+      if (attempt >= 15) throw error;
+    }
+  }
+}
+
+/** The last tool result the model was sent in request `index`, parsed as JSON. */
+export function lastToolResult(app: AppUnderTest, index: number): unknown {
+  const messages = app.server.requests[index]?.body.messages ?? [];
+  const tool = messages.findLast((message) => message.role === 'tool');
+  return JSON.parse(String(tool?.content ?? 'null'));
+}
