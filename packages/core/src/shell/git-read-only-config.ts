@@ -83,6 +83,7 @@ export function gitConfigProblem(
  * and so can a `commondir` in a `.git` folder made that way); one outside is
  * trusted only when it names this `.git` back in its `gitdir` file, as git writes it for
  * a linked worktree (a folder outside the workspace cannot be written from the sandbox).
+ * A git folder inside must keep its common folder inside as well.
  */
 function gitFolderElsewhere(
   gitDir: { root: string; own: string; common: string },
@@ -93,9 +94,17 @@ function gitFolderElsewhere(
   // person's own layout: no command run here could have written it.
   if (!inside(realPath(dotGit))) return null;
   const own = realPath(gitDir.own);
-  if (inside(own) && inside(realPath(gitDir.common))) return null;
-  const back = readText(path.join(own, 'gitdir')).trim();
-  if (back && realPath(path.resolve(own, back)) === realPath(dotGit)) return null;
+  if (inside(own)) {
+    // Its `commondir` may have been written from inside, so it must lead inside too.
+    const common = realPath(gitDir.common);
+    if (inside(common)) return null;
+    return `the repository's git folder (${own}) names a common folder outside the workspace (${common})`;
+  } else {
+    // Only a folder outside, which no command here could write, is trusted to name this
+    // `.git` back; an empty or missing `gitdir` resolves to that folder, not this `.git`.
+    const back = readText(path.join(own, 'gitdir')).trim();
+    if (realPath(path.resolve(own, back)) === realPath(dotGit)) return null;
+  }
   return `the repository's git folder (${own}) lies outside the workspace and does not name ${dotGit} back`;
 }
 

@@ -228,8 +228,8 @@ describe('gitConfigProblem', () => {
     // Inside the workspace as the caller defines it, no back link is needed.
     rmSync(path.join(own, 'gitdir'));
     expect(gitConfigProblem(worktree, (target) => target.startsWith(dir))).toBeNull();
-    expect(gitConfigProblem(worktree, (target) => target !== path.join(main, '.git'))).toContain(
-      'does not name',
+    expect(gitConfigProblem(worktree, (target) => target !== path.join(main, '.git'))).toBe(
+      `the repository's git folder (${own}) names a common folder outside the workspace (${path.join(main, '.git')})`,
     );
     writeFileSync(path.join(own, 'gitdir'), `${path.join(worktree, '.git')}\n`);
 
@@ -293,6 +293,48 @@ describe('gitConfigProblem', () => {
     expect(gitConfigProblem(pkg, (target) => target.startsWith(worktree))).toContain(
       'does not name',
     );
+  });
+
+  it('asks when a git folder in the workspace shares a common folder outside it', () => {
+    const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
+    const outside = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-git-common-')));
+    try {
+      repo('[core]\n\tbare = false\n');
+      writeFileSync(path.join(dir, '.git', 'commondir'), outside);
+      const named = `the repository's git folder (${path.join(dir, '.git')}) names a common folder outside the workspace (${outside})`;
+      expect(gitConfigProblem(dir, ws)).toBe(named);
+      // A git folder inside could have been written from inside: no back link counts.
+      for (const back of ['', '.', path.join(dir, '.git')]) {
+        writeFileSync(path.join(dir, '.git', 'gitdir'), back);
+        expect(gitConfigProblem(dir, ws), back).toBe(named);
+      }
+      writeFileSync(path.join(dir, '.git', 'commondir'), path.join(dir, 'shared'));
+      expect(gitConfigProblem(dir, ws)).toBeNull();
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a relative core.worktree from the git folder in use and from the one holding the config', () => {
+    const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
+    // The git folder in use (own) is not inside the common one here.
+    const own = path.join(dir, 'own');
+    const common = path.join(dir, 'deep', 'a', 'b', 'common');
+    mkdirSync(own, { recursive: true });
+    mkdirSync(common, { recursive: true });
+    writeFileSync(path.join(dir, '.git'), `gitdir: ${own}\n`);
+    writeFileSync(path.join(own, 'commondir'), common);
+    const config = path.join(common, 'config');
+    // From the common folder: dir/deep, inside; from own: above dir, outside.
+    writeFileSync(config, '[core]\n\tworktree = ../../..\n');
+    expect(gitConfigProblem(dir, ws)).toBe(
+      `the repository's git config (${config}) sets core.worktree to ../../.., outside the workspace`,
+    );
+    // From own: dir; from the common folder: dir/deep/a/b/common/x, both inside.
+    writeFileSync(config, '[core]worktree = ..\n');
+    expect(gitConfigProblem(dir, ws)).toBeNull();
+    writeFileSync(config, '[core]worktree = ../..\n');
+    expect(gitConfigProblem(dir, ws)).toContain('outside the workspace');
   });
 
   it("takes a submodule's core.worktree from its own git folder", () => {
