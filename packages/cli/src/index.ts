@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isatty } from 'node:tty';
 import { exitCleanlyOnSignals, stoppingBySignal } from '@toolhost/core';
 import { runProgram } from './program.js';
 
@@ -19,6 +20,7 @@ runProgram(process.argv.slice(2), {
   get stdin() {
     return process.stdin;
   },
+  stdinIsTerminal: () => isatty(0),
   stdout: process.stdout,
   stderr: process.stderr,
   exitNow: (code) => process.exit(code),

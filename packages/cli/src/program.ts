@@ -62,6 +62,8 @@ export interface ProgramIo {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
+  /** Whether stdin is a terminal, asked without making process.stdin (see index.ts). */
+  stdinIsTerminal?: () => boolean;
   /** Ends the process at once (a second Ctrl+C); defaults to process.exit. */
   exitNow?: (code: number) => void;
 }
@@ -151,7 +153,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       const { openSession, closeSession } = await import('./session.js');
       const { runCallCommand } = await import('./commands/call-command.js');
       // On a terminal the person answers the call's questions (unless stdin carries the arguments).
-      const urlElicitation = Boolean(io.stdin.isTTY) && rawArgs !== '-';
+      const urlElicitation = rawArgs !== '-' && (io.stdinIsTerminal?.() ?? Boolean(io.stdin.isTTY));
       const session = await openSession({ ...options, urlElicitation }, warn);
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
