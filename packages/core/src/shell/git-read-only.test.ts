@@ -337,6 +337,19 @@ describe('gitConfigProblem', () => {
     expect(gitConfigProblem(dir, ws)).toContain('outside the workspace');
   });
 
+  it('counts each work tree .gitmodules names against the same allowance, and reads only worktree keys', () => {
+    repo('[core]\n\tnotworktree = /etc\n');
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, i) => `[submodule "s${i}"]\n\tpath = s${i}\n`).join('');
+    // 499 work trees and the modules/ folder: 500 looked at, the most allowed.
+    writeFileSync(path.join(dir, '.gitmodules'), lines(499));
+    expect(gitConfigProblem(dir)).toBeNull();
+    writeFileSync(path.join(dir, '.gitmodules'), lines(500));
+    expect(gitConfigProblem(dir)).toBe(
+      'the repository has more than 500 submodule folders to check',
+    );
+  });
+
   it("takes a submodule's core.worktree from its own git folder", () => {
     const ws = (target: string) => target === dir || target.startsWith(`${dir}/`);
     repo('[core]\n\tbare = false\n');
