@@ -8,21 +8,17 @@
  *
  * This file owns connecting, liveness, timeouts and progress; it does not decide names
  * (mcp-names.ts), read what a server offers (mcp-offerings.ts), word failures
- * (mcp-errors.ts), put a server's questions to the person (mcp-elicitation.ts) or turn
- * results into parts (mcp-tool.ts). Which servers to connect: mcp-server-list.ts.
+ * (mcp-errors.ts), answer a server's requests (mcp-sdk-client.ts) or turn results into
+ * parts (mcp-tool.ts). Which servers to connect: mcp-server-list.ts.
  */
 
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
   ErrorCode,
   type GetPromptResult,
-  ListRootsRequestSchema,
   McpError,
   type Tool as McpToolDefinition,
   type Progress,
@@ -33,7 +29,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { askForServer } from './mcp-elicitation.js';
 import { UrlVisits } from './mcp-elicitation-url.js';
 import {
   callTimeoutMessage,
@@ -50,6 +45,7 @@ import {
   type McpResource,
   type McpResourceTemplate,
 } from './mcp-offerings.js';
+import { createSdkClient } from './mcp-sdk-client.js';
 import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
 import type { ToolExecutionContext } from './tools.js';
 
@@ -141,36 +137,13 @@ export class McpServerConnection {
     this.status = 'connecting';
     this.error = undefined;
     this.onChange?.();
-    const client = new Client(
-      { name: 'toolhost', version: '0.1.0' },
-      {
-        capabilities: {
-          roots: { listChanged: false },
-          // The SDK fills in a form's defaults for omitted fields. Page visits only where a
-          // person can be asked: elsewhere servers must not send them.
-          elicitation: {
-            form: { applyDefaults: true },
-            ...(this.config.urlElicitation ? { url: {} } : {}),
-          },
-        },
-      },
-    );
-    // The server's questions go to the person through the latest running call.
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      request.params.mode === 'url'
-        ? this.visits.ask(this.askers.at(-1), request.params)
-        : askForServer(this.alias, this.askers.at(-1), request.params, extra.signal),
-    );
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, async (notification) =>
-      this.visits.complete(notification.params.elicitationId),
-    );
-    // The workspace roots are what the server may work on.
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: this.config.workspace.roots.map((root) => ({
-        uri: pathToFileURL(root).href,
-        name: root,
-      })),
-    }));
+    const client = createSdkClient({
+      alias: this.alias,
+      config: this.config,
+      visits: this.visits,
+      // The server's questions go to the person through the latest running call.
+      currentAsker: () => this.askers.at(-1),
+    });
     let transport: Transport;
     try {
       transport = createTransport(
@@ -359,7 +332,7 @@ export class McpServerConnection {
     if (this.client !== client) return;
     this.client = undefined;
     this.status = 'disconnected';
-    const said = this.stderrTail.trim().split('\n').slice(-5).join('\n');
+    const said = this.lastWords();
     const reason = `MCP server "${this.alias}" ${what}${said ? `; it wrote: ${said}` : ''}`;
     this.error = `${what}; it is connected again on the next call`;
     for (const call of this.running) call.abort(new McpConnectionError(reason));
@@ -396,12 +369,17 @@ export class McpServerConnection {
     await closing;
   }
 
+  /** The last lines a stdio server wrote to stderr, to quote in a failure. */
+  private lastWords(): string {
+    return this.stderrTail.trim().split('\n').slice(-5).join('\n');
+  }
+
   /**
    * Records a failed attempt. Tools listed by an earlier connection stay, so calls to them
    * say why the server is unavailable instead of "unknown tool".
    */
   private fail(message: string): void {
-    const said = this.stderrTail.trim().split('\n').slice(-5).join('\n');
+    const said = this.lastWords();
     this.status = 'failed';
     this.error = said ? `${message}; it wrote: ${said}` : message;
     this.failedAttempts++;
