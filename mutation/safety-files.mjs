@@ -58,6 +58,7 @@ export const GROUPS = [
       core('shell/git-submodule-folders.test.ts'),
       core('shell/read-only-command-table.test.ts'),
       core('shell/git-read-only.test.ts'),
+      core('shell/git-read-only-config.test.ts'),
       core('shell/git-read-only-table.test.ts'),
     ],
   },

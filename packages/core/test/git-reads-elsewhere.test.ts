@@ -8,7 +8,8 @@
  * folder (under /tmp), but the check must hold where it does not.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/config/settings.js';
@@ -74,6 +75,18 @@ function outsideRepo(): string {
   return tree;
 }
 
+/** The name git gives the canary's file content, as any repository stores it. */
+const CANARY_BLOB = createHash('sha1')
+  .update(`blob ${CANARY.length + 1}\0${CANARY}\n`)
+  .digest('hex');
+
+/** A file outside the workspace holding `text`. */
+function outsideFile(text: string): string {
+  const file = path.join(outside, `file-${++cases}`);
+  writeFileSync(file, text);
+  return file;
+}
+
 const LEADS_OUT: [string, string, (dir: string) => void][] = [
   [
     'core.worktree, absolute',
@@ -111,6 +124,64 @@ const LEADS_OUT: [string, string, (dir: string) => void][] = [
       const other = outsideRepo();
       repo(d);
       writeFileSync(path.join(d, '.git', 'commondir'), path.join(other, '.git'));
+    },
+  ],
+  [
+    'mailmap.file naming a file outside (git log maps names through it)',
+    'git log -1',
+    (d) => {
+      const mailmap = outsideFile(`${CANARY} <t@t>\n`);
+      repo(d, () => `[mailmap]\n\tfile = ${mailmap}\n`);
+    },
+  ],
+  [
+    "blame.ignoreRevsFile naming a file outside (git blame quotes the file's first line)",
+    'git blame secret.txt',
+    (d) => {
+      const revs = outsideFile(`${CANARY}\nmore\n`);
+      repo(d, () => `[blame] ignoreRevsFile = ${revs}\n`);
+    },
+  ],
+  [
+    "an alternates file borrowing another repository's objects",
+    `git show ${CANARY_BLOB}`,
+    (d) => {
+      const other = outsideRepo();
+      repo(d);
+      writeFileSync(
+        path.join(d, '.git', 'objects', 'info', 'alternates'),
+        `${path.join(other, '.git', 'objects')}\n`,
+      );
+    },
+  ],
+  [
+    'an alternates file with a relative path, reached through an object folder inside',
+    `git show ${CANARY_BLOB}`,
+    (d) => {
+      const other = outsideRepo();
+      repo(d);
+      // The repository borrows from a folder inside, which borrows from one outside.
+      const middle = path.join(d, 'middle-objects');
+      mkdirSync(path.join(middle, 'info'), { recursive: true });
+      const objects = path.join(d, '.git', 'objects');
+      writeFileSync(
+        path.join(objects, 'info', 'alternates'),
+        `${path.relative(objects, middle)}\n`,
+      );
+      writeFileSync(
+        path.join(middle, 'info', 'alternates'),
+        `${path.relative(middle, path.join(other, '.git', 'objects'))}\n`,
+      );
+    },
+  ],
+  [
+    "an objects folder that is a link to another repository's",
+    `git show ${CANARY_BLOB}`,
+    (d) => {
+      const other = outsideRepo();
+      repo(d);
+      rmSync(path.join(d, '.git', 'objects'), { recursive: true });
+      symlinkSync(path.join(other, '.git', 'objects'), path.join(d, '.git', 'objects'));
     },
   ],
 ];
@@ -151,6 +222,31 @@ describe.concurrent('read-only git whose repository stays inside runs without as
     });
     expect(run.asked).toHaveLength(0);
     expect(run.message).toContain('+new inside');
+  });
+
+  it('mailmap.file and an alternates file that stay inside the workspace', async () => {
+    const dir = caseFolder(ws, (d) => {
+      const donor = path.join(d, 'donor');
+      mkdirSync(donor);
+      writeFileSync(path.join(donor, 'secret.txt'), `${CANARY}\n`);
+      git(donor, 'init', '-q');
+      git(donor, 'add', 'secret.txt');
+      git(donor, 'commit', '-qm', 'inside');
+      writeFileSync(path.join(d, 'names'), 'Inside Name <t@t>\n');
+      repo(d, () => '[mailmap]\n\tfile = names\n');
+      writeFileSync(
+        path.join(d, '.git', 'objects', 'info', 'alternates'),
+        `${path.join(donor, '.git', 'objects')}\n`,
+      );
+    });
+    const run = await runThroughScheduler(ws, `git log -1 && git show ${CANARY_BLOB}`, {
+      mode: 'default',
+      directory: dir,
+      settings,
+    });
+    expect(run.asked).toHaveLength(0);
+    expect(run.message).toContain('Author: Inside Name <t@t>');
+    expect(run.message).toContain(CANARY);
   });
 
   it('a linked worktree of a repository outside the workspace, which names it back', async () => {

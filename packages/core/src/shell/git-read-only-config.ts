@@ -28,6 +28,15 @@ const PROGRAM_SECTIONS = /^\s*(?:\[.*\][ \t]*)?\[\s*(include|includeif|filter|pa
 const WORKTREE_KEY = /^\s*(?:\[.*\][ \t]*)?worktree\s*=(.*)$/gim;
 
 /**
+ * Keys naming a file that read-only commands read, in any section: mailmap.file (`git
+ * log` maps names through it), blame.ignoreRevsFile (`git blame` quotes a line it cannot
+ * read as a commit, so any file's first line would be shown), core.excludesFile,
+ * core.attributesFile and diff.orderFile.
+ */
+const FILE_KEYS =
+  /^\s*(?:\[.*\][ \t]*)?(file|ignorerevsfile|excludesfile|attributesfile|orderfile)\s*=(.*)$/gim;
+
+/**
  * Why git's own configuration in the repository around `dir` could make a read-only
  * command run a program or read files outside the workspace, or null when it does
  * neither. `canRead` says whether a path lies in the workspace; without it only the
@@ -73,8 +82,11 @@ export function gitConfigProblem(
     const bases = new Set([path.dirname(file), ...(index < 2 ? [gitDir.own] : [])]);
     const worktree = worktreeElsewhere(text, [...bases], inside);
     if (worktree) return `the repository's git config (${file}) ${worktree}`;
+    // Git takes these from the folder it runs in: the work tree's top, or where it was started.
+    const named = namedFileElsewhere(text, [gitDir.root, path.resolve(dir)], inside);
+    if (named) return `the repository's git config (${file}) ${named}`;
   }
-  return null;
+  return objectStoreProblem([gitDir.common, ...submodules], inside);
 }
 
 /**
@@ -126,6 +138,73 @@ function worktreeElsewhere(
   }
   return null;
 }
+
+/**
+ * Why a key of FILE_KEYS in a config's text names a file outside the workspace, or null.
+ * A relative path is taken from each of `bases`; `~`, quotes, escapes or comments are not
+ * understood and ask, and so does a key without a value.
+ */
+function namedFileElsewhere(
+  text: string,
+  bases: readonly string[],
+  inside: (absolutePath: string) => boolean,
+): string | null {
+  for (const [, key, raw] of text.matchAll(FILE_KEYS)) {
+    const value = raw!.trim();
+    if (!value || /^~|["\\#;]/.test(value)) return `sets ${key} in a form not understood`;
+    if (bases.some((base) => !inside(realPath(path.resolve(base, value)))))
+      return `sets ${key} to ${value}, a file outside the workspace that git would read`;
+  }
+  return null;
+}
+
+/**
+ * Why git would read objects from outside the workspace for a repository whose git folders
+ * (its own and its submodules') are `gitFolders`, or null: an `objects` folder that is a
+ * link leading out of its git folder and the workspace, or an `objects/info/alternates`
+ * line naming an object folder outside the workspace (followed from folder to folder, as
+ * git follows them). `git show` would print any of those objects. A quoted line is not
+ * understood and asks, as does a chain longer than git's own limit.
+ */
+function objectStoreProblem(
+  gitFolders: readonly string[],
+  inside: (absolutePath: string) => boolean,
+): string | null {
+  const pending: { objects: string; home: string | undefined; depth: number }[] = gitFolders.map(
+    (folder) => ({
+      objects: path.join(folder, 'objects'),
+      // A git folder's own objects may lie outside (a workspace inside a larger repository).
+      home: realPath(folder),
+      depth: 0,
+    }),
+  );
+  const seen = new Set<string>();
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const objects = realPath(next.objects);
+    if (seen.has(objects)) continue;
+    seen.add(objects);
+    if (next.depth > MAX_ALTERNATE_DEPTH)
+      return `the repository chains more than ${MAX_ALTERNATE_DEPTH} object folders`;
+    const own = next.home !== undefined && isWithin(next.home, objects);
+    if (!own && !inside(objects))
+      return `git would read objects from ${objects}, outside the workspace`;
+    const alternates = readText(path.join(objects, 'info', 'alternates'));
+    for (const line of alternates.split('\n').map((entry) => entry.trim())) {
+      if (!line || line.startsWith('#')) continue;
+      if (line.startsWith('"'))
+        return 'the repository names other object folders in a form not understood';
+      pending.push({
+        objects: path.resolve(objects, line),
+        home: undefined,
+        depth: next.depth + 1,
+      });
+    }
+  }
+  return null;
+}
+
+/** Git follows alternates this deep and no further. */
+const MAX_ALTERNATE_DEPTH = 5;
 
 /** The real path of `target`, or `target` itself when it does not exist. */
 function realPath(target: string): string {

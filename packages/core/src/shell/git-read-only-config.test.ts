@@ -1,0 +1,183 @@
+/**
+ * The files and objects a repository can make read-only git read from elsewhere: config
+ * keys naming a file (mailmap.file, blame.ignoreRevsFile and the like) and object folders
+ * (a linked `objects` folder, `objects/info/alternates`). The rest of gitConfigProblem
+ * is in git-read-only.test.ts; real git reading a canary from outside is in
+ * test/git-reads-elsewhere.test.ts.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitConfigProblem } from './git-read-only-config.js';
+
+let base: string;
+/** The workspace: a folder of `base`, so `base` itself is outside. */
+let ws: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-git-elsewhere-')));
+  ws = path.join(base, 'ws');
+  mkdirSync(ws);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const inWorkspace = (target: string) => target === ws || target.startsWith(`${ws}/`);
+
+/** A repository at `at` (the workspace by default) with `config` as its config. */
+function repo(config = '', at = ws): string {
+  mkdirSync(path.join(at, '.git', 'objects', 'info'), { recursive: true });
+  writeFileSync(path.join(at, '.git', 'config'), `[core]\n\tbare = false\n${config}`);
+  return at;
+}
+
+function alternates(objects: string, ...lines: string[]) {
+  mkdirSync(path.join(objects, 'info'), { recursive: true });
+  writeFileSync(path.join(objects, 'info', 'alternates'), `${lines.join('\n')}\n`);
+}
+
+describe('config keys that name a file git reads', () => {
+  const config = () => path.join(ws, '.git', 'config');
+
+  it('asks for each such key naming a file outside the workspace, in any section', () => {
+    for (const line of [
+      '[mailmap]\n\tfile = /etc/passwd',
+      '[blame]\n\tignoreRevsFile = /etc/passwd',
+      '[core]\n\texcludesFile = ../x',
+      '[core] attributesfile=../x',
+      '[diff]\n\tOrderFile = /etc/passwd',
+      '[other]\n\tfile = /etc/passwd',
+    ]) {
+      repo(`${line}\n`);
+      expect(gitConfigProblem(ws, inWorkspace), line).toMatch(
+        /^the repository's git config \(.*\) sets \w+ to \S+, a file outside the workspace that git would read$/,
+      );
+    }
+    repo('[mailmap]\n\tfile = /etc/passwd\n');
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `the repository's git config (${config()}) sets file to /etc/passwd, a file outside the workspace that git would read`,
+    );
+  });
+
+  it('takes a relative path from the top of the work tree and from where git runs', () => {
+    const deep = path.join(ws, 'a', 'b');
+    mkdirSync(deep, { recursive: true });
+    repo('[mailmap]\n\tfile = names\n');
+    expect(gitConfigProblem(deep, inWorkspace)).toBeNull();
+    // From the top it stays inside; from a/b, ../../.. leads out.
+    repo('[mailmap]\n\tfile = ../../names\n');
+    expect(gitConfigProblem(ws, inWorkspace)).toContain('a file outside the workspace');
+    expect(gitConfigProblem(deep, inWorkspace)).toContain('a file outside the workspace');
+    repo('[mailmap]\n\tfile = a/../names\n');
+    expect(gitConfigProblem(deep, inWorkspace)).toBeNull();
+  });
+
+  it('asks for a value not understood: none, a home folder, quotes, escapes or comments', () => {
+    for (const value of ['', '~/.mailmap', '"names"', 'names\\', 'names # note', 'names;x']) {
+      repo(`[mailmap]\n\tfile = ${value}\n`);
+      expect(gitConfigProblem(ws, inWorkspace), value).toBe(
+        `the repository's git config (${config()}) sets file in a form not understood`,
+      );
+    }
+  });
+
+  it('does not mistake other keys ending in the same letters, or a blob, for a file', () => {
+    repo('[mailmap]\n\tblob = HEAD:.mailmap\n\tprofile = /etc\n[x]\n\tfilex = /etc\n');
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+  });
+});
+
+describe('object folders', () => {
+  it('asks when an alternates line names an object folder outside the workspace', () => {
+    const other = path.join(base, 'other', 'objects');
+    mkdirSync(other, { recursive: true });
+    repo();
+    const objects = path.join(ws, '.git', 'objects');
+    alternates(objects, other);
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${other}, outside the workspace`,
+    );
+    // Relative lines are taken from the objects folder.
+    alternates(objects, path.relative(objects, other));
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${other}, outside the workspace`,
+    );
+  });
+
+  it('follows alternates from folder to folder, skipping comments and blank lines', () => {
+    repo();
+    const objects = path.join(ws, '.git', 'objects');
+    const middle = path.join(ws, 'middle');
+    const last = path.join(base, 'last');
+    mkdirSync(last);
+    alternates(objects, '# borrowed', '', `  ${middle}  `);
+    alternates(middle);
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+    alternates(middle, last);
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${last}, outside the workspace`,
+    );
+  });
+
+  it('ends a loop of alternates, and asks for a chain deeper than git follows', () => {
+    repo();
+    const objects = path.join(ws, '.git', 'objects');
+    const folders = [1, 2, 3, 4, 5, 6].map((n) => path.join(ws, `store-${n}`));
+    alternates(objects, folders[0]!);
+    folders.forEach((folder, index) => alternates(folder, folders[index + 1] ?? objects));
+    // Six folders deep: the sixth's line back to the start is one more than git follows.
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      'the repository chains more than 5 object folders',
+    );
+    alternates(folders[4]!, objects);
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+  });
+
+  it('asks for a quoted alternates line', () => {
+    repo();
+    alternates(path.join(ws, '.git', 'objects'), `"${path.join(ws, 'x')}"`);
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      'the repository names other object folders in a form not understood',
+    );
+  });
+
+  it('asks when the objects folder is a link leading out of its git folder and the workspace', () => {
+    repo();
+    const other = path.join(base, 'other-objects');
+    mkdirSync(other);
+    const objects = path.join(ws, '.git', 'objects');
+    rmSync(objects, { recursive: true });
+    symlinkSync(other, objects);
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${other}, outside the workspace`,
+    );
+    // A link to a folder inside the workspace reads nothing from elsewhere.
+    rmSync(objects);
+    mkdirSync(path.join(ws, 'kept-objects'));
+    symlinkSync(path.join(ws, 'kept-objects'), objects);
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+  });
+
+  it('leaves the objects of a repository around the workspace where they are', () => {
+    repo('', base);
+    const pkg = path.join(base, 'ws');
+    expect(gitConfigProblem(pkg, inWorkspace)).toBeNull();
+    // Its alternates still must not lead outside the workspace.
+    alternates(path.join(base, '.git', 'objects'), path.join(base, 'shared'));
+    expect(gitConfigProblem(pkg, inWorkspace)).toBe(
+      `git would read objects from ${path.join(base, 'shared')}, outside the workspace`,
+    );
+  });
+
+  it("checks a submodule's object folder too", () => {
+    repo();
+    const module = path.join(ws, '.git', 'modules', 'sub');
+    mkdirSync(path.join(module, 'objects'), { recursive: true });
+    writeFileSync(path.join(module, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(module, 'config'), '[core]\n\tbare = false\n');
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+    alternates(path.join(module, 'objects'), path.join(base, 'elsewhere'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${path.join(base, 'elsewhere')}, outside the workspace`,
+    );
+  });
+});
