@@ -175,6 +175,19 @@ const LEADS_OUT: [string, string, (dir: string) => void][] = [
     },
   ],
   [
+    "a loose-object folder that is a link to another repository's",
+    `git show ${CANARY_BLOB}`,
+    (d) => {
+      const other = outsideRepo();
+      repo(d);
+      const prefix = CANARY_BLOB.slice(0, 2);
+      symlinkSync(
+        path.join(other, '.git', 'objects', prefix),
+        path.join(d, '.git', 'objects', prefix),
+      );
+    },
+  ],
+  [
     "an objects folder that is a link to another repository's",
     `git show ${CANARY_BLOB}`,
     (d) => {

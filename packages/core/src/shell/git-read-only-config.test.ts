@@ -157,6 +157,31 @@ describe('object folders', () => {
     expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
   });
 
+  it('asks when a loose-object folder or a pack among the objects links out', () => {
+    repo();
+    const objects = path.join(ws, '.git', 'objects');
+    const other = path.join(base, 'other');
+    mkdirSync(path.join(other, 'ab'), { recursive: true });
+    writeFileSync(path.join(other, 'pack-1.pack'), '');
+    symlinkSync(path.join(other, 'ab'), path.join(objects, 'ab'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${path.join(other, 'ab')}, outside the workspace`,
+    );
+    rmSync(path.join(objects, 'ab'));
+    mkdirSync(path.join(objects, 'pack'));
+    symlinkSync(path.join(other, 'pack-1.pack'), path.join(objects, 'pack', 'pack-1.pack'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `git would read objects from ${path.join(other, 'pack-1.pack')}, outside the workspace`,
+    );
+    // Links that stay inside the workspace, and plain entries, read nothing from elsewhere.
+    rmSync(path.join(objects, 'pack', 'pack-1.pack'));
+    writeFileSync(path.join(ws, 'kept.pack'), '');
+    symlinkSync(path.join(ws, 'kept.pack'), path.join(objects, 'pack', 'pack-2.pack'));
+    mkdirSync(path.join(objects, 'cd'));
+    writeFileSync(path.join(objects, 'pack', 'pack-3.pack'), '');
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+  });
+
   it('leaves the objects of a repository around the workspace where they are', () => {
     repo('', base);
     const pkg = path.join(base, 'ws');

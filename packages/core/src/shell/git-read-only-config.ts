@@ -6,7 +6,14 @@
  * files) that also switches off fsmonitor, pagers, hooks and gpg. (An external diff or a
  * textconv driver cannot be switched off by config, only refused by the check.)
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  type Dirent,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from './git-submodule-folders.js';
@@ -185,9 +192,11 @@ function objectStoreProblem(
     seen.add(objects);
     if (next.depth > MAX_ALTERNATE_DEPTH)
       return `the repository chains more than ${MAX_ALTERNATE_DEPTH} object folders`;
-    const own = next.home !== undefined && isWithin(next.home, objects);
-    if (!own && !inside(objects))
-      return `git would read objects from ${objects}, outside the workspace`;
+    const allowed = (target: string) =>
+      (next.home !== undefined && isWithin(next.home, target)) || inside(target);
+    if (!allowed(objects)) return `git would read objects from ${objects}, outside the workspace`;
+    const linked = linkedStoreParts(objects).find((target) => !allowed(target));
+    if (linked) return `git would read objects from ${linked}, outside the workspace`;
     const alternates = readText(path.join(objects, 'info', 'alternates'));
     for (const line of alternates.split('\n').map((entry) => entry.trim())) {
       if (!line || line.startsWith('#')) continue;
@@ -201,6 +210,26 @@ function objectStoreProblem(
     }
   }
   return null;
+}
+
+/**
+ * Where the links among an object folder's own entries and its packs lead (a linked
+ * `objects/ab` or pack file serves another repository's objects). The loose objects
+ * inside each `ab` folder are not looked through: there can be many thousands.
+ */
+function linkedStoreParts(objects: string): string[] {
+  const targets: string[] = [];
+  for (const folder of [objects, path.join(objects, 'pack')]) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries)
+      if (entry.isSymbolicLink()) targets.push(realPath(path.join(folder, entry.name)));
+  }
+  return targets;
 }
 
 /** Git follows alternates this deep and no further. */
