@@ -123,7 +123,8 @@ describe('object folders', () => {
     const objects = path.join(ws, '.git', 'objects');
     const folders = [1, 2, 3, 4, 5, 6].map((n) => path.join(ws, `store-${n}`));
     alternates(objects, folders[0]!);
-    folders.forEach((folder, index) => alternates(folder, folders[index + 1] ?? objects));
+    for (const [index, folder] of folders.entries())
+      alternates(folder, folders[index + 1] ?? objects);
     // Six folders deep: the sixth's line back to the start is one more than git follows.
     expect(gitConfigProblem(ws, inWorkspace)).toBe(
       'the repository chains more than 5 object folders',
