@@ -44,6 +44,7 @@ describe('config keys that name a file git reads', () => {
       '[blame]\n\tignoreRevsFile = /etc/passwd',
       '[core]\n\texcludesFile = ../x',
       '[core] attributesfile=../x',
+      '[core]  excludesFile = ../x',
       '[diff]\n\tOrderFile = /etc/passwd',
       '[other]\n\tfile = /etc/passwd',
     ]) {
@@ -68,6 +69,9 @@ describe('config keys that name a file git reads', () => {
     expect(gitConfigProblem(ws, inWorkspace)).toContain('a file outside the workspace');
     expect(gitConfigProblem(deep, inWorkspace)).toContain('a file outside the workspace');
     repo('[mailmap]\n\tfile = a/../names\n');
+    expect(gitConfigProblem(deep, inWorkspace)).toBeNull();
+    // Only a leading ~ names a home folder.
+    repo('[mailmap]\n\tfile = names~old\n');
     expect(gitConfigProblem(deep, inWorkspace)).toBeNull();
   });
 
@@ -109,7 +113,8 @@ describe('object folders', () => {
     const middle = path.join(ws, 'middle');
     const last = path.join(base, 'last');
     mkdirSync(last);
-    alternates(objects, '# borrowed', '', `  ${middle}  `);
+    // A comment is skipped even when, read as a path, it would lead out.
+    alternates(objects, '#/../../../..', '', `  ${middle}  `);
     alternates(middle);
     expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
     alternates(middle, last);
@@ -135,10 +140,12 @@ describe('object folders', () => {
 
   it('asks for a quoted alternates line', () => {
     repo();
-    alternates(path.join(ws, '.git', 'objects'), `"${path.join(ws, 'x')}"`);
-    expect(gitConfigProblem(ws, inWorkspace)).toBe(
-      'the repository names other object folders in a form not understood',
-    );
+    for (const line of [`"${path.join(ws, 'x')}"`, '"x']) {
+      alternates(path.join(ws, '.git', 'objects'), line);
+      expect(gitConfigProblem(ws, inWorkspace), line).toBe(
+        'the repository names other object folders in a form not understood',
+      );
+    }
   });
 
   it('asks when the objects folder is a link leading out of its git folder and the workspace', () => {
