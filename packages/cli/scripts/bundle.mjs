@@ -137,6 +137,8 @@ function options(external) {
   return {
     entryPoints: { index: ENTRY },
     outdir: OUT,
+    // The metafile's paths are relative to this folder, wherever the build is started from.
+    absWorkingDir: REPO,
     bundle: true,
     splitting: true,
     format: 'esm',
