@@ -175,6 +175,24 @@ const LEADS_OUT: [string, string, (dir: string) => void][] = [
     },
   ],
   [
+    'a packed-refs file that is a link to a file outside (git quotes the line it cannot read)',
+    'git status',
+    (d) => {
+      const secret = outsideFile(`${CANARY}\n`);
+      repo(d);
+      symlinkSync(secret, path.join(d, '.git', 'packed-refs'));
+    },
+  ],
+  [
+    'a shallow file that is a link to a file outside (git quotes the line it cannot read)',
+    'git log --oneline',
+    (d) => {
+      const secret = outsideFile(`${CANARY}\n`);
+      repo(d);
+      symlinkSync(secret, path.join(d, '.git', 'shallow'));
+    },
+  ],
+  [
     "a loose-object folder that is a link to another repository's",
     `git show ${CANARY_BLOB}`,
     (d) => {

@@ -90,6 +90,72 @@ describe('config keys that name a file git reads', () => {
   });
 });
 
+describe("links among a git folder's files", () => {
+  it('asks when an entry of the git folder, its info/ or its logs/ links out', () => {
+    const secret = path.join(base, 'secret');
+    writeFileSync(secret, 'line\n');
+    for (const entry of ['packed-refs', 'shallow', 'info/grafts', 'logs/HEAD']) {
+      repo();
+      const link = path.join(ws, '.git', entry);
+      mkdirSync(path.dirname(link), { recursive: true });
+      symlinkSync(secret, link);
+      expect(gitConfigProblem(ws, inWorkspace), entry).toBe(
+        `the git folder ${path.join(ws, '.git')} links to ${secret}, outside the workspace`,
+      );
+      rmSync(link);
+    }
+    // Links that stay inside the workspace, or inside the git folder, read nothing elsewhere.
+    repo();
+    writeFileSync(path.join(ws, 'refs-kept'), '');
+    symlinkSync(path.join(ws, 'refs-kept'), path.join(ws, '.git', 'packed-refs'));
+    symlinkSync(path.join(ws, '.git', 'HEAD'), path.join(ws, '.git', 'ORIG_HEAD'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+  });
+
+  it('checks the git folder a worktree uses and a submodule git folder too', () => {
+    repo();
+    const secret = path.join(base, 'secret');
+    writeFileSync(secret, 'line\n');
+    const module = path.join(ws, '.git', 'modules', 'sub');
+    mkdirSync(path.join(module, 'objects'), { recursive: true });
+    writeFileSync(path.join(module, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(module, 'config'), '[core]\n\tbare = false\n');
+    symlinkSync(secret, path.join(module, 'packed-refs'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBe(
+      `the git folder ${module} links to ${secret}, outside the workspace`,
+    );
+    rmSync(path.join(module, 'packed-refs'));
+    const own = path.join(ws, '.git', 'worktrees', 'wt');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'commondir'), '../..\n');
+    const worktree = path.join(ws, 'wt');
+    mkdirSync(worktree);
+    writeFileSync(path.join(worktree, '.git'), `gitdir: ${own}\n`);
+    expect(gitConfigProblem(worktree, inWorkspace)).toBeNull();
+    symlinkSync(secret, path.join(own, 'shallow'));
+    expect(gitConfigProblem(worktree, inWorkspace)).toBe(
+      `the git folder ${own} links to ${secret}, outside the workspace`,
+    );
+  });
+
+  it('lets the git folder of a repository around the workspace link within itself only', () => {
+    repo('', base);
+    const secret = path.join(path.dirname(base), `${path.basename(base)}-secret`);
+    writeFileSync(path.join(base, '.git', 'refs-copy'), '');
+    symlinkSync(path.join(base, '.git', 'refs-copy'), path.join(base, '.git', 'packed-refs'));
+    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
+    writeFileSync(secret, 'line\n');
+    try {
+      symlinkSync(secret, path.join(base, '.git', 'shallow'));
+      expect(gitConfigProblem(ws, inWorkspace)).toBe(
+        `the git folder ${path.join(base, '.git')} links to ${secret}, outside the workspace`,
+      );
+    } finally {
+      rmSync(secret);
+    }
+  });
+});
+
 describe('object folders', () => {
   it('asks when an alternates line names an object folder outside the workspace', () => {
     const other = path.join(base, 'other', 'objects');
@@ -156,7 +222,7 @@ describe('object folders', () => {
     rmSync(objects, { recursive: true });
     symlinkSync(other, objects);
     expect(gitConfigProblem(ws, inWorkspace)).toBe(
-      `git would read objects from ${other}, outside the workspace`,
+      `the git folder ${path.join(ws, '.git')} links to ${other}, outside the workspace`,
     );
     // A link to a folder inside the workspace reads nothing from elsewhere.
     rmSync(objects);

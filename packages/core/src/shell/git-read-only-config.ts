@@ -93,7 +93,28 @@ export function gitConfigProblem(
     const named = namedFileElsewhere(text, [gitDir.root, path.resolve(dir)], inside);
     if (named) return `the repository's git config (${file}) ${named}`;
   }
-  return objectStoreProblem([gitDir.common, ...submodules], inside);
+  const gitFolders = [...new Set([gitDir.own, gitDir.common, ...submodules])];
+  return linkedGitFileProblem(gitFolders, inside) ?? objectStoreProblem(gitFolders, inside);
+}
+
+/**
+ * Why a link among a git folder's own files leads outside the workspace, or null. Git
+ * quotes a line it cannot parse from several of them (`packed-refs`, `shallow`), so a
+ * `.git/packed-refs` linked to any file would show its lines. Checked: every entry of the
+ * git folder and of its `info/` and `logs/` folders. A git folder outside the workspace
+ * (a workspace inside a larger repository) may link within itself.
+ */
+function linkedGitFileProblem(
+  gitFolders: readonly string[],
+  inside: (absolutePath: string) => boolean,
+): string | null {
+  for (const folder of gitFolders) {
+    const home = realPath(folder);
+    const parts = ['', 'info', 'logs'].map((part) => path.join(folder, part));
+    const linked = linkTargets(parts).find((target) => !isWithin(home, target) && !inside(target));
+    if (linked) return `the git folder ${folder} links to ${linked}, outside the workspace`;
+  }
+  return null;
 }
 
 /**
@@ -195,7 +216,9 @@ function objectStoreProblem(
     const allowed = (target: string) =>
       (next.home !== undefined && isWithin(next.home, target)) || inside(target);
     if (!allowed(objects)) return `git would read objects from ${objects}, outside the workspace`;
-    const linked = linkedStoreParts(objects).find((target) => !allowed(target));
+    const linked = linkTargets([objects, path.join(objects, 'pack')]).find(
+      (target) => !allowed(target),
+    );
     if (linked) return `git would read objects from ${linked}, outside the workspace`;
     const alternates = readText(path.join(objects, 'info', 'alternates'));
     for (const line of alternates.split('\n').map((entry) => entry.trim())) {
@@ -213,13 +236,14 @@ function objectStoreProblem(
 }
 
 /**
- * Where the links among an object folder's own entries and its packs lead (a linked
- * `objects/ab` or pack file serves another repository's objects). The loose objects
- * inside each `ab` folder are not looked through: there can be many thousands.
+ * Where the links among the entries of `folders` lead (a linked `objects/ab` or pack file
+ * serves another repository's objects; a linked `packed-refs`, another file's lines). Only
+ * the folders' own entries: the loose objects inside each `objects/ab` can be many
+ * thousands.
  */
-function linkedStoreParts(objects: string): string[] {
+function linkTargets(folders: readonly string[]): string[] {
   const targets: string[] = [];
-  for (const folder of [objects, path.join(objects, 'pack')]) {
+  for (const folder of folders) {
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
