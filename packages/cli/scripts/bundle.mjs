@@ -189,7 +189,7 @@ writeFileSync(path.join(OUT, 'package.json'), '{ "type": "module" }\n');
 // by running the launcher (which picks them up once manifest.json exists).
 const chunks = await writeCommonJsChunks(OUT, result.metafile);
 writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify({ chunks }, null, 1)}\n`);
-const cached = writeCodeCaches(OUT, path.join(CLI, 'bin', 'toolhost.js'));
+const cached = await writeCodeCaches(OUT, path.join(CLI, 'bin', 'toolhost.js'));
 console.log(
   `bundled ${path.relative(REPO, ENTRY)} into ${path.relative(REPO, OUT)} (${Object.keys(result.metafile.outputs).length} files, ${cached} with a code cache; kept in node_modules: ${external.join(', ') || 'none'})`,
 );

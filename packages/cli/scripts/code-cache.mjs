@@ -13,11 +13,12 @@
  * the Node and V8 it was cached with, and a checksum of each cache file (checksumOf), so a cache from
  * another Node or a damaged one is never handed to V8.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { openingLines } from './mcp-opening.mjs';
 
@@ -154,12 +155,53 @@ export async function writeCommonJsChunks(outDir, metafile) {
 const { checksumOf } = createRequire(import.meta.url)('../bin/start-bundle.cjs');
 
 /**
+ * Starts scripts/scripted-model.mjs and resolves to its base URL and a function that stops
+ * it, or to undefined (with a warning) when it cannot listen: `-p` then starts uncached.
+ */
+function startScriptedModel() {
+  const server = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./scripted-model.mjs', import.meta.url))],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const stop = () => {
+    server.stdin.end();
+    server.kill();
+  };
+  return new Promise((resolve) => {
+    let out = '';
+    const timer = setTimeout(() => done(undefined), 10_000);
+    let settled = false;
+    const done = (port) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (port) return resolve({ baseUrl: `http://127.0.0.1:${port}/v1`, stop });
+      stop();
+      console.warn('warning: the stand-in model did not start; toolhost -p will start uncached');
+      resolve(undefined);
+    };
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const port = /^(\d+)\n/.exec(out)?.[1];
+      if (port) done(port);
+    });
+    server.on('error', () => done(undefined));
+    server.on('exit', () => done(undefined));
+  });
+}
+
+/**
  * Runs the commands most starts are made of through the cached start, each writing the code
  * it compiled into the chunks' cache files, one after another so later runs add to what
- * earlier ones cached; then records the cache files' checksums in the manifest.
+ * earlier ones cached; then records the cache files' checksums in the manifest. A headless
+ * `-p` run asks a stand-in model on 127.0.0.1 (scripted-model.mjs) for its one answer.
  */
-export function writeCodeCaches(outDir, launcher) {
+export async function writeCodeCaches(outDir, launcher) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'toolhost-code-cache-'));
+  const model = await startScriptedModel();
   try {
     const sample = path.join(home, 'sample.txt');
     writeFileSync(sample, 'A small file read while the code cache is made.\n');
@@ -179,10 +221,15 @@ export function writeCodeCaches(outDir, launcher) {
       { args: ['call', 'list_directory', JSON.stringify({ path: home }), '--root', home] },
       { args: ['mcp', '--root', home], input: openingLines('code-cache') },
     ];
-    for (const { args, input } of runs) {
+    if (model)
+      runs.push({
+        args: ['-p', 'Answer with the word done.'],
+        env: { OPENAI_MODEL: 'scripted', OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'none' },
+      });
+    for (const { args, input, env: more } of runs) {
       const run = spawnSync(process.execPath, [launcher, ...args], {
         cwd: home,
-        env,
+        env: { ...env, ...more },
         input: input ?? '',
         encoding: 'utf8',
         timeout: 60_000,
@@ -195,6 +242,7 @@ export function writeCodeCaches(outDir, launcher) {
         );
     }
   } finally {
+    model?.stop();
     rmSync(home, { recursive: true, force: true });
   }
   const manifestFile = path.join(outDir, 'manifest.json');
