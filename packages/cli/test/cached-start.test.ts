@@ -99,7 +99,7 @@ describe('the cached start', () => {
     readFileSync(path.join(CLI, 'bundle', 'manifest.json'), 'utf8'),
   ) as Manifest;
 
-  it('has a code cache made by this Node for the chunks of --help, tools and call', () => {
+  it('has a code cache made by this Node for the chunks of --help, tools, call and -p', () => {
     expect(manifest.cache).toMatchObject({
       node: process.version,
       v8: process.versions.v8,
@@ -116,6 +116,8 @@ describe('the cached start', () => {
       byPrefix('session-'),
       byPrefix('tools-command-'),
       byPrefix('call-command-'),
+      // Cached by a headless run against the build's stand-in model (scripted-model.mjs).
+      byPrefix('headless-'),
     ];
     while (pending.length > 0) {
       const name = pending.pop()!;
