@@ -162,9 +162,7 @@ function startScriptedModel() {
   const server = spawn(
     process.execPath,
     [fileURLToPath(new URL('./scripted-model.mjs', import.meta.url))],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const stop = () => {
     server.stdin.end();
@@ -172,7 +170,6 @@ function startScriptedModel() {
   };
   return new Promise((resolve) => {
     let out = '';
-    const timer = setTimeout(() => done(undefined), 10_000);
     let settled = false;
     const done = (port) => {
       if (settled) return;
@@ -183,6 +180,7 @@ function startScriptedModel() {
       console.warn('warning: the stand-in model did not start; toolhost -p will start uncached');
       resolve(undefined);
     };
+    const timer = setTimeout(() => done(undefined), 10_000);
     server.stdout.on('data', (chunk) => {
       out += chunk;
       const port = /^(\d+)\n/.exec(out)?.[1];
