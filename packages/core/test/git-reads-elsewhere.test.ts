@@ -87,6 +87,22 @@ function outsideFile(text: string): string {
   return file;
 }
 
+/**
+ * A case whose `.git/<name>` is a link to a file outside holding the canary: git quotes a
+ * line of that file it cannot parse when `line` runs.
+ */
+function linkedGitFile(name: string, line: string): [string, string, (dir: string) => void] {
+  return [
+    `a ${name} file that is a link to a file outside (git quotes the line it cannot read)`,
+    line,
+    (d) => {
+      const secret = outsideFile(`${CANARY}\n`);
+      repo(d);
+      symlinkSync(secret, path.join(d, '.git', name));
+    },
+  ];
+}
+
 const LEADS_OUT: [string, string, (dir: string) => void][] = [
   [
     'core.worktree, absolute',
@@ -174,24 +190,8 @@ const LEADS_OUT: [string, string, (dir: string) => void][] = [
       );
     },
   ],
-  [
-    'a packed-refs file that is a link to a file outside (git quotes the line it cannot read)',
-    'git status',
-    (d) => {
-      const secret = outsideFile(`${CANARY}\n`);
-      repo(d);
-      symlinkSync(secret, path.join(d, '.git', 'packed-refs'));
-    },
-  ],
-  [
-    'a shallow file that is a link to a file outside (git quotes the line it cannot read)',
-    'git log --oneline',
-    (d) => {
-      const secret = outsideFile(`${CANARY}\n`);
-      repo(d);
-      symlinkSync(secret, path.join(d, '.git', 'shallow'));
-    },
-  ],
+  linkedGitFile('packed-refs', 'git status'),
+  linkedGitFile('shallow', 'git log --oneline'),
   [
     "a loose-object folder that is a link to another repository's",
     `git show ${CANARY_BLOB}`,

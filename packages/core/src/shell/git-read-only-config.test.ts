@@ -30,6 +30,15 @@ function repo(config = '', at = ws): string {
   return at;
 }
 
+/** A checked-out submodule's git folder under the workspace repository's modules/. */
+function submoduleGitFolder(): string {
+  const module = path.join(ws, '.git', 'modules', 'sub');
+  mkdirSync(path.join(module, 'objects'), { recursive: true });
+  writeFileSync(path.join(module, 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(path.join(module, 'config'), '[core]\n\tbare = false\n');
+  return module;
+}
+
 function alternates(objects: string, ...lines: string[]) {
   mkdirSync(path.join(objects, 'info'), { recursive: true });
   writeFileSync(path.join(objects, 'info', 'alternates'), `${lines.join('\n')}\n`);
@@ -116,10 +125,7 @@ describe("links among a git folder's files", () => {
     repo();
     const secret = path.join(base, 'secret');
     writeFileSync(secret, 'line\n');
-    const module = path.join(ws, '.git', 'modules', 'sub');
-    mkdirSync(path.join(module, 'objects'), { recursive: true });
-    writeFileSync(path.join(module, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(path.join(module, 'config'), '[core]\n\tbare = false\n');
+    const module = submoduleGitFolder();
     symlinkSync(secret, path.join(module, 'packed-refs'));
     expect(gitConfigProblem(ws, inWorkspace)).toBe(
       `the git folder ${module} links to ${secret}, outside the workspace`,
@@ -269,10 +275,7 @@ describe('object folders', () => {
 
   it("checks a submodule's object folder too", () => {
     repo();
-    const module = path.join(ws, '.git', 'modules', 'sub');
-    mkdirSync(path.join(module, 'objects'), { recursive: true });
-    writeFileSync(path.join(module, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(path.join(module, 'config'), '[core]\n\tbare = false\n');
+    const module = submoduleGitFolder();
     expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
     alternates(path.join(module, 'objects'), path.join(base, 'elsewhere'));
     expect(gitConfigProblem(ws, inWorkspace)).toBe(
