@@ -31,10 +31,11 @@ let base: string;
 beforeAll(() => {
   base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-startup-')));
   writeFileSync(path.join(base, 'notes.txt'), 'remember the milk\n');
-  // `-p` meets a closed port: one try, no retries.
-  mkdirSync(path.join(base, '.toolhost'));
+  // `-p` meets a closed port: one try, no retries (a home of its own: a settings file
+  // is checked against the schema, which loads the validator).
+  mkdirSync(path.join(base, 'home-for-p', '.toolhost'), { recursive: true });
   writeFileSync(
-    path.join(base, '.toolhost', 'settings.json'),
+    path.join(base, 'home-for-p', '.toolhost', 'settings.json'),
     JSON.stringify({ model: { maxRetries: 0 } }),
   );
 });
@@ -48,7 +49,7 @@ interface Loaded {
 
 let runs = 0;
 /** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
-function loadedBy(args: string[]): Loaded {
+function loadedBy(args: string[], home = base): Loaded {
   const record = path.join(base, `record-${++runs}.txt`);
   const output = openSync(path.join(base, `output-${runs}.txt`), 'w');
   try {
@@ -58,8 +59,8 @@ function loadedBy(args: string[]): Loaded {
       timeout: 25_000,
       env: {
         PATH: process.env.PATH,
-        HOME: base,
-        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(base, 'no-system-settings.json'),
+        HOME: home,
+        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
         // Nothing listens there: `-p` loads what it needs, then fails to connect.
         OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
         OPENAI_API_KEY: 'unused',
@@ -157,6 +158,14 @@ describe('the installed command at start', () => {
     expect([...packages].filter((name) => HEAVY.includes(name))).toEqual([]);
   });
 
+  it('"tools" loads neither the schema validator nor the diff library (nothing is validated or diffed)', () => {
+    const { packages, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    expect([...packages].filter((name) => ['ajv', 'ajv-formats', 'diff'].includes(name))).toEqual(
+      [],
+    );
+  });
+
   it.each([
     ['tools', () => ['tools', '--json']],
     ['call', READ_FILE],
@@ -171,8 +180,11 @@ describe('the installed command at start', () => {
     ['tools', () => ['tools', '--json']],
     ['call', READ_FILE],
     ['-p (headless)', () => ['-p', 'hello']],
-  ])('"%s" loads no terminal UI (Ink, React)', (_name, args) => {
-    const { packages } = loadedBy(args());
+  ])('"%s" loads no terminal UI (Ink, React)', (name, args) => {
+    const { packages } = loadedBy(
+      args(),
+      name.startsWith('-p') ? path.join(base, 'home-for-p') : base,
+    );
     expect(packages.size).toBeGreaterThan(0);
     expect([...packages].filter((name) => TERMINAL_UI.test(name))).toEqual([]);
   });
