@@ -6,7 +6,16 @@
  * suite runs the global install of the same tarballs (setup/installed-command.ts).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +28,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 let base: string;
 let project: string;
+let tarballs: string[];
 
 /** The library example of README.md, which is plain JavaScript apart from its fence. */
 function readmeExample(): string {
@@ -34,7 +44,7 @@ beforeAll(() => {
   project = path.join(base, 'project');
   mkdirSync(project);
   // Packed as built by `npm test` (which builds first); no scripts run at pack or install.
-  const tarballs = packBoth(base);
+  tarballs = packBoth(base);
   writeFileSync(
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'uses-toolhost', private: true, type: 'module' }),
@@ -45,6 +55,26 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }), 300_000);
 
 describe('toolhost installed from packed tarballs into another project', () => {
+  it('ships nothing that names the machine it was built on, and no source maps', () => {
+    const unpacked = path.join(base, 'unpacked');
+    const files: string[] = [];
+    for (const tarball of tarballs) {
+      const into = path.join(unpacked, path.basename(tarball));
+      mkdirSync(into, { recursive: true });
+      execFileSync('tar', ['-xzf', tarball, '-C', into]);
+      files.push(
+        ...readdirSync(into, { recursive: true, encoding: 'utf8' }).map((name) =>
+          path.join(into, name),
+        ),
+      );
+    }
+    const shipped = files.filter((file) => statSync(file).isFile());
+    expect(shipped.length).toBeGreaterThan(100);
+    expect(shipped.filter((file) => file.endsWith('.map'))).toEqual([]);
+    const naming = shipped.filter((file) => readFileSync(file, 'latin1').includes(REPO));
+    expect(naming.map((file) => path.relative(unpacked, file))).toEqual([]);
+  });
+
   it('puts a working toolhost command in node_modules/.bin', () => {
     const output = execFileSync(
       path.join(project, 'node_modules', '.bin', 'toolhost'),
