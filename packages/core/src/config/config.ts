@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
 import type { ContentProcessor } from '../tools/web-fetch.js';
@@ -191,12 +192,16 @@ export class Config {
     return this.settings.tools?.truncateOutputThreshold ?? DEFAULT_TRUNCATE_THRESHOLD;
   }
 
-  /** Context (memory) file names, the one written first. */
+  /**
+   * Context (memory) file names, the one written first. Names only: settings handed in by a
+   * library may hold a path, which would read (and save_memory write) any file.
+   */
   getContextFileNames(): string[] {
-    const names = this.settings.context?.fileName;
-    if (typeof names === 'string' && names) return [names];
-    if (Array.isArray(names) && names.length > 0) return names;
-    return [DEFAULT_CONTEXT_FILE_NAME];
+    const setting = this.settings.context?.fileName;
+    const names = (typeof setting === 'string' ? [setting] : (setting ?? [])).filter(
+      isContextFileName,
+    );
+    return names.length > 0 ? names : [DEFAULT_CONTEXT_FILE_NAME];
   }
 }
 
