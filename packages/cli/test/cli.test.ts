@@ -107,7 +107,7 @@ describe('toolhost tools', () => {
     writeProjectSettings({ mcpServers: { project: { command: path.join(base, 'would-run') } } });
     const { stdout, stderr } = cli(['tools']);
     expect(stdout).not.toContain('MCP servers');
-    expect(stderr).toContain('mcpServers: was ignored');
+    expect(stderr).toContain('mcpServers: ignored, because');
     expect(stderr).toContain('run "toolhost trust" in it');
     cli(['trust']);
     expect(cli(['tools']).stdout).toContain('project: failed');
