@@ -10,6 +10,7 @@ import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
 import type { ContentProcessor } from '../tools/web-fetch.js';
+import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
@@ -36,6 +37,8 @@ export interface ConfigParameters {
   /** Home folder for ~/.toolhost (tests pass a temporary one). */
   homeDir?: string;
   sessionId?: string;
+  /** Endpoint settings an untrusted project alone named: no key of the person's goes there. */
+  untrustedEndpoints?: readonly EndpointSetting[];
 }
 
 export interface LoadConfigOptions {
@@ -57,6 +60,8 @@ export class Config {
   readonly workspace: WorkspaceContext;
   readonly settings: Settings;
   readonly homeDir: string;
+  /** Endpoint settings an untrusted project alone named (trust/endpoint-keys.ts). */
+  readonly untrustedEndpoints: readonly EndpointSetting[];
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -94,6 +99,7 @@ export class Config {
     this.workspace = new WorkspaceContext(params.roots ?? [process.cwd()]);
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
+    this.untrustedEndpoints = params.untrustedEndpoints ?? [];
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -131,6 +137,7 @@ export class Config {
       approvalMode: options.approvalMode,
       homeDir: options.homeDir,
       sessionId: options.sessionId,
+      untrustedEndpoints: settings.untrustedEndpoints,
     });
     return { config, settings };
   }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
 import { checkLayer } from './settings-layer.js';
 import { mergeSettings } from './settings-merge.js';
@@ -50,6 +51,11 @@ export interface LoadedSettings {
    * the person's own settings allow: the file and the keys left out (as the file spells them).
    */
   untrustedProject?: { file: string; keys: string[] };
+  /**
+   * Endpoint settings whose merged value an untrusted project alone named: no key of the
+   * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
+   */
+  untrustedEndpoints: EndpointSetting[];
 }
 
 export interface LoadSettingsOptions {
@@ -115,14 +121,16 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let untrustedProject: LoadedSettings['untrustedProject'];
   const projectIndex = read.findIndex((file) => file.scope === 'project');
   const project = read[projectIndex];
+  const personLayers = [
+    ...files.filter((file) => file.scope !== 'project').map((file) => file.settings),
+    environment,
+    flags,
+  ];
+  const honoured = !project?.raw || projectHonoured(files, options, homeDir);
   if (project?.raw) {
     let cut: ((layer: Record<string, unknown>) => void) | undefined;
-    if (!projectHonoured(files, options, homeDir)) {
-      const person = [
-        ...files.filter((file) => file.scope !== 'project').map((file) => file.settings),
-        environment,
-        flags,
-      ].reduce(mergeSettings, {});
+    if (!honoured) {
+      const person = personLayers.reduce(mergeSettings, {});
       cut = (layer) => {
         const dropped = cutUntrustedProject(layer, person);
         if (dropped.length === 0) return;
@@ -151,7 +159,16 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     ...environmentWarnings,
     ...flagWarnings,
   ];
-  return { merged, files, warnings, ...(untrustedProject ? { untrustedProject } : {}) };
+  const untrustedEndpoints = honoured
+    ? []
+    : namedByUntrustedProject(merged, files[projectIndex]!.settings, personLayers);
+  return {
+    merged,
+    files,
+    warnings,
+    untrustedEndpoints,
+    ...(untrustedProject ? { untrustedProject } : {}),
+  };
 }
 
 /**

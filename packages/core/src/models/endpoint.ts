@@ -4,6 +4,7 @@
  * the model's context window is.
  */
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
+import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 
 export interface ModelEndpoint {
   baseUrl: string;
@@ -54,15 +55,25 @@ export function contextWindowFor(model: string): number {
   return best?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }
 
-/** The endpoint, or undefined when no model is configured. */
-export function resolveEndpoint(settings: Settings): ModelEndpoint | undefined {
+/**
+ * The endpoint, or undefined when no model is configured. `untrusted` lists the endpoint
+ * settings an untrusted project alone named (Config.untrustedEndpoints): a key of the
+ * person's is never paired with a base URL such a project chose.
+ */
+export function resolveEndpoint(
+  settings: Settings,
+  untrusted: readonly EndpointSetting[] = [],
+): ModelEndpoint | undefined {
   const model = settings.model;
   const name = model?.name?.trim();
   if (!name || (!model?.baseUrl && !model?.apiKey)) return undefined;
+  const keyMayGo =
+    personalKeyMayGo(['model.baseUrl'], untrusted) ||
+    !personalKeyMayGo(['model.apiKey'], untrusted);
   return {
     baseUrl: model.baseUrl?.trim() || DEFAULT_BASE_URL,
     // Local servers (Ollama, llama.cpp, vLLM) need no key, but the client needs a value.
-    apiKey: model.apiKey || 'not-needed',
+    apiKey: (keyMayGo && model.apiKey) || 'not-needed',
     model: name,
     contextWindow: model.contextWindow ?? contextWindowFor(name),
     timeoutMs: model.timeout ?? DEFAULT_TIMEOUT_MS,

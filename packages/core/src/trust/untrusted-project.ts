@@ -79,7 +79,8 @@ function looseningEffect(
   return rule.noLooser?.(value, own) ? undefined : rule.effect;
 }
 
-function valueAt(settings: Settings, path: string): unknown {
+/** The value at a dotted key, or undefined. */
+export function valueAt(settings: Settings, path: string): unknown {
   let node: unknown = settings;
   for (const segment of path.split('.')) {
     if (!isObject(node)) return undefined;
