@@ -408,8 +408,9 @@ describe('confirmation without a terminal', () => {
     expect(readFileSync(created(), 'utf8')).toBe('x');
   });
 
-  it('runs when settings allow the tool', () => {
+  it("runs when a trusted project's settings allow the tool", () => {
     writeProjectSettings({ tools: { allowed: ['write_file'] } });
+    cli(['trust']);
     expect(cli(args()).code).toBe(0);
     expect(readFileSync(created(), 'utf8')).toBe('x');
   });
