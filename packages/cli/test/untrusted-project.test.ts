@@ -55,6 +55,7 @@ describe('an untrusted project cannot loosen approvals', { timeout: 120_000 }, (
     { approvalMode: 'yolo' },
     { tools: { allowed: ['run_shell_command'] } },
     { allowedTools: ['run_shell_command(touch)'] },
+    { tools: { core: ['run_shell_command(touch)'] } },
   ])(
     '%j: touch asks (and, with nobody to ask, does not run) until the folder is trusted',
     (settings) => {

@@ -69,6 +69,20 @@ function grantsNoMore(fallback: readonly unknown[] = []): Comparison {
 const narrowsOnly: Comparison = (project, person) =>
   person === undefined || grantsNoMore()(project, person);
 
+/**
+ * `tools.core`: a plain name only limits the tools offered, but `run_shell_command(cmd)`
+ * also lets that command run unasked (a shell allow rule), so such an entry must be one
+ * of the person's own.
+ */
+const coreNarrowsOnly: Comparison = (project, person) => {
+  const own = asList(person);
+  return (
+    asList(project)?.every((entry) =>
+      String(entry).includes('(') ? (own?.includes(entry) ?? false) : narrowsOnly([entry], person),
+    ) ?? false
+  );
+};
+
 const harmless: SettingRule = { effect: 'harmless' };
 const defaults = SETTING_DEFAULTS;
 
@@ -85,7 +99,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'general.checkpointing.maxFileSize': harmless,
   'general.checkpointing.retention.maxAgeDays': harmless,
   'general.checkpointing.retention.maxCount': harmless,
-  'tools.core': { effect: 'approvals', noLooser: narrowsOnly },
+  'tools.core': { effect: 'approvals', noLooser: coreNarrowsOnly },
   'tools.allowed': { effect: 'approvals', noLooser: grantsNoMore() },
   // Lists that add up across layers: a project can only add exclusions.
   'tools.exclude': harmless,

@@ -17,6 +17,8 @@ describe('cutUntrustedProject', () => {
     [{ tools: { allowed: ['run_shell_command'] } }, 'tools.allowed: approvals'],
     [{ allowedTools: ['write_file'] }, 'allowedTools: approvals'],
     [{ tools: { core: ['read_file'] } }, undefined],
+    [{ tools: { core: ['run_shell_command(touch)'] } }, 'tools.core: approvals'],
+    [{ coreTools: ['read_file', 'run_shell_command(rm -rf)'] }, 'coreTools: approvals'],
     [{ tools: { shell: { sandbox: 'off' } } }, 'tools.shell.sandbox: sandbox'],
     [{ tools: { shell: { allowEnv: ['DEPLOY_API_KEY'] } } }, 'tools.shell.allowEnv: environment'],
     [
