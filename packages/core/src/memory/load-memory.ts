@@ -7,7 +7,7 @@
 import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { ConfinementError, openFileConfined } from '../utils/confined-fs.js';
+import { ConfinementError, openedPath, openFileConfined } from '../utils/confined-fs.js';
 import { isWithin } from '../workspace/workspace-context.js';
 
 export const DEFAULT_MEMORY_LIMIT = 100_000;
@@ -102,7 +102,7 @@ function readProjectFile(
     return error instanceof ConfinementError ? 'outside' : undefined;
   }
   try {
-    const real = realpathSync(file);
+    const real = openedPath(fd) ?? realpathSync(file);
     if (seen.has(real)) return undefined;
     seen.add(real);
     return readFileSync(fd, 'utf8').trim();
