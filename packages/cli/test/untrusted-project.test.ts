@@ -83,6 +83,17 @@ describe('an untrusted project cannot loosen approvals', { timeout: 120_000 }, (
     expect(existsSync(canary())).toBe(true);
   });
 
+  it('toolhost doctor names what was left out and how to apply it', () => {
+    projectSettings({ approvalMode: 'yolo', tools: { shell: { sandbox: 'off' } } });
+    expect(cli(['doctor']).stdout).toContain(
+      `project settings: ${root} is not a trusted folder, so ${path.join(root, '.toolhost', 'settings.json')} may only make toolhost stricter; left out: approvalMode, tools.shell.sandbox ("toolhost trust" applies them)`,
+    );
+    trust();
+    const trusted = cli(['doctor']).stdout;
+    expect(trusted).not.toContain('project settings:');
+    expect(trusted).toContain('tools.shell.sandbox: off');
+  });
+
   it('settings that only make toolhost stricter apply untrusted, without a warning', () => {
     projectSettings({ tools: { approvalMode: 'plan', exclude: ['write_file'] } });
     const listed = cli(['tools', '--json']);
