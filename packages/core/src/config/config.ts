@@ -3,7 +3,7 @@
  * merged settings, the approval mode, and session-wide state (file locks, approvals).
  */
 
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { BackgroundProcesses } from '../shell/background-processes.js';
@@ -12,6 +12,7 @@ import type { ContentProcessor } from '../tools/web-fetch.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
+import { projectKey } from '../utils/project-key.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import {
   type ApprovalMode,
@@ -158,8 +159,7 @@ export class Config {
 
   /** A folder of this project's own under ~/.toolhost/tmp, for saved outputs and logs. */
   get projectTempDir(): string {
-    const digest = createHash('sha256').update(this.workspace.projectRoot).digest('hex');
-    return path.join(this.userDir, 'tmp', digest.slice(0, 16));
+    return path.join(this.userDir, 'tmp', projectKey(this.workspace.projectRoot));
   }
 
   getApprovalMode(): ApprovalMode {
