@@ -306,6 +306,7 @@ export {
   WebSearchError,
 } from './web/search-providers.js';
 export { WebFetchError } from './web/url-check.js';
+export { webLinkProblem } from './web/web-link.js';
 export {
   isWithin,
   type PathAccess,
