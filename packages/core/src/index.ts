@@ -122,6 +122,11 @@ export {
   type TrustLevel,
   trustedFoldersPath,
 } from './config/trusted-folders.js';
+export {
+  ApprovalMemory,
+  activeApprovalMemory,
+  withApprovalMemory,
+} from './core/approval-memory.js';
 // Content and conversions
 export * from './core/content.js';
 export {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { ApprovalMemory, activeApprovalMemory } from '../core/approval-memory.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
 import type { ContentProcessor } from '../tools/web-fetch.js';
@@ -62,14 +63,28 @@ export class Config {
   readonly fileLocks = new KeyedMutex();
   /** What the model last saw of each file, to refuse edits of files changed behind its back. */
   readonly fileReads = new FileReadTracker();
+  /** The person's "always" answers when no other approver's memory is in effect. */
+  private readonly ownApprovals = new ApprovalMemory();
+  /** The "always" answers of whoever is being asked now (core/approval-memory.ts). */
+  get approvals(): ApprovalMemory {
+    return activeApprovalMemory() ?? this.ownApprovals;
+  }
   /** Tools the person allowed "always" in this session. */
-  readonly sessionAllowedTools = new Set<string>();
+  get sessionAllowedTools(): Set<string> {
+    return this.approvals.tools;
+  }
   /** Shell command names the person allowed "always" in this session. */
-  readonly sessionAllowedShellCommands = new Set<string>();
+  get sessionAllowedShellCommands(): Set<string> {
+    return this.approvals.shellCommands;
+  }
   /** Hosts the person allowed web_fetch to reach without asking, this session. */
-  readonly sessionAllowedHosts = new Set<string>();
+  get sessionAllowedHosts(): Set<string> {
+    return this.approvals.hosts;
+  }
   /** MCP servers and tools the person allowed "always" this session (keys from mcp-tool.ts). */
-  readonly sessionAllowedMcp = new Set<string>();
+  get sessionAllowedMcp(): Set<string> {
+    return this.approvals.mcp;
+  }
   /** The session's todo list, as todo_write last set it. */
   todos: TodoItem[] = [];
   /**
@@ -163,10 +178,16 @@ export class Config {
   }
 
   getApprovalMode(): ApprovalMode {
-    return this.approvalMode;
+    return activeApprovalMemory()?.approvalMode ?? this.approvalMode;
   }
 
   setApprovalMode(mode: ApprovalMode): void {
+    // An answer given inside another approver's memory changes only that approver's mode.
+    const scoped = activeApprovalMemory();
+    if (scoped) {
+      scoped.approvalMode = mode;
+      return;
+    }
     const previous = this.approvalMode;
     if (previous === mode) return;
     this.approvalMode = mode;
