@@ -138,6 +138,7 @@ export { editInExternalEditor, resolveEditorCommand } from './core/external-edit
 export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
+export { visibleConfirmation } from './core/visible-confirmation.js';
 export {
   annotationsForKind,
   createToolhostMcpServer,
@@ -300,6 +301,7 @@ export {
   stoppingBySignal,
   type TerminationOptions,
 } from './utils/termination.js';
+export { hasHiddenCharacters, visibleText } from './utils/visible-text.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {
