@@ -2,6 +2,7 @@ import {
   type ConfirmationDecision,
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
+  visibleConfirmation,
   type WaitingToolCall,
 } from '@toolhost/core';
 import { Box, Text, useInput } from 'ink';
@@ -71,7 +72,8 @@ function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProp
     },
     { isActive },
   );
-  const details = call.confirmationDetails;
+  // What is shown: every string of the call made visible; the call itself runs as it is.
+  const details = visibleConfirmation(call.confirmationDetails);
   return (
     <QuestionBox title={details.title}>
       <DetailsView details={details} />

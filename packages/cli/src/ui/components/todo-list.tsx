@@ -1,4 +1,4 @@
-import type { TodoItem } from '@toolhost/core';
+import { type TodoItem, visibleText } from '@toolhost/core';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 
@@ -16,7 +16,7 @@ export function TodoList({ todos }: { todos: readonly TodoItem[] }) {
           <Text key={index} color={done ? theme.muted : active ? theme.accent : undefined}>
             {mark}{' '}
             <Text strikethrough={done && theme.enabled} bold={active}>
-              {todo.content}
+              {visibleText(todo.content)}
             </Text>
           </Text>
         );
