@@ -3,7 +3,13 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult, PermissionDenial, TokenUsage } from '@toolhost/core';
+import {
+  type AgentEvent,
+  type AgentRunResult,
+  type PermissionDenial,
+  type TokenUsage,
+  visibleText,
+} from '@toolhost/core';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
@@ -42,8 +48,9 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
             result.status === 'success'
               ? ''
               : `: ${firstLine(result.content.replace(/^Error: /, ''))}`;
+          // A row for the person: nothing the model or a tool wrote may move the cursor.
           io.stderr.write(
-            `${mark} ${result.name}${description ? ` ${description}` : ''}${failure}\n`,
+            `${mark} ${visibleText(`${result.name}${description ? ` ${description}` : ''}${failure}`)}\n`,
           );
         }
       } else if (event.type === 'retry') {
@@ -55,14 +62,17 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
           event.type === 'notice'
             ? event.message
             : `The conversation was compressed (about ${event.tokensBefore} → ${event.tokensAfter} tokens).`;
-        io.stderr.write(`toolhost: ${message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(message, { multiline: true })}\n`);
       }
     },
     finish(result) {
-      if (result.text)
-        io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      // On a terminal the answer is read, so it is made visible; piped, it is data.
+      const text = io.stdout.isTTY
+        ? visibleText(result.text ?? '', { multiline: true })
+        : (result.text ?? '');
+      if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       if (result.status !== 'success' && result.message)
-        io.stderr.write(`toolhost: ${result.message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(result.message, { multiline: true })}\n`);
     },
   };
 }
