@@ -21,6 +21,7 @@ import {
   restoreCheckpoint,
   sessionFile,
   userSettingsDir,
+  visibleText,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
@@ -62,9 +63,10 @@ export async function runRestoreCommand(
   const found = new CheckpointStore(project).find(id.toLowerCase());
   if (typeof found === 'string') throw new UsageError(withMovedHint(found, project));
   const preview = await checkpointRestorePreview(project, found);
-  const relative = (file: string) => path.relative(projectRoot, file) || file;
+  // A repository's file names may hold control characters: shown escaped in the question.
+  const relative = (file: string) => visibleText(path.relative(projectRoot, file) || file);
   io.stdout.write(
-    `Checkpoint ${found.id}, taken ${when(found)}, before ${describeCheckpoint(found)}\n`,
+    `Checkpoint ${found.id}, taken ${when(found)}, before ${visibleText(describeCheckpoint(found))}\n`,
   );
   const changes = preview.filter((change) => change.status !== 'L');
   const left = preview.filter((change) => change.status === 'L');
@@ -87,7 +89,7 @@ export async function runRestoreCommand(
   }
   if (found.skipped?.length) {
     io.stdout.write(
-      `Left out of this checkpoint, so not brought back: ${found.skipped.map((skipped) => describeSkipped(skipped, projectRoot)).join(', ')}\n`,
+      `Left out of this checkpoint, so not brought back: ${visibleText(found.skipped.map((skipped) => describeSkipped(skipped, projectRoot)).join(', '))}\n`,
     );
   }
   if (found.sessionId && existsSync(sessionFile(project.userDir, projectRoot, found.sessionId))) {
@@ -131,7 +133,9 @@ export async function runRestoreCommand(
       `Session ${conversation.sessionId} now ends before those calls (${plural(conversation.removedMessages, 'message')} removed); continue it with: toolhost -r ${conversation.sessionId} -p "<prompt>"\n`,
     );
     if (conversation.prompt) {
-      io.stdout.write(`The prompt that led to them was: ${oneLine(conversation.prompt)}\n`);
+      io.stdout.write(
+        `The prompt that led to them was: ${visibleText(oneLine(conversation.prompt))}\n`,
+      );
     }
   } else if (restored.conversationNote) {
     io.stdout.write(`${restored.conversationNote}\n`);
@@ -158,7 +162,7 @@ async function listCommand(
   for (const checkpoint of shown) {
     withFiles.push({ checkpoint, files: await checkpointChangedFiles(project, checkpoint) });
   }
-  const relative = (file: string) => path.relative(project.projectRoot, file) || file;
+  const relative = (file: string) => visibleText(path.relative(project.projectRoot, file) || file);
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify(
@@ -191,7 +195,7 @@ async function listCommand(
     const names = files.slice(0, FILES_SHOWN).map(relative).join(', ');
     const more = files.length > FILES_SHOWN ? `, +${files.length - FILES_SHOWN} more` : '';
     io.stdout.write(
-      `${checkpoint.id}  ${when(checkpoint)}  ${oneLine(describeCheckpoint(checkpoint))}\n${' '.repeat(10)}${files.length === 0 ? 'no files changed since' : `${plural(files.length, 'file')} changed: ${names}${more}`}\n`,
+      `${checkpoint.id}  ${when(checkpoint)}  ${visibleText(oneLine(describeCheckpoint(checkpoint)))}\n${' '.repeat(10)}${files.length === 0 ? 'no files changed since' : `${plural(files.length, 'file')} changed: ${names}${more}`}\n`,
     );
   }
   if (all.length > shown.length) {
