@@ -301,7 +301,7 @@ export {
   stoppingBySignal,
   type TerminationOptions,
 } from './utils/termination.js';
-export { hasHiddenCharacters, visibleText } from './utils/visible-text.js';
+export { type VisibleTextOptions, visibleText } from './utils/visible-text.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {

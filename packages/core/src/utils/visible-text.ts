@@ -45,8 +45,3 @@ export function visibleText(text: string, options: VisibleTextOptions = {}): str
     return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
   });
 }
-
-/** Whether showing the text as it is could mislead (it has something visibleText escapes). */
-export function hasHiddenCharacters(text: string, options: VisibleTextOptions = {}): boolean {
-  return visibleText(text, options) !== text;
-}
