@@ -9,6 +9,7 @@ import {
   loadSettings,
   type Settings,
   type ToolRegistry,
+  visibleText,
   WorkspaceError,
 } from '@toolhost/core';
 import { UsageError } from './errors.js';
@@ -51,7 +52,10 @@ export async function openSession(
       ...(options.overrides ? { overrides: options.overrides } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
-    const warnings = settings.warnings.map(formatSettingsWarning);
+    // A project's settings file may name keys with control characters: shown escaped.
+    const warnings = settings.warnings.map((warning) =>
+      visibleText(formatSettingsWarning(warning), { multiline: true }),
+    );
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);
@@ -73,7 +77,8 @@ export async function openSession(
  */
 export function projectSettings(projectRoot: string, warn: (line: string) => void): Settings {
   const settings = loadSettings({ workspaceRoot: projectRoot });
-  for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
+  for (const warning of settings.warnings)
+    warn(`warning: ${visibleText(formatSettingsWarning(warning), { multiline: true })}`);
   return settings.merged;
 }
 

@@ -143,6 +143,17 @@ describe('settings warnings', () => {
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(readFileSync(schemaFile!, 'utf8')));
     expect(cli(['settings', 'schema', '--path']).stdout).toBe(`${schemaFile}\n`);
   });
+
+  it("show the control characters of a project's key names escaped", () => {
+    mkdirSync(path.join(root, '.toolhost'));
+    writeFileSync(
+      path.join(root, '.toolhost', 'settings.json'),
+      JSON.stringify({ '\u001b[2J\u001b[Hforged': 1 }),
+    );
+    const { stderr } = cli(['tools', '--json']);
+    expect(stderr).toContain('\\e[2J\\e[Hforged');
+    expect(stderr).not.toContain('\u001b');
+  });
 });
 
 describe('file changes as shown after they are written', () => {

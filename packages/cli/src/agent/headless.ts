@@ -11,6 +11,7 @@ import {
   addTerminationCleanup,
   CoreToolScheduler,
   HOW_TO_CONFIGURE_MODEL,
+  visibleText,
 } from '@toolhost/core';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
@@ -52,7 +53,8 @@ export async function runHeadless(
       'No prompt: pass one with -p "<prompt>", as an argument, or on standard input.',
     );
   }
-  const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  const warn = (line: string) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   return withAgentStart(
     flags,
     warn,

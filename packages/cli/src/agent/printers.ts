@@ -55,7 +55,7 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
         }
       } else if (event.type === 'retry') {
         io.stderr.write(
-          `toolhost: ${event.reason} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.\n`,
+          `toolhost: ${visibleText(event.reason)} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.\n`,
         );
       } else if (event.type === 'notice' || event.type === 'compressed') {
         const message =
@@ -119,7 +119,7 @@ function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Ses
         }
       } else if (event.type === 'notice' && event.level === 'warning') {
         // Not a message event, but never to be missed (a checkpoint that failed).
-        io.stderr.write(`toolhost: ${event.message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(event.message, { multiline: true })}\n`);
       }
     },
     finish(result, sessionUsage) {

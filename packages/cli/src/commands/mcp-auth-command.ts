@@ -5,6 +5,7 @@ import {
   type McpServerSettings,
   signInToMcpServer,
   signOutOfMcpServer,
+  visibleText,
 } from '@toolhost/core';
 import { openInBrowser } from '../browser.js';
 import { UsageError } from '../errors.js';
@@ -44,7 +45,8 @@ export async function runMcpAuthCommand(
       stderr.write('Waiting for the browser to come back...\n');
     },
   }).catch((error: Error) => {
-    throw new UsageError(error.message);
+    // The server's own words may be in it.
+    throw new UsageError(visibleText(error.message, { multiline: true }));
   });
   stderr.write(`Signed in to "${alias}". The tokens are kept in ${file} (readable only by you).\n`);
 }

@@ -52,7 +52,9 @@ export async function runRestoreCommand(
   const projectRoot = projectFolder(options.root);
   // The project's size limit holds for every snapshot made here (the preview's and the
   // undo checkpoint's), as it does for the agent's.
-  const settings = projectSettings(projectRoot, (line) => io.stderr.write(`toolhost: ${line}\n`));
+  const settings = projectSettings(projectRoot, (line) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`),
+  );
   const project = { userDir: userSettingsDir(), projectRoot, ...checkpointLimits(settings) };
   if (id === undefined) return listCommand(project, options, io);
   if (!/^[0-9a-f]{1,40}$/i.test(id)) {

@@ -6,7 +6,7 @@
  * the same agent as the headless front end and must not reach into core beyond its
  * public API. Ink and React are loaded only here, so other commands never load them.
  */
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core';
+import { HOW_TO_CONFIGURE_MODEL, visibleText } from '@toolhost/core';
 import type { AgentFlags } from '../agent/agent-flags.js';
 import { withAgentStart } from '../agent/agent-start.js';
 import { ExitCode } from '../errors.js';
@@ -27,7 +27,8 @@ export interface InteractiveIo {
 
 export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Promise<number> {
   const warnings: string[] = [];
-  const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  const warn = (line: string) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   return withAgentStart(
     flags,
     (line) => warnings.push(line),
