@@ -9,6 +9,8 @@ describe('webLinkProblem', () => {
       'http://127.5.0.1/a',
       'http://localhost:3000/a',
       'http://[::1]:9/a',
+      'http://2130706433/a',
+      'http://[::ffff:127.0.0.1]/a',
     ])
       expect(webLinkProblem(link), link).toBeUndefined();
   });
@@ -19,6 +21,8 @@ describe('webLinkProblem', () => {
     expect(webLinkProblem('vscode://open?x')).toMatch(/vscode link/);
     expect(webLinkProblem('http://auth.example.com/a')).toMatch(/plain http to another machine/);
     expect(webLinkProblem('http://10.0.0.1/a')).toMatch(/plain http/);
+    expect(webLinkProblem('http://[::2]/a')).toMatch(/plain http/);
+    expect(webLinkProblem('http://127.evil.example/a')).toMatch(/plain http/);
     expect(webLinkProblem('http://localhost.example.com/a')).toMatch(/plain http/);
     expect(webLinkProblem('not a url')).toBe('it is not a valid URL');
   });

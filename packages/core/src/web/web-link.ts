@@ -4,7 +4,6 @@
  * any URL; a file:, data: or custom-scheme link opened by the system's opener could show
  * a local file or start a program instead of a page.
  */
-import ipaddr from 'ipaddr.js';
 
 /** Why the link must not be opened, or undefined when it is a web page. */
 export function webLinkProblem(raw: string): string | undefined {
@@ -23,12 +22,19 @@ export function webLinkProblem(raw: string): string | undefined {
   return `it is a ${url.protocol.replace(/:$/, '')} link, not an https page`;
 }
 
+/**
+ * The URL parser has already normalised the host (IPv4 in dotted decimal, IPv6 compressed
+ * in brackets), so loopback is 127.0.0.0/8, [::1], its IPv4-mapped form, or localhost.
+ * Written without the address library: the browser opener checks links on start paths
+ * that load no network code.
+ */
 function isLoopbackHost(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (!ipaddr.isValid(bare)) return false;
-  const address = ipaddr.parse(bare);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    return (address as ipaddr.IPv6).toIPv4Address().range() === 'loopback';
-  return address.range() === 'loopback';
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '[::1]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
 }
