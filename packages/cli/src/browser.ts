@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { webLinkProblem } from '@toolhost/core/internal/web/web-link.js';
 
 function openerName(): string {
   if (process.platform === 'darwin') return 'open';
@@ -30,9 +31,12 @@ export function systemOpener(env: NodeJS.ProcessEnv = process.env): string | und
   return undefined;
 }
 
-/** Opens the page with the system's opener, detached; a failure leaves the printed link. */
+/**
+ * Opens the page with the system's opener, detached; a failure leaves the printed link.
+ * Only web pages: the opener would also open a file or start a custom-scheme handler.
+ */
 export function openInBrowser(url: string, opener: string | undefined = systemOpener()): void {
-  if (!opener) return;
+  if (!opener || webLinkProblem(url)) return;
   try {
     // The URL is one argument, never parsed by a shell.
     const child = spawn(opener, [url], { stdio: 'ignore', detached: true });

@@ -13,6 +13,7 @@ import {
   type ToolElicitationConfirmationDetails,
   type ToolElicitationUrlConfirmationDetails,
 } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { openInBrowser, systemOpener } from './browser.js';
 import { renderConfirmation, type Style } from './render.js';
 
@@ -62,25 +63,25 @@ function alwaysChoices(call: WaitingToolCall): Choice[] {
     case 'mcp':
       return [
         {
-          label: `Yes, and always allow ${details.toolName} this session`,
+          label: `Yes, and always allow ${visibleText(details.toolName)} this session`,
           outcome: ToolConfirmationOutcome.ProceedAlwaysTool,
         },
         {
-          label: `Yes, and always allow every tool of ${details.serverName} this session`,
+          label: `Yes, and always allow every tool of ${visibleText(details.serverName)} this session`,
           outcome: ToolConfirmationOutcome.ProceedAlwaysServer,
         },
       ];
     case 'exec':
       return [
         {
-          label: `Yes, and always allow ${details.rootCommands.join(', ') || 'these commands'} this session`,
+          label: `Yes, and always allow ${visibleText(details.rootCommands.join(', ')) || 'these commands'} this session`,
           outcome: ToolConfirmationOutcome.ProceedAlways,
         },
       ];
     default:
       return [
         {
-          label: `Yes, and always allow ${call.tool.name} this session`,
+          label: `Yes, and always allow ${visibleText(call.tool.name)} this session`,
           outcome: ToolConfirmationOutcome.ProceedAlways,
         },
       ];
@@ -153,7 +154,8 @@ export async function askFormInTerminal(
         : field.type === 'boolean'
           ? ' (yes/no)'
           : '';
-      const fallback = field.default !== undefined ? ` [${String(field.default)}]` : '';
+      const fallback =
+        field.default !== undefined ? ` [${visibleText(String(field.default))}]` : '';
       const mark = field.required ? '' : style.dim(' (optional)');
       if (field.description) output.write(`  ${style.dim(field.description)}\n`);
       for (;;) {

@@ -1,9 +1,17 @@
-/** Renders tool results and confirmation details for a person in a terminal. */
+/**
+ * Renders tool results and confirmation details for a person in a terminal. Everything from
+ * a tool, a model or a server goes through visibleText before it is styled, so only the
+ * styles added here reach the terminal as escape sequences.
+ */
+import { visibleConfirmation } from '@toolhost/core/internal/core/visible-confirmation.js';
 import type {
   FileDiff,
   ToolCallConfirmationDetails,
   ToolResultDisplay,
 } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+
+const lines = (text: string) => visibleText(text, { multiline: true });
 
 export interface Style {
   red(text: string): string;
@@ -37,13 +45,14 @@ export function wantsColor(stream: NodeJS.WriteStream): boolean {
 
 export function renderDisplay(display: ToolResultDisplay | undefined, style: Style): string {
   if (display === undefined) return '';
-  if (typeof display === 'string') return display;
+  if (typeof display === 'string') return lines(display);
   if ('fileDiff' in display) return renderFileDiff(display, style);
   return display.todos
     .map((todo) => {
       const mark =
         todo.status === 'completed' ? '[x]' : todo.status === 'in_progress' ? '[~]' : '[ ]';
-      const text = todo.status === 'completed' ? style.dim(todo.content) : todo.content;
+      const content = visibleText(todo.content);
+      const text = todo.status === 'completed' ? style.dim(content) : content;
       return `${mark} ${text}`;
     })
     .join('\n');
@@ -57,14 +66,14 @@ export function renderFileDiff(
 ): string {
   const { linesAdded, linesRemoved } = diff.diffStat;
   const header = style.bold(
-    `${diff.fileName}  ${style.green(`+${linesAdded}`)} ${style.red(`-${linesRemoved}`)}`,
+    `${visibleText(diff.fileName)}  ${style.green(`+${linesAdded}`)} ${style.red(`-${linesRemoved}`)}`,
   );
   if (options.headerOnly) return `${header}  ${style.dim('written as shown above')}`;
   return `${header}\n${colorDiff(diff.fileDiff, style)}`;
 }
 
 export function colorDiff(unified: string, style: Style): string {
-  return unified
+  return lines(unified)
     .split('\n')
     .map((line) => {
       if (line.startsWith('+++') || line.startsWith('---')) return style.bold(line);
@@ -76,7 +85,8 @@ export function colorDiff(unified: string, style: Style): string {
     .join('\n');
 }
 
-export function renderConfirmation(details: ToolCallConfirmationDetails, style: Style): string {
+export function renderConfirmation(shown: ToolCallConfirmationDetails, style: Style): string {
+  const details = visibleConfirmation(shown);
   const title = style.bold(details.title);
   switch (details.type) {
     case 'edit':

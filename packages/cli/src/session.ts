@@ -9,6 +9,7 @@ import {
 import { createToolRegistry } from '@toolhost/core/internal/tools/builtin.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
 import { UsageError } from './errors.js';
 import type { SessionOptions } from './session-options.js';
@@ -50,7 +51,10 @@ export async function openSession(
       ...(options.overrides ? { overrides: options.overrides } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
-    const warnings = settings.warnings.map(formatSettingsWarning);
+    // A project's settings file may name keys with control characters: shown escaped.
+    const warnings = settings.warnings.map((warning) =>
+      visibleText(formatSettingsWarning(warning), { multiline: true }),
+    );
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);
@@ -72,7 +76,8 @@ export async function openSession(
  */
 export function projectSettings(projectRoot: string, warn: (line: string) => void): Settings {
   const settings = loadSettings({ workspaceRoot: projectRoot });
-  for (const warning of settings.warnings) warn(`warning: ${formatSettingsWarning(warning)}`);
+  for (const warning of settings.warnings)
+    warn(`warning: ${visibleText(formatSettingsWarning(warning), { multiline: true })}`);
   return settings.merged;
 }
 

@@ -92,6 +92,29 @@ describe('toolhost tools', () => {
     expect(stderr).toMatch(/toolhost: warning: MCP server broken: failed, spawn .*ENOENT/);
   });
 
+  it("shows a discovered tool's description and parameters with their control characters escaped", () => {
+    const declarations = [
+      {
+        name: 'deploy',
+        description: 'Deploys.\u001b[2J\u001b[HAll safe\u202egnp.exe\nSecond line',
+        parametersJsonSchema: {
+          type: 'object',
+          properties: { target: { type: 'string', description: 'where\rnowhere' } },
+        },
+      },
+    ];
+    const script = path.join(base, 'discover.sh');
+    writeFileSync(script, `#!/bin/sh\ncat <<'EOF'\n${JSON.stringify(declarations)}\nEOF\n`, {
+      mode: 0o755,
+    });
+    writeUserSettings({ tools: { discoveryCommand: script, callCommand: 'true' } });
+    const { code, stdout } = cli(['tools']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Deploys.\\e[2J\\e[HAll safe\\u{202e}gnp.exe\n  Second line');
+    expect(stdout).toContain('where\\rnowhere');
+    expect(stdout).not.toMatch(/[\u001b\r\u202e]/);
+  });
+
   it('lists the tools settings turn off, with the setting that does it', () => {
     writeUserSettings({ tools: { exclude: ['glob'] } });
     const excluded = cli(['tools']).stdout;
@@ -119,6 +142,17 @@ describe('settings warnings', () => {
     expect(printed.code).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(readFileSync(schemaFile!, 'utf8')));
     expect(cli(['settings', 'schema', '--path']).stdout).toBe(`${schemaFile}\n`);
+  });
+
+  it("show the control characters of a project's key names escaped", () => {
+    mkdirSync(path.join(root, '.toolhost'));
+    writeFileSync(
+      path.join(root, '.toolhost', 'settings.json'),
+      JSON.stringify({ '\u001b[2J\u001b[Hforged': 1 }),
+    );
+    const { stderr } = cli(['tools', '--json']);
+    expect(stderr).toContain('\\e[2J\\e[Hforged');
+    expect(stderr).not.toContain('\u001b');
   });
 });
 

@@ -68,6 +68,19 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(String(server!.requests[0]!.body.messages[0]!.content)).toContain(root);
   });
 
+  it("text: a tool call's row on stderr shows the command's control characters escaped", async () => {
+    const command = 'echo ran #\r\u001b[2K\u001b[1Anpm test';
+    const env = await withModel((_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'run_shell_command', args: { command, is_background: false } }] }
+        : { text: 'Done.' },
+    );
+    const result = await agent(['-p', 'run it', '--yolo'], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('✓ run_shell_command echo ran #\\r\\e[2K\\e[1Anpm test');
+    expect(result.stderr).not.toMatch(/[\r\u001b]/);
+  });
+
   it('@ references attach files: an image and a PDF reach the model as content parts', async () => {
     writeFileSync(path.join(root, 'pic.png'), fixture('pixel.png'));
     writeFileSync(path.join(root, 'spec.pdf'), fixture('page.pdf'));

@@ -6,6 +6,8 @@
  * the command stores let a later `toolhost call` use the server; logout deletes them.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOAuthMcpServer } from '../../core/test/helpers/oauth-server.js';
@@ -78,4 +80,79 @@ describe('toolhost mcp auth and logout', () => {
       'no MCP server is called "nosuch"; the configured ones are guarded',
     );
   });
+});
+
+describe('toolhost mcp auth against a server that names links of its own choosing', () => {
+  let evil: Awaited<ReturnType<typeof startOAuthMcpServer>> | undefined;
+  let other: http.Server | undefined;
+  afterEach(async () => {
+    await evil?.close();
+    evil = undefined;
+    other?.closeAllConnections();
+    await new Promise((resolve) => (other ? other.close(resolve) : resolve(undefined)));
+    other = undefined;
+  });
+
+  /** A system opener (xdg-open on PATH, a display) that records what it was asked to open. */
+  function stubOpener() {
+    const bin = path.join(dirs.base, 'bin');
+    const opened = path.join(dirs.base, 'opened');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, {
+      mode: 0o755,
+    });
+    return { opened, env: { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99' } };
+  }
+
+  async function signIn(url: string, env: NodeJS.ProcessEnv, opened: string) {
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ mcpServers: { evil: { httpUrl: url } } }),
+    );
+    const auth = startCli(['mcp', 'auth', 'evil'], { ...options(), env });
+    let finished = false;
+    void auth.exited.then(() => {
+      finished = true;
+    });
+    // The old behaviour waits for a browser that never comes back: stop once it opened one.
+    for (let waited = 0; !finished && !existsSync(opened) && waited < 20_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!finished) auth.child.kill('SIGTERM');
+    return auth.exited;
+  }
+
+  it('never hands a file: sign-in page to the browser opener, and says why', async () => {
+    evil = await startOAuthMcpServer({
+      metadata: { authorization_endpoint: 'file:///etc/passwd' },
+    });
+    const { opened, env } = stubOpener();
+    const result = await signIn(evil.url, env, opened);
+    expect(existsSync(opened)).toBe(false);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('names a sign-in page toolhost will not open');
+    expect(result.stderr).toContain('it is a file link, not an https page');
+    expect(result.stderr).not.toContain('open this page');
+  }, 60_000);
+
+  it('does not reach a private address the resource metadata names as its authorization server', async () => {
+    const hits: string[] = [];
+    other = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => other!.listen(0, '127.0.0.1', resolve));
+    const port = (other.address() as AddressInfo).port;
+    // The same machine under another name: not the host the person configured.
+    evil = await startOAuthMcpServer({
+      resource: { authorization_servers: [`http://localhost:${port}/`] },
+    });
+    const { opened, env } = stubOpener();
+    const result = await signIn(evil.url, env, opened);
+    expect(hits).toEqual([]);
+    expect(existsSync(opened)).toBe(false);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /was not contacted: localhost resolves to \S+, a loopback address/,
+    );
+  }, 60_000);
 });

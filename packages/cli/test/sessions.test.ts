@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
@@ -79,8 +79,11 @@ describe('sessions', { timeout: 240_000 }, () => {
     killMatching(`sleep ${seconds}`);
     const sessionId = (JSON.parse(first.stdout().split('\n')[0]!) as { session_id: string })
       .session_id;
-    const dir = path.join(home, '.toolhost', 'sessions', root.replace(/[^a-zA-Z0-9]/g, '-'));
-    expect(readdirSync(dir)).toEqual([`${sessionId}.jsonl`]);
+    const sessions = path.join(home, '.toolhost', 'sessions');
+    expect(readdirSync(sessions)).toEqual([expect.stringMatching(/^project-[0-9a-f]{16}$/)]);
+    expect(readdirSync(path.join(sessions, readdirSync(sessions)[0]!))).toEqual([
+      `${sessionId}.jsonl`,
+    ]);
 
     const listed = await runCliAsync(['sessions'], { cwd: root, home });
     expect(listed.code).toBe(0);
@@ -128,5 +131,87 @@ describe('sessions', { timeout: 240_000 }, () => {
       messages: number;
     }[];
     expect(json).toEqual([expect.objectContaining({ session_id: sessionId, messages: 7 })]);
+  });
+
+  it('two projects whose names differ only in punctuation keep their own sessions (-c never continues the other)', async () => {
+    const first = path.join(dirs.base, 'acme_api');
+    const second = path.join(dirs.base, 'acme-api');
+    mkdirSync(first);
+    mkdirSync(second);
+    server = await startModelServer(() => ({ text: 'noted' }));
+    const env = {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'k',
+      OPENAI_MODEL: 'scripted-model',
+    };
+    const recorded = await runCliAsync(['-p', 'the acme_api secret is 4242'], {
+      cwd: first,
+      home,
+      env,
+    });
+    expect(recorded.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+
+    const other = await runCliAsync(['-c', '-p', 'hi'], { cwd: second, home, env });
+    expect(other.stderr).toMatch(/no earlier session in .*acme-api/);
+    expect(other.code).toBe(2);
+    expect(JSON.stringify(server.requests.slice(1).map((r) => r.body))).not.toContain('4242');
+
+    // The first project still continues its own conversation.
+    const own = await runCliAsync(['-c', '-p', 'and again'], { cwd: first, home, env });
+    expect(own.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain('4242');
+  });
+
+  it('sessions stored under the old shared folder name stay with the project that recorded them', async () => {
+    const first = path.join(dirs.base, 'acme_api');
+    const second = path.join(dirs.base, 'acme-api');
+    mkdirSync(first);
+    mkdirSync(second);
+    // Both projects' old folder name: the path with its punctuation made dashes.
+    const legacy = path.join(home, '.toolhost', 'sessions', first.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(legacy, { recursive: true });
+    const session = (id: string, cwd: string, prompt: string) =>
+      writeFileSync(
+        path.join(legacy, `${id}.jsonl`),
+        [
+          {
+            type: 'session',
+            version: 1,
+            sessionId: id,
+            cwd,
+            model: 'm',
+            at: '2026-01-01T00:00:00Z',
+          },
+          {
+            type: 'message',
+            at: '2026-01-01T00:00:01Z',
+            message: { role: 'user', content: prompt },
+          },
+          {
+            type: 'message',
+            at: '2026-01-01T00:00:02Z',
+            message: { role: 'assistant', content: 'ok' },
+          },
+        ]
+          .map((record) => JSON.stringify(record))
+          .join('\n') + '\n',
+      );
+    session('aaaa-1111', first, 'the acme_api secret is 4242');
+    server = await startModelServer(() => ({ text: 'noted' }));
+    const env = {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'k',
+      OPENAI_MODEL: 'scripted-model',
+    };
+    const other = await runCliAsync(['-c', '-p', 'hi'], { cwd: second, home, env });
+    expect(other.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+
+    const listed = await runCliAsync(['sessions'], { cwd: first, home });
+    expect(listed.stdout).toContain('aaaa-1111');
+    const own = await runCliAsync(['-c', '-p', 'and again'], { cwd: first, home, env });
+    expect(own.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain('4242');
   });
 });

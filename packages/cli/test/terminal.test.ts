@@ -93,4 +93,26 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => 
     expect(after).toContain('toolhost: declined; write_file did not run.');
     expect(after).not.toContain('The person declined');
   });
+
+  it('shows a command that tries to redraw the question escaped, touch and all', async () => {
+    const canary = path.join(root, 'canary');
+    // \r and cursor moves that, printed as they are, erase "touch ..." and draw a forged
+    // question naming npm test in its place.
+    const command = `touch ${canary} #\r\u001b[2K\u001b[1A\r\u001b[2KRun this command? …\u001b[1B\r\u001b[2Knpm test`;
+    const call = startCall([
+      'run_shell_command',
+      JSON.stringify({ command, is_background: false }),
+    ]);
+    const shown = await call.waitFor('Choose 1-');
+    expect(shown).toContain(
+      `touch ${canary} #\\r\\e[2K\\e[1A\\r\\e[2KRun this command? …\\e[1B\\r\\e[2Knpm test`,
+    );
+    expect(shown.split('\n').filter((line) => line.trim() === 'npm test')).toEqual([]);
+    const noChoice = /(\d)\. No/.exec(shown)?.[1];
+    call.type(noChoice!);
+    call.press('Enter');
+    const { code } = await exited(call);
+    expect(code).toBe(3);
+    expect(existsSync(canary)).toBe(false);
+  });
 });

@@ -123,6 +123,11 @@ export {
   type TrustLevel,
   trustedFoldersPath,
 } from './config/trusted-folders.js';
+export {
+  ApprovalMemory,
+  activeApprovalMemory,
+  withApprovalMemory,
+} from './core/approval-memory.js';
 // Content and conversions
 export * from './core/content.js';
 export {
@@ -134,6 +139,7 @@ export { editInExternalEditor, resolveEditorCommand } from './core/external-edit
 export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
+export { visibleConfirmation } from './core/visible-confirmation.js';
 export {
   annotationsForKind,
   createToolhostMcpServer,
@@ -297,6 +303,7 @@ export {
   stoppingBySignal,
   type TerminationOptions,
 } from './utils/termination.js';
+export { type VisibleTextOptions, visibleText } from './utils/visible-text.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {
@@ -308,6 +315,7 @@ export {
   WebSearchError,
 } from './web/search-providers.js';
 export { WebFetchError } from './web/url-check.js';
+export { webLinkProblem } from './web/web-link.js';
 export {
   isWithin,
   type PathAccess,

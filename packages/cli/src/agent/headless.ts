@@ -12,6 +12,7 @@ import type {
 import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { attachReferences, findAtReferences } from '../ui/input/at-references.js';
@@ -52,7 +53,8 @@ export async function runHeadless(
       'No prompt: pass one with -p "<prompt>", as an argument, or on standard input.',
     );
   }
-  const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  const warn = (line: string) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   return withAgentStart(
     flags,
     warn,

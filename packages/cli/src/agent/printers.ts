@@ -9,6 +9,7 @@ import type {
   PermissionDenial,
 } from '@toolhost/core/internal/agent/agent-events.js';
 import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
@@ -47,27 +48,31 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
             result.status === 'success'
               ? ''
               : `: ${firstLine(result.content.replace(/^Error: /, ''))}`;
+          // A row for the person: nothing the model or a tool wrote may move the cursor.
           io.stderr.write(
-            `${mark} ${result.name}${description ? ` ${description}` : ''}${failure}\n`,
+            `${mark} ${visibleText(`${result.name}${description ? ` ${description}` : ''}${failure}`)}\n`,
           );
         }
       } else if (event.type === 'retry') {
         io.stderr.write(
-          `toolhost: ${event.reason} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.\n`,
+          `toolhost: ${visibleText(event.reason)} Trying again in ${(event.delayMs / 1000).toFixed(1)} s.\n`,
         );
       } else if (event.type === 'notice' || event.type === 'compressed') {
         const message =
           event.type === 'notice'
             ? event.message
             : `The conversation was compressed (about ${event.tokensBefore} → ${event.tokensAfter} tokens).`;
-        io.stderr.write(`toolhost: ${message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(message, { multiline: true })}\n`);
       }
     },
     finish(result) {
-      if (result.text)
-        io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      // On a terminal the answer is read, so it is made visible; piped, it is data.
+      const text = io.stdout.isTTY
+        ? visibleText(result.text ?? '', { multiline: true })
+        : (result.text ?? '');
+      if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       if (result.status !== 'success' && result.message)
-        io.stderr.write(`toolhost: ${result.message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(result.message, { multiline: true })}\n`);
     },
   };
 }
@@ -114,7 +119,7 @@ function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Ses
         }
       } else if (event.type === 'notice' && event.level === 'warning') {
         // Not a message event, but never to be missed (a checkpoint that failed).
-        io.stderr.write(`toolhost: ${event.message}\n`);
+        io.stderr.write(`toolhost: ${visibleText(event.message, { multiline: true })}\n`);
       }
     },
     finish(result, sessionUsage) {

@@ -12,6 +12,7 @@ import { type AnyTool, ToolConfirmationOutcome } from '@toolhost/core/internal/t
 import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
 import { describeMedia } from '@toolhost/core/internal/utils/image-size.js';
 import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { askFormInTerminal, askInTerminal, askVisitInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
@@ -93,7 +94,9 @@ export async function runCallCommand(
   };
 
   // What servers tell the person outside any question (a page visit declined or done).
-  session.registry.onServerNotice((text) => io.stderr.write(`toolhost: ${text}\n`));
+  session.registry.onServerNotice((text) =>
+    io.stderr.write(`toolhost: ${visibleText(text, { multiline: true })}\n`),
+  );
   process.on('SIGINT', onInterrupt);
   const live = options.json ? undefined : liveOutputPrinter(io.stderr);
   let completed: CompletedToolCall | undefined;
@@ -128,7 +131,7 @@ export async function runCallCommand(
   if (needsConfirmation) {
     if (unanswered) {
       io.stderr.write(
-        `toolhost: ${tool.name} needs confirmation (${needsConfirmation.confirmationDetails.title}); nobody can be asked without a terminal. ${whatAllows(needsConfirmation)}\n`,
+        `toolhost: ${tool.name} needs confirmation (${visibleText(needsConfirmation.confirmationDetails.title)}); nobody can be asked without a terminal. ${whatAllows(needsConfirmation)}\n`,
       );
     }
     return ExitCode.NeedsConfirmation;
@@ -163,11 +166,12 @@ function liveOutputPrinter(stream: NodeJS.WritableStream) {
   let printed = '';
   return {
     print: (_callId: string, output: string) => {
-      stream.write(output.startsWith(printed) ? output.slice(printed.length) : `\n${output}`);
+      const fresh = output.startsWith(printed) ? output.slice(printed.length) : `\n${output}`;
+      stream.write(visibleText(fresh, { multiline: true }));
       printed = output;
     },
-    /** The latest live text, all of it on the screen. */
-    printed: () => printed,
+    /** The latest live text, all of it on the screen (as it was shown). */
+    printed: () => visibleText(printed, { multiline: true }),
   };
 }
 
@@ -194,7 +198,7 @@ interface Seen {
 function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
   if (call.response.error) {
     io.stderr.write(
-      `${io.style.red(`error [${call.response.error.type}]`)}: ${call.response.error.message}\n`,
+      `${io.style.red(`error [${call.response.error.type}]`)}: ${visibleText(call.response.error.message, { multiline: true })}\n`,
     );
     return;
   }
@@ -210,9 +214,12 @@ function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
       : renderDisplay(result, io.style);
   const rest = unseenRest(display, seen.liveOutput ?? '');
   if (rest) io.stdout.write(rest.endsWith('\n') ? rest : `${rest}\n`);
-  const modelText = [partsToText(call.response.llmContent), ...describeAttachments(call)]
-    .filter(Boolean)
-    .join('\n');
+  const modelText = visibleText(
+    [partsToText(call.response.llmContent), ...describeAttachments(call)]
+      .filter(Boolean)
+      .join('\n'),
+    { multiline: true },
+  );
   if (call.status === 'success' && modelText && modelText !== display) {
     const alreadyShown = [seen.liveOutput ?? '', display].join('\n');
     const unseen = elideSeenLines(modelText, alreadyShown, (count) =>

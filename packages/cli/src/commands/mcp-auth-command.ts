@@ -6,6 +6,7 @@ import {
   signInToMcpServer,
   signOutOfMcpServer,
 } from '@toolhost/core/internal/tools/mcp-sign-in.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { openInBrowser } from '../browser.js';
 import { UsageError } from '../errors.js';
 import type { SessionOptions } from '../session-options.js';
@@ -44,7 +45,8 @@ export async function runMcpAuthCommand(
       stderr.write('Waiting for the browser to come back...\n');
     },
   }).catch((error: Error) => {
-    throw new UsageError(error.message);
+    // The server's own words may be in it.
+    throw new UsageError(visibleText(error.message, { multiline: true }));
   });
   stderr.write(`Signed in to "${alias}". The tokens are kept in ${file} (readable only by you).\n`);
 }

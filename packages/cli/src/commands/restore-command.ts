@@ -24,6 +24,7 @@ import { describeSkipped } from '@toolhost/core/internal/agent/checkpoints/snaps
 import { sessionFile } from '@toolhost/core/internal/agent/sessions/session-file.js';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
 import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
 import { projectSettings } from '../session.js';
@@ -53,7 +54,9 @@ export async function runRestoreCommand(
   const projectRoot = projectFolder(options.root);
   // The project's size limit holds for every snapshot made here (the preview's and the
   // undo checkpoint's), as it does for the agent's.
-  const settings = projectSettings(projectRoot, (line) => io.stderr.write(`toolhost: ${line}\n`));
+  const settings = projectSettings(projectRoot, (line) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`),
+  );
   const project = { userDir: userSettingsDir(), projectRoot, ...checkpointLimits(settings) };
   if (id === undefined) return listCommand(project, options, io);
   if (!/^[0-9a-f]{1,40}$/i.test(id)) {
@@ -64,9 +67,10 @@ export async function runRestoreCommand(
   const found = new CheckpointStore(project).find(id.toLowerCase());
   if (typeof found === 'string') throw new UsageError(withMovedHint(found, project));
   const preview = await checkpointRestorePreview(project, found);
-  const relative = (file: string) => path.relative(projectRoot, file) || file;
+  // A repository's file names may hold control characters: shown escaped in the question.
+  const relative = (file: string) => visibleText(path.relative(projectRoot, file) || file);
   io.stdout.write(
-    `Checkpoint ${found.id}, taken ${when(found)}, before ${describeCheckpoint(found)}\n`,
+    `Checkpoint ${found.id}, taken ${when(found)}, before ${visibleText(describeCheckpoint(found))}\n`,
   );
   const changes = preview.filter((change) => change.status !== 'L');
   const left = preview.filter((change) => change.status === 'L');
@@ -89,7 +93,7 @@ export async function runRestoreCommand(
   }
   if (found.skipped?.length) {
     io.stdout.write(
-      `Left out of this checkpoint, so not brought back: ${found.skipped.map((skipped) => describeSkipped(skipped, projectRoot)).join(', ')}\n`,
+      `Left out of this checkpoint, so not brought back: ${visibleText(found.skipped.map((skipped) => describeSkipped(skipped, projectRoot)).join(', '))}\n`,
     );
   }
   if (found.sessionId && existsSync(sessionFile(project.userDir, projectRoot, found.sessionId))) {
@@ -133,7 +137,9 @@ export async function runRestoreCommand(
       `Session ${conversation.sessionId} now ends before those calls (${plural(conversation.removedMessages, 'message')} removed); continue it with: toolhost -r ${conversation.sessionId} -p "<prompt>"\n`,
     );
     if (conversation.prompt) {
-      io.stdout.write(`The prompt that led to them was: ${oneLine(conversation.prompt)}\n`);
+      io.stdout.write(
+        `The prompt that led to them was: ${visibleText(oneLine(conversation.prompt))}\n`,
+      );
     }
   } else if (restored.conversationNote) {
     io.stdout.write(`${restored.conversationNote}\n`);
@@ -160,7 +166,7 @@ async function listCommand(
   for (const checkpoint of shown) {
     withFiles.push({ checkpoint, files: await checkpointChangedFiles(project, checkpoint) });
   }
-  const relative = (file: string) => path.relative(project.projectRoot, file) || file;
+  const relative = (file: string) => visibleText(path.relative(project.projectRoot, file) || file);
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify(
@@ -193,7 +199,7 @@ async function listCommand(
     const names = files.slice(0, FILES_SHOWN).map(relative).join(', ');
     const more = files.length > FILES_SHOWN ? `, +${files.length - FILES_SHOWN} more` : '';
     io.stdout.write(
-      `${checkpoint.id}  ${when(checkpoint)}  ${oneLine(describeCheckpoint(checkpoint))}\n${' '.repeat(10)}${files.length === 0 ? 'no files changed since' : `${plural(files.length, 'file')} changed: ${names}${more}`}\n`,
+      `${checkpoint.id}  ${when(checkpoint)}  ${visibleText(oneLine(describeCheckpoint(checkpoint)))}\n${' '.repeat(10)}${files.length === 0 ? 'no files changed since' : `${plural(files.length, 'file')} changed: ${names}${more}`}\n`,
     );
   }
   if (all.length > shown.length) {

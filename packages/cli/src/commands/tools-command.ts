@@ -1,5 +1,6 @@
 /** `toolhost tools`: the active tools and their declarations. */
 import type { FunctionDeclaration } from '@toolhost/core/internal/core/content.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { Style } from '../render.js';
 import type { Session } from '../session.js';
 
@@ -13,22 +14,25 @@ export function runToolsCommand(
   style: Style,
   warn: (line: string) => void,
 ): string {
-  for (const problem of sourceProblems(session)) warn(`warning: ${problem}`);
+  for (const problem of sourceProblems(session)) warn(`warning: ${v(problem)}`);
   const declarations = session.registry.getFunctionDeclarations();
   if (options.json) return JSON.stringify(declarations, null, 2);
   const agentOnly = AGENT_ONLY_TOOLS.filter(
     (tool) => !session.registry.getRegisteredTool(tool.name),
   );
   const blocks = session.registry.getAllTools().map((tool) => {
-    const head = `${style.bold(tool.name)} ${style.dim(`(${tool.displayName}, ${tool.kind})`)}`;
-    const description = indent(tool.description, '  ');
+    const head = `${style.bold(v(tool.name))} ${style.dim(`(${v(tool.displayName)}, ${tool.kind})`)}`;
+    const description = indent(visibleText(tool.description, { multiline: true }), '  ');
     const parameters = describeParameters(tool.schema);
     return [head, description, parameters].filter(Boolean).join('\n');
   });
   const count = `${declarations.length} tool${declarations.length === 1 ? '' : 's'} active in ${session.config.targetDir}${agentOnly.length > 0 ? `; an agent session adds ${agentOnly.length}` : ''}`;
   const unavailable = session.registry
     .getUnavailableTools()
-    .map((entry) => `${style.bold(entry.name)} ${style.dim('(not available)')}\n  ${entry.reason}`);
+    .map(
+      (entry) =>
+        `${style.bold(v(entry.name))} ${style.dim('(not available)')}\n  ${v(entry.reason)}`,
+    );
   const off = session.registry
     .getInactiveTools()
     .map((entry) => `${style.bold(entry.name)} ${style.dim('(off)')}\n  ${entry.reason}`);
@@ -56,6 +60,8 @@ const AGENT_ONLY_TOOLS = [
       'Hands a piece of work to a subagent (a model of its own, with the subagents found for this project); the agent adds it, `toolhost call` cannot run it.',
   },
 ];
+/** A server's or a discovered tool's text on one line, made visible (see visibleText). */
+const v = (text: string) => visibleText(text);
 
 /** One line per MCP server that failed or left tools out, and for a failed discovery command. */
 function sourceProblems(session: Session): string[] {
@@ -90,7 +96,9 @@ function describeSources(session: Session, style: Style): string[] {
       const problems = [
         server.error,
         ...server.rejectedTools.map((t) => `tool ${t.name} left out: ${t.reason}`),
-      ].filter(Boolean);
+      ]
+        .filter((problem): problem is string => Boolean(problem))
+        .map(v);
       const prompts =
         server.prompts.length > 0
           ? `, ${server.prompts.length} prompt${server.prompts.length === 1 ? '' : 's'}`
@@ -101,19 +109,19 @@ function describeSources(session: Session, style: Style): string[] {
       const offered = [
         ...server.prompts.map(
           (prompt) =>
-            `prompt ${style.bold(prompt.name)}${prompt.arguments.length ? `(${prompt.arguments.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : ''}${prompt.description ? ` ${style.dim(prompt.description)}` : ''}`,
+            `prompt ${style.bold(v(prompt.name))}${prompt.arguments.length ? `(${v(prompt.arguments.map((a) => (a.required ? a.name : `${a.name}?`)).join(', '))})` : ''}${prompt.description ? ` ${style.dim(v(prompt.description))}` : ''}`,
         ),
         ...server.resources
           .slice(0, SHOWN_RESOURCES)
           .map(
             (resource) =>
-              `resource ${style.bold(resource.uri)}${resource.name !== resource.uri ? ` ${style.dim(resource.name)}` : ''}`,
+              `resource ${style.bold(v(resource.uri))}${resource.name !== resource.uri ? ` ${style.dim(v(resource.name))}` : ''}`,
           ),
         ...(server.resources.length > SHOWN_RESOURCES
           ? [style.dim(`... and ${server.resources.length - SHOWN_RESOURCES} more resources`)]
           : []),
         ...server.resourceTemplates.map(
-          (template) => `resource template ${style.bold(template.uriTemplate)}`,
+          (template) => `resource template ${style.bold(v(template.uriTemplate))}`,
         ),
       ];
       return `  ${server.alias}: ${mark}, ${tools} tool${tools === 1 ? '' : 's'}${prompts}${resources}${problems.map((p) => `\n    ${p}`).join('')}${offered.map((line) => `\n    ${line}`).join('')}`;
@@ -121,7 +129,8 @@ function describeSources(session: Session, style: Style): string[] {
     lines.push(`${style.bold('MCP servers')}\n${rows.join('\n')}`);
   }
   const discoveryError = session.registry.getDiscoveryError();
-  if (discoveryError) lines.push(`${style.bold('Tool discovery')}\n  ${style.red(discoveryError)}`);
+  if (discoveryError)
+    lines.push(`${style.bold('Tool discovery')}\n  ${style.red(v(discoveryError))}`);
   return lines;
 }
 
@@ -144,8 +153,10 @@ function describeParameters(declaration: FunctionDeclaration): string {
         ? `${String(property.items?.type ?? 'any')}[]`
         : String(property.type ?? 'any');
     const mark = required.has(name) ? ' (required)' : '';
-    const description = property.description ? `  ${property.description.split('\n')[0]}` : '';
-    return `    ${name}: ${type}${mark}${description}`;
+    const description = property.description
+      ? `  ${v(property.description.split('\n')[0] ?? '')}`
+      : '';
+    return `    ${v(name)}: ${type}${mark}${description}`;
   });
   return `  Parameters:\n${lines.join('\n')}`;
 }

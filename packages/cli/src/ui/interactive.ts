@@ -7,6 +7,7 @@
  * public API. Ink and React are loaded only here, so other commands never load them.
  */
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { AgentFlags } from '../agent/agent-flags.js';
 import { withAgentStart } from '../agent/agent-start.js';
 import { ExitCode } from '../errors.js';
@@ -30,7 +31,8 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
   // Before the session opens, so that a yes loads the project's settings in full.
   if ((await offerTrust(flags.root, io)) === 'quit') return ExitCode.Interrupted;
   const warnings: string[] = [];
-  const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  const warn = (line: string) =>
+    io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   return withAgentStart(
     flags,
     (line) => warnings.push(line),

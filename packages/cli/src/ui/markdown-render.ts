@@ -3,6 +3,7 @@
  * blocks as ANSI text wrapped to the width given (marked + marked-terminal). Colours
  * follow chalk's level, which is 0 when NO_COLOR is set (see interactive.ts).
  */
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 
@@ -32,7 +33,12 @@ function rendererFor(width: number): Marked {
   return renderer;
 }
 
-export function renderMarkdown(text: string, width: number): string {
+/**
+ * The text (a model's answer, its thinking, a plan) is made visible first: the only escape
+ * sequences on screen are the renderer's own styles.
+ */
+export function renderMarkdown(raw: string, width: number): string {
+  const text = visibleText(raw, { multiline: true });
   try {
     const rendered = rendererFor(Math.max(20, width)).parse(text, { async: false }) as string;
     return rendered.replace(/\s+$/, '');

@@ -1,6 +1,11 @@
-/** Turns the scheduler's calls into the lines the screen shows for them. */
+/**
+ * Turns the scheduler's calls into the lines the screen shows for them. Every string a
+ * row takes from a model, a tool or a server is made visible here (visibleText), so the
+ * row views print only text that cannot move the cursor or hide.
+ */
 import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { AnyTool } from '@toolhost/core/internal/tools/tools.js';
+import type { AnyTool, ToolResultDisplay } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { ToolRow, ToolRowStatus } from './history-items.js';
 
 /** The tool's own one-line description of a call, or its arguments when it has none. */
@@ -18,8 +23,24 @@ export function describeCall(tool: AnyTool | undefined, args: Record<string, unk
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  const line = visibleText(text.replace(/\s*\n\s*/g, ' ').trim());
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+const lines = (text: string) => visibleText(text, { multiline: true });
+
+function visibleDisplay(display: ToolResultDisplay): ToolResultDisplay {
+  if (typeof display === 'string') return lines(display);
+  if ('fileDiff' in display)
+    return {
+      ...display,
+      fileName: visibleText(display.fileName),
+      fileDiff: lines(display.fileDiff),
+    };
+  return {
+    ...display,
+    todos: display.todos.map((todo) => ({ ...todo, content: visibleText(todo.content) })),
+  };
 }
 
 const STATUS: Record<ToolCall['status'], ToolRowStatus> = {
@@ -40,7 +61,7 @@ export function toolRow(
   const args = call.params ?? call.request.args ?? {};
   const row: ToolRow = {
     callId: call.request.callId,
-    name: call.tool?.displayName ?? call.request.name,
+    name: visibleText(call.tool?.displayName ?? call.request.name),
     toolName: call.request.name,
     args,
     description: describeCall(call.tool, args),
@@ -50,14 +71,14 @@ export function toolRow(
     ...(previous?.approved ? { approved: previous.approved } : {}),
   };
   if (call.status === 'awaiting_approval') row.approved = call.confirmationDetails.type;
-  if (call.status === 'executing' && liveOutput !== undefined) row.liveOutput = liveOutput;
+  if (call.status === 'executing' && liveOutput !== undefined) row.liveOutput = lines(liveOutput);
   if (call.status === 'success' || call.status === 'error' || call.status === 'cancelled') {
     row.durationMs = call.durationMs;
     const display = call.response.resultDisplay;
-    if (display !== undefined && display !== '') row.display = display;
+    if (display !== undefined && display !== '') row.display = visibleDisplay(display);
     if (call.status !== 'success') row.failure = firstLine(call.response.error?.message ?? '');
     if (call.status === 'success' && liveOutput !== undefined && row.display === undefined)
-      row.display = liveOutput;
+      row.display = lines(liveOutput);
   }
   // An approval that was answered "no" is not an approved diff.
   if (call.status === 'cancelled' || call.status === 'error') delete row.approved;
@@ -65,6 +86,6 @@ export function toolRow(
 }
 
 function firstLine(text: string): string {
-  const line = text.replace(/^Error: /, '').split('\n')[0] ?? '';
+  const line = visibleText(text.replace(/^Error: /, '').split('\n')[0] ?? '');
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -3,9 +3,10 @@
  * merged settings, the approval mode, and session-wide state (file locks, approvals).
  */
 
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { ApprovalMemory, activeApprovalMemory } from '../core/approval-memory.js';
 import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
@@ -14,6 +15,7 @@ import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
+import { projectKey } from '../utils/project-key.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import {
   type ApprovalMode,
@@ -67,14 +69,28 @@ export class Config {
   readonly fileLocks = new KeyedMutex();
   /** What the model last saw of each file, to refuse edits of files changed behind its back. */
   readonly fileReads = new FileReadTracker();
+  /** The person's "always" answers when no other approver's memory is in effect. */
+  private readonly ownApprovals = new ApprovalMemory();
+  /** The "always" answers of whoever is being asked now (core/approval-memory.ts). */
+  get approvals(): ApprovalMemory {
+    return activeApprovalMemory() ?? this.ownApprovals;
+  }
   /** Tools the person allowed "always" in this session. */
-  readonly sessionAllowedTools = new Set<string>();
+  get sessionAllowedTools(): Set<string> {
+    return this.approvals.tools;
+  }
   /** Shell command names the person allowed "always" in this session. */
-  readonly sessionAllowedShellCommands = new Set<string>();
+  get sessionAllowedShellCommands(): Set<string> {
+    return this.approvals.shellCommands;
+  }
   /** Hosts the person allowed web_fetch to reach without asking, this session. */
-  readonly sessionAllowedHosts = new Set<string>();
+  get sessionAllowedHosts(): Set<string> {
+    return this.approvals.hosts;
+  }
   /** MCP servers and tools the person allowed "always" this session (keys from mcp-tool.ts). */
-  readonly sessionAllowedMcp = new Set<string>();
+  get sessionAllowedMcp(): Set<string> {
+    return this.approvals.mcp;
+  }
   /** The session's todo list, as todo_write last set it. */
   todos: TodoItem[] = [];
   /**
@@ -166,15 +182,20 @@ export class Config {
 
   /** A folder of this project's own under ~/.toolhost/tmp, for saved outputs and logs. */
   get projectTempDir(): string {
-    const digest = createHash('sha256').update(this.workspace.projectRoot).digest('hex');
-    return path.join(this.userDir, 'tmp', digest.slice(0, 16));
+    return path.join(this.userDir, 'tmp', projectKey(this.workspace.projectRoot));
   }
 
   getApprovalMode(): ApprovalMode {
-    return this.approvalMode;
+    return activeApprovalMemory()?.approvalMode ?? this.approvalMode;
   }
 
   setApprovalMode(mode: ApprovalMode): void {
+    // An answer given inside another approver's memory changes only that approver's mode.
+    const scoped = activeApprovalMemory();
+    if (scoped) {
+      scoped.approvalMode = mode;
+      return;
+    }
     const previous = this.approvalMode;
     if (previous === mode) return;
     this.approvalMode = mode;

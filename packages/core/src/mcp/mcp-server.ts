@@ -2,7 +2,8 @@
  * toolhost's tools served over MCP: every active tool of a registry is listed with MCP
  * annotations derived from its kind, and each call runs through the scheduler. Calls that
  * need approval ask the person through the client (elicitation) when it can; otherwise
- * they are refused with a message naming the flag that allows them.
+ * they are refused with a message naming the flag that allows them. What a client allowed
+ * "always" is remembered for that client only.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -16,6 +17,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
+import { ApprovalMemory, withApprovalMemory } from '../core/approval-memory.js';
 import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
@@ -68,6 +70,9 @@ export function createToolhostMcpServer(
 ): Server {
   const options =
     typeof optionsOrVersion === 'string' ? { version: optionsOrVersion } : optionsOrVersion;
+  // This client's "always" answers (and the mode they set) are its own: over HTTP every
+  // client session has its own server instance, and none of them allows another's calls.
+  const approvals = new ApprovalMemory();
   const server = new Server(
     { name: 'toolhost', version: options.version ?? '0.1.0' },
     { capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -139,13 +144,15 @@ export function createToolhostMcpServer(
       onConfirmationRequest: ask,
       outputUpdateHandler: progressSender(request.params._meta?.progressToken, extra),
     });
-    const [done] = await scheduler.schedule(
-      {
-        callId: `mcp-${String(extra.requestId)}`,
-        name: request.params.name,
-        args: request.params.arguments ?? {},
-      },
-      extra.signal,
+    const [done] = await withApprovalMemory(approvals, () =>
+      scheduler.schedule(
+        {
+          callId: `mcp-${String(extra.requestId)}`,
+          name: request.params.name,
+          args: request.params.arguments ?? {},
+        },
+        extra.signal,
+      ),
     );
     if (!done)
       return { isError: true, content: [{ type: 'text', text: 'The call produced no result.' }] };

@@ -275,7 +275,9 @@ export class McpServerConnection {
     if (!url || !(this.settings.oauth?.enabled ?? MCP_SERVER_DEFAULTS.oauth.enabled))
       return undefined;
     const store = new McpOAuthStore(this.config.userDir, url.href);
-    return new ToolhostOAuthProvider(store, this.alias, this.settings.oauth ?? {});
+    return new ToolhostOAuthProvider(store, this.alias, this.settings.oauth ?? {}, undefined, {
+      allowedHosts: this.config.settings.tools?.webFetch?.allowedHosts,
+    });
   }
 
   /** Fills in one of the server's prompts (`/server:prompt` in a front end). */

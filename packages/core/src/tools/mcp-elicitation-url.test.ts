@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkVisitUrl, printable, visitNeededMessage } from './mcp-elicitation-url.js';
+import { checkVisitUrl, visitNeededMessage } from './mcp-elicitation-url.js';
 
 describe('links a server asks the person to visit', () => {
   it('shows https links with their host; an internationalised host in its punycode form', () => {
@@ -28,12 +28,6 @@ describe('links a server asks the person to visit', () => {
     expect(checkVisitUrl('https://bank.example.com@evil.example.net/')).toMatchObject({
       problem: expect.stringMatching(/user name or password/),
     });
-  });
-
-  it("strips control characters from a server's text, keeping line breaks", () => {
-    expect(printable('Sign in\u001b[2J\u001b]0;x\u0007 now\nthen come back')).toBe(
-      'Sign in[2J]0;x now\nthen come back',
-    );
   });
 
   it('tells the model that the person was asked, never the link', () => {

@@ -7,15 +7,8 @@
  * opened without the person saying so (and opening is the front end's, not this file's).
  */
 import type { ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { visibleText } from '../utils/visible-text.js';
 import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
-
-/** Control characters (escape sequences could redraw the terminal), except line breaks and tabs. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** A server's text as it may be shown to the person: no control characters. */
-export function printable(text: string): string {
-  return text.replace(CONTROL, '');
-}
 
 /** The link as the person will see it, or why it is not shown at all. */
 export function checkVisitUrl(raw: string): { url: string; host: string } | { problem: string } {
@@ -53,7 +46,7 @@ export async function askToVisit(
   const link = checkVisitUrl(String(params.url ?? ''));
   if ('problem' in link) {
     tell(
-      `MCP server "${alias}" asked you to visit a page; toolhost declined, since ${link.problem}: ${printable(String(params.url ?? '')).slice(0, 300)}`,
+      `MCP server "${alias}" asked you to visit a page; toolhost declined, since ${link.problem}: ${visibleText(String(params.url ?? '').slice(0, 300))}`,
     );
     return { action: 'decline' };
   }
@@ -61,7 +54,7 @@ export async function askToVisit(
     type: 'elicitation_url',
     title: `MCP server "${alias}" asks you to visit a page (outside toolhost; the model does not see it):`,
     serverName: alias,
-    message: printable(String(params.message ?? '')),
+    message: visibleText(String(params.message ?? ''), { multiline: true }),
     url: link.url,
     host: link.host,
     onConfirm: () => undefined,

@@ -6,6 +6,7 @@
  */
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
+import { visibleText } from '../utils/visible-text.js';
 import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
 
 export interface ElicitationField {
@@ -35,8 +36,12 @@ export function elicitationFields(schema: Record<string, unknown>): ElicitationF
     const type = (source.type as ElicitationField['type'] | undefined) ?? 'string';
     return {
       name,
-      title: typeof property.title === 'string' ? property.title : name,
-      ...(typeof property.description === 'string' ? { description: property.description } : {}),
+      // Titles, descriptions and labels are only shown, so a server's text is escaped here
+      // for every front end.
+      title: visibleText(typeof property.title === 'string' ? property.title : name),
+      ...(typeof property.description === 'string'
+        ? { description: visibleText(property.description, { multiline: true }) }
+        : {}),
       type: ['string', 'number', 'integer', 'boolean'].includes(type) ? type : 'string',
       required: required.has(name),
       ...(choices ? { choices } : {}),
@@ -55,13 +60,13 @@ function choicesOf(
   if (Array.isArray(source.enum))
     return source.enum.map((value, i) => ({
       value: String(value),
-      label: labels?.[i] ?? String(value),
+      label: visibleText(labels?.[i] ?? String(value)),
     }));
   const options = (source.oneOf ?? source.anyOf) as PropertySchema[] | undefined;
   if (Array.isArray(options) && options.every((option) => 'const' in option))
     return options.map((option) => ({
       value: String(option.const),
-      label: typeof option.title === 'string' ? option.title : String(option.const),
+      label: visibleText(typeof option.title === 'string' ? option.title : String(option.const)),
     }));
   return undefined;
 }

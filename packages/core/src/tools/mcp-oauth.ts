@@ -20,6 +20,9 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from '../config/settings.js';
+import type { Resolver } from '../web/address-guard.js';
+import { guardedRequest } from '../web/guarded-request.js';
+import { webLinkProblem } from '../web/web-link.js';
 import type { McpOAuthStore } from './mcp-oauth-store.js';
 
 /** Thrown when a server needs the person to sign in and nobody can be asked here. */
@@ -30,6 +33,13 @@ export interface OAuthInteraction {
   redirectUrl: string;
   /** Shows the person the sign-in page (prints it, opens a browser). */
   openAuthorizationUrl: (url: URL) => void | Promise<void>;
+}
+
+/** Which hosts OAuth requests may reach besides public ones (see fetch below). */
+export interface OAuthNetwork {
+  /** tools.webFetch.allowedHosts. */
+  allowedHosts?: readonly string[];
+  resolver?: Resolver;
 }
 
 /**
@@ -54,7 +64,17 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
     private readonly alias: string,
     private readonly settings: NonNullable<McpServerSettings['oauth']>,
     private readonly interaction?: OAuthInteraction,
+    network: OAuthNetwork = {},
   ) {
+    const server = new URL(store.serverUrl);
+    const elsewhere = guardedRequest(
+      [server.hostname, ...(network.allowedHosts ?? [])],
+      network.resolver,
+    );
+    // The person chose the server's address; every other one (the metadata's authorization
+    // server, its token and registration endpoints) the server chose, so it is guarded.
+    this.fetch = (url, init) =>
+      new URL(String(url)).origin === server.origin ? fetch(url, init) : elsewhere(url, init);
     if (this.clientCredentials)
       this.prepareTokenRequest = (scope) =>
         new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
@@ -76,6 +96,9 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
         })(headers, params, url, metadata);
     }
   }
+
+  /** The fetch for this server's requests and its OAuth requests. */
+  readonly fetch: FetchLike;
 
   private get clientCredentials(): boolean {
     return this.settings.grantType === 'client_credentials';
@@ -169,6 +192,11 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (!this.interaction) throw this.signInNeeded();
+    const problem = webLinkProblem(authorizationUrl.href);
+    if (problem)
+      throw new McpAuthRequiredError(
+        `its authorization server names a sign-in page toolhost will not open, since ${problem}: ${JSON.stringify(authorizationUrl.href.slice(0, 200))}. Ask the server's operator to fix its OAuth metadata (authorization_endpoint).`,
+      );
     await this.interaction.openAuthorizationUrl(authorizationUrl);
   }
 
@@ -176,7 +204,7 @@ export class ToolhostOAuthProvider implements OAuthClientProvider {
    * The server's fetch, watched for 403 insufficient_scope: the scope it names is kept, so
    * the SDK's step-up authorizes anew instead of refreshing, and the next sign-in asks for it.
    */
-  watchScopeChallenges(fetchFn: FetchLike = fetch): FetchLike {
+  watchScopeChallenges(fetchFn: FetchLike = this.fetch): FetchLike {
     return async (url, init) => {
       const response = await fetchFn(url, init);
       if (response.status === 403) {

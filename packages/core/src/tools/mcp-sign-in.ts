@@ -49,19 +49,27 @@ export async function signInToMcpServer(
   try {
     if (store.data.registered && store.data.redirectUrl !== listener.redirectUrl)
       await store.update({ clientInformation: undefined, registered: false });
-    const provider = new ToolhostOAuthProvider(store, alias, oauth, {
-      redirectUrl: listener.redirectUrl,
-      openAuthorizationUrl: options.openAuthorizationUrl,
-    });
+    const provider = new ToolhostOAuthProvider(
+      store,
+      alias,
+      oauth,
+      { redirectUrl: listener.redirectUrl, openAuthorizationUrl: options.openAuthorizationUrl },
+      { allowedHosts: config.settings.tools?.webFetch?.allowedHosts },
+    );
     listener.expectState(() => provider.lastState);
     const { requiredScope } = store.data;
     if (requiredScope) {
       // A server asked for more scope than the last sign-in gave (step-up): ask for all of it
       // at once, since the server's first challenge names only the narrower one.
-      const asked = await auth(provider, { serverUrl: url, scope: requiredScope });
+      const asked = await auth(provider, {
+        serverUrl: url,
+        scope: requiredScope,
+        fetchFn: provider.fetch,
+      });
       if (asked === 'REDIRECT')
         await auth(provider, {
           serverUrl: url,
+          fetchFn: provider.fetch,
           scope: requiredScope,
           authorizationCode: await listener.code(),
         });

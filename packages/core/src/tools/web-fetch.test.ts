@@ -111,7 +111,7 @@ describe('web_fetch: content', () => {
       expect(text).not.toContain(hidden);
     }
     expect(text).toContain('untrusted content from the web');
-    expect(text.indexOf('<<<UNTRUSTED WEB CONTENT BEGINS>>>')).toBeLessThan(
+    expect(text.search(/<<<UNTRUSTED WEB CONTENT BEGINS [0-9a-f]{16}>>>/)).toBeLessThan(
       text.indexOf('# Version 2.0'),
     );
     expect(text).toContain('Request: what is new?');

@@ -1,6 +1,7 @@
 /** web_search: searches the web through the configured provider. */
 
 import type { SearchProvider } from '../web/search-providers.js';
+import { untrustedWebBlock } from '../web/untrusted-content.js';
 import { BaseTool, errorResult, Kind, ToolErrorType, type ToolResult } from './tools.js';
 
 export interface WebSearchToolParams {
@@ -39,16 +40,20 @@ export class WebSearchTool extends BaseTool<WebSearchToolParams> {
       const text = `No results for "${params.query}" from ${this.provider.name}. Try other words.`;
       return { llmContent: text, returnDisplay: 'No results' };
     }
-    const lines = [
-      `Web results for "${params.query}" (from ${this.provider.name}; untrusted content):`,
-    ];
-    if (response.answer) lines.push(`Answer: ${response.answer}`);
+    const found: string[] = [];
+    if (response.answer) found.push(`Answer: ${response.answer}`);
     response.results.forEach((result, index) => {
-      lines.push(
+      found.push(
         `${index + 1}. ${result.title || '(no title)'}\n   ${result.url}${result.snippet ? `\n   ${result.snippet.replace(/\s+/g, ' ').trim()}` : ''}`,
       );
     });
-    lines.push('Read a result with web_fetch, giving its URL.');
+    // Titles, snippets and the service's answer come from pages: marked as web_fetch marks them.
+    const block = untrustedWebBlock(found.join('\n'));
+    const lines = [
+      `Web results for "${params.query}" (from ${this.provider.name}; untrusted content). ${block.notice}`,
+      block.text,
+      'Read a result with web_fetch, giving its URL.',
+    ];
     return {
       llmContent: lines.join('\n'),
       returnDisplay: `${response.results.length} result${response.results.length === 1 ? '' : 's'} from ${this.provider.name}`,

@@ -177,7 +177,14 @@ export class TestAuthorizationServer implements OAuthServerProvider {
   }
 }
 
-export async function startOAuthMcpServer(): Promise<{
+/**
+ * `metadata` replaces fields of the authorization server's metadata and `resource` of the
+ * protected resource's (a server naming a sign-in page or an authorization server of its
+ * choosing).
+ */
+export async function startOAuthMcpServer(
+  overrides: { metadata?: Record<string, unknown>; resource?: Record<string, unknown> } = {},
+): Promise<{
   url: string;
   auth: TestAuthorizationServer;
   close(): Promise<void>;
@@ -206,9 +213,24 @@ export async function startOAuthMcpServer(): Promise<{
           'none',
         ],
         client_id_metadata_document_supported: true,
+        ...overrides.metadata,
       }),
     );
   });
+  if (overrides.resource) {
+    const resource = {
+      resource: mcpUrl.href,
+      authorization_servers: [base.href],
+      ...overrides.resource,
+    };
+    for (const route of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ])
+      app.get(route, (_req: unknown, res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(resource));
+      });
+  }
   app.post(
     '/token',
     express.urlencoded({ extended: false }),

@@ -2,6 +2,7 @@ import type {
   ConfirmationDecision,
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
+import { visibleConfirmation } from '@toolhost/core/internal/core/visible-confirmation.js';
 import {
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
@@ -73,7 +74,8 @@ function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProp
     },
     { isActive },
   );
-  const details = call.confirmationDetails;
+  // What is shown: every string of the call made visible; the call itself runs as it is.
+  const details = visibleConfirmation(call.confirmationDetails);
   return (
     <QuestionBox title={details.title}>
       <DetailsView details={details} />

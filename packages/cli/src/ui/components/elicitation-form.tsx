@@ -4,6 +4,7 @@ import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
 } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { Box, Text, useStdin } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -83,8 +84,8 @@ export function ElicitationForm({ details, onAnswer, isActive }: ElicitationForm
     </Text>
   );
   return (
-    <QuestionBox title={details.title}>
-      <Text>{details.message}</Text>
+    <QuestionBox title={visibleText(details.title)}>
+      <Text>{visibleText(details.message, { multiline: true })}</Text>
       <Box flexDirection="column" marginTop={1}>
         {form.fields.map((field, index) => {
           const on = index === form.focus;
@@ -126,7 +127,7 @@ function FieldView({
     case 'text':
       return (
         <Text>
-          {value.text}
+          {visibleText(value.text)}
           {focused ? <Text inverse> </Text> : value.text ? '' : <Text color={theme.muted}>…</Text>}
         </Text>
       );

@@ -1,3 +1,4 @@
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { Box, Text } from 'ink';
 import { formatDuration } from '../format.js';
 import type { HistoryItem } from '../history-items.js';
@@ -15,7 +16,7 @@ export function HistoryItemView({ item }: { item: HistoryItem }) {
           <Text color={theme.accent} bold>
             {'> '}
           </Text>
-          <Text bold>{item.text}</Text>
+          <Text bold>{visibleText(item.text, { multiline: true })}</Text>
         </Box>
       );
     case 'assistant':
@@ -44,7 +45,7 @@ export function HistoryItemView({ item }: { item: HistoryItem }) {
         <Box marginTop={1}>
           <Text color={color}>
             {mark}
-            {item.text}
+            {visibleText(item.text, { multiline: true })}
           </Text>
         </Box>
       );
@@ -65,7 +66,7 @@ function ThinkingView({ text, durationMs }: { text: string; durationMs: number }
           Thinking:
         </Text>
         <Text color={theme.muted} dimColor={theme.enabled}>
-          {text}
+          {visibleText(text, { multiline: true })}
         </Text>
       </Box>
     );

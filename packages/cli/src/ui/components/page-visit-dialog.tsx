@@ -3,6 +3,7 @@ import {
   ToolConfirmationOutcome,
   type ToolElicitationUrlConfirmationDetails,
 } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { openInBrowser, systemOpener } from '../../browser.js';
@@ -68,13 +69,13 @@ export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialog
     { isActive },
   );
   return (
-    <QuestionBox title={details.title}>
-      <Text>{details.message}</Text>
+    <QuestionBox title={visibleText(details.title)}>
+      <Text>{visibleText(details.message, { multiline: true })}</Text>
       <Box flexDirection="column" marginTop={1}>
-        <Text color={theme.accent}>{details.url}</Text>
+        <Text color={theme.accent}>{visibleText(details.url)}</Text>
         <Text>
-          It leads to <Text bold>{details.host}</Text>. Check the host before you go; the model does
-          not see this link.
+          It leads to <Text bold>{visibleText(details.host)}</Text>. Check the host before you go;
+          the model does not see this link.
         </Text>
       </Box>
       <Box flexDirection="column" marginTop={1}>

@@ -1,4 +1,5 @@
 import type { TodoItem } from '@toolhost/core/internal/tools/tools.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 
@@ -16,7 +17,7 @@ export function TodoList({ todos }: { todos: readonly TodoItem[] }) {
           <Text key={index} color={done ? theme.muted : active ? theme.accent : undefined}>
             {mark}{' '}
             <Text strikethrough={done && theme.enabled} bold={active}>
-              {todo.content}
+              {visibleText(todo.content)}
             </Text>
           </Text>
         );

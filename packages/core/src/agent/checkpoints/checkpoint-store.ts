@@ -10,10 +10,11 @@
  * config or hooks, and never writes files that ignore rules leave out. It reads the
  * sessions store but owns no session format; it shows nothing to the person.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import { projectKey } from '../../utils/project-key.js';
 import type { CheckpointToolCall } from './batch-changes.js';
 import {
   adoptMovedHistory,
@@ -89,15 +90,8 @@ export function historyDir(userDir: string): string {
   return path.join(userDir, 'history');
 }
 
-/** The project's folder name: its base name (readable) and a digest of its path (unique). */
-export function projectId(projectRoot: string): string {
-  const name =
-    path
-      .basename(projectRoot)
-      .replace(/[^a-zA-Z0-9._-]/g, '-')
-      .slice(0, 40) || 'root';
-  return `${name}-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}`;
-}
+/** The project's history folder name (the same key as its sessions and temp folders). */
+export const projectId = projectKey;
 
 export class CheckpointStore {
   readonly dir: string;

@@ -7,7 +7,9 @@ import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../models/model-types.js';
 import type { TokenUsage } from '../../models/token-usage.js';
+import { projectKey } from '../../utils/project-key.js';
 import type { ConversationRecorder } from '../conversation-recorder.js';
+import { adoptLegacySessions } from './legacy-sessions.js';
 
 export type SessionRecord =
   | { type: 'session'; version: 1; sessionId: string; cwd: string; model: string; at: string }
@@ -19,9 +21,14 @@ export type SessionRecord =
   /** A checkpoint of the files was taken here (see agent/checkpoints); a restore returns to it. */
   | { type: 'checkpoint'; at: string; checkpointId: string };
 
-/** The folder of one project's sessions: its path with every other character made a dash. */
+/**
+ * The folder of one project's sessions (named by projectKey), holding also the sessions
+ * this project recorded under the old shared name.
+ */
 export function sessionsDir(userDir: string, projectRoot: string): string {
-  return path.join(userDir, 'sessions', projectRoot.replace(/[^a-zA-Z0-9]/g, '-'));
+  const dir = path.join(userDir, 'sessions', projectKey(projectRoot));
+  adoptLegacySessions(userDir, projectRoot, dir);
+  return dir;
 }
 
 export function sessionFile(userDir: string, projectRoot: string, sessionId: string): string {
