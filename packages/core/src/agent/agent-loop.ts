@@ -16,7 +16,7 @@ import { UsageTracker } from '../models/token-usage.js';
 import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
-import { assistantMessage, RunState } from './agent-loop-run.js';
+import { assistantMessage, RunState, withValidToolArguments } from './agent-loop-run.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
@@ -140,7 +140,7 @@ export class AgentLoop {
         const message = error instanceof Error ? error.message : String(error);
         return run.finish('error', answer, this.usage.usage, message);
       }
-      const calls = parseToolCalls(response.toolCalls, toToolName);
+      const calls = parseToolCalls(response.toolCalls, toToolName, response.finishReason);
       this.emit({
         type: 'assistant',
         text: response.text,
@@ -163,7 +163,7 @@ export class AgentLoop {
         continue;
       }
       emptyAnswers = 0;
-      this.append(assistantMessage(response.text, response.toolCalls));
+      this.append(assistantMessage(response.text, response.toolCalls, calls));
       const textLoop = detector.checkText(response.text);
       if (textLoop) return run.finish('loop_detected', answer, this.usage.usage, textLoop);
       if (calls.length === 0) {
@@ -231,7 +231,7 @@ export class AgentLoop {
       const chatTools = toChatTools(this.options.registry.getFunctionDeclarations());
       const messages: ChatMessage[] = [
         { role: 'system', content: this.options.systemPrompt },
-        ...this.history,
+        ...withValidToolArguments(this.history),
       ];
       const response = await this.options.model.generate(
         {
