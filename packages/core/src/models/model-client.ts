@@ -9,6 +9,7 @@
  * stream is retried too and a front end hears about every wait.
  */
 import OpenAI from 'openai';
+import { afterRetries, httpModelError } from './api-errors.js';
 import type { ModelEndpoint } from './endpoint.js';
 import { isRetryable, ModelError, type ModelErrorKind } from './model-errors.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from './model-types.js';
@@ -19,6 +20,7 @@ import {
   retryDelay,
   sleep,
 } from './retry-policy.js';
+import { fetchWithStreamErrors } from './sse-errors.js';
 import { StreamAssembler } from './stream-assembler.js';
 import { estimateJsonTokens, estimateTokens, type TokenUsage } from './token-usage.js';
 
@@ -59,6 +61,7 @@ export class ModelClient {
       apiKey: endpoint.apiKey,
       maxRetries: 0,
       timeout: endpoint.timeoutMs,
+      fetch: fetchWithStreamErrors(),
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
   }
@@ -75,7 +78,8 @@ export class ModelClient {
       } catch (caught) {
         const error = this.toModelError(caught, options.signal, attempt);
         const retriesLeft = attempt <= this.retry.maxRetries;
-        if (!retriesLeft || !isRetryable(error.kind, error.status)) throw error;
+        if (!isRetryable(error.kind, error.status)) throw error;
+        if (!retriesLeft) throw afterRetries(error);
         const headers = caught instanceof OpenAI.APIError ? caught.headers : undefined;
         const delayMs = retryDelay(attempt, parseRetryAfter(headers), this.retry);
         options.onEvent?.({ type: 'retry', attempt, delayMs, reason: error.message });
@@ -202,24 +206,13 @@ export class ModelClient {
       const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
       return make(`Could not reach ${where}: ${cause}.`, 'network');
     }
-    if (caught instanceof OpenAI.APIError && caught.status !== undefined) {
-      const status = caught.status;
-      const detail = apiErrorDetail(caught);
-      if (status === 401 || status === 403) {
-        return make(
-          `${where} refused the credentials (HTTP ${status}: ${detail}). Check OPENAI_API_KEY or model.apiKey.`,
-          'auth',
-          status,
-        );
+    if (caught instanceof OpenAI.APIError) {
+      // An error inside a stream has no HTTP status; llama-server's `code` stands for one.
+      const code = (caught.error as { code?: unknown } | undefined)?.code;
+      const status = caught.status ?? (typeof code === 'number' ? code : undefined);
+      if (status !== undefined) {
+        return httpModelError(status, apiErrorDetail(caught), caught.error, where, attempts);
       }
-      if ((status === 400 || status === 422 || status === 404) && /tool|function/i.test(detail)) {
-        return make(
-          `${where} does not accept tool declarations (HTTP ${status}: ${detail}). Use a model and server with tool calling (function calling) turned on.`,
-          'tools_rejected',
-          status,
-        );
-      }
-      return make(`${where} answered HTTP ${status}: ${detail}`, 'http', status);
     }
     const message = caught instanceof Error ? caught.message : String(caught);
     // A connection reset in the middle of a stream surfaces as a plain error.
