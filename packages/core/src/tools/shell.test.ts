@@ -75,6 +75,13 @@ describe('run_shell_command: running', () => {
     expect(missing.error?.type).toBe(ToolErrorType.PATH_IS_NOT_A_DIRECTORY);
   });
 
+  it('accepts a call without is_background (Qwen Code 0.24 models leave it out) as false', async () => {
+    expect(tool.schema.parametersJsonSchema).toMatchObject({ required: ['command'] });
+    expect(tool.validateToolParams({ command: 'echo hi' })).toBeNull();
+    const result = await tool.execute({ command: 'echo hi' }, new AbortController().signal);
+    expect(text(result)).toContain('Output:\nhi\nExit code: 0');
+  });
+
   it('closes standard input, so a command waiting for input ends', async () => {
     // With stdin open, `read` and `cat` would wait until the timeout ended them.
     const result = await run({
