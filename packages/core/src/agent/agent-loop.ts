@@ -131,7 +131,7 @@ export class AgentLoop {
       let response: ModelResponse;
       let toToolName: (calledName: string) => string;
       try {
-        ({ response, toToolName } = await this.request(run, detector));
+        ({ response, toToolName } = await this.requestThatFits(run, detector));
       } catch (error) {
         if (error instanceof LoopStop)
           return run.finish('loop_detected', answer, this.usage.usage, error.message);
@@ -213,6 +213,30 @@ export class AgentLoop {
           `Stopped after ${run.toolCalls} tool calls (the tool-call budget).`,
         );
       }
+    }
+  }
+
+  /**
+   * One model request; when the server answers that the conversation does not fit its
+   * context (the client then knows the real size), it is compressed and sent once more.
+   */
+  private async requestThatFits(
+    run: RunState,
+    detector: LoopDetector,
+  ): ReturnType<AgentLoop['request']> {
+    try {
+      return await this.request(run, detector);
+    } catch (error) {
+      if (!(error instanceof ModelError) || error.kind !== 'context_exceeded') throw error;
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        message:
+          "The conversation does not fit the model's context; compressing it and trying once more.",
+      });
+      const compressed = await this.compress(run.signal, true).catch(() => false);
+      if (!compressed) throw error;
+      return this.request(run, detector);
     }
   }
 

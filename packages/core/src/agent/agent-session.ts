@@ -98,7 +98,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     systemPrompt,
     usage,
     ...(checkpoints ? { checkpoints } : {}),
-    compressor: new ContextCompressor(model, options.endpoint.contextWindow, usage),
+    compressor: new ContextCompressor(model, () => model.endpoint.contextWindow, usage),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest

@@ -65,6 +65,8 @@ export type Script =
 export interface ModelServer {
   baseUrl: string;
   requests: RecordedRequest[];
+  /** The errors it answered instead of running the script (strict checks, model-server-checks.ts). */
+  refusals: ServerError[];
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startModelServer(
   options: ModelServerOptions = {},
 ): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
+  const refusals: ServerError[] = [];
   const openResponses = new Set<http.ServerResponse>();
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -90,6 +93,7 @@ export async function startModelServer(
     const index = requests.push(recorded) - 1;
     const refused = refusal(recorded.body, options);
     if (refused) {
+      refusals.push(refused.error);
       sendServerError(res, refused.error, refused.inStream && Boolean(recorded.body.stream));
       return;
     }
@@ -105,6 +109,7 @@ export async function startModelServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    refusals,
     close: () =>
       new Promise((resolve) => {
         for (const res of openResponses) res.destroy();
