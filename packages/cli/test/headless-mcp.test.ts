@@ -70,7 +70,7 @@ describe('toolhost -p with MCP servers', { timeout: 120_000 }, () => {
       ]),
     );
     expect(init.tools).toEqual(expect.arrayContaining(['echo', 'read_file']));
-    const toolResult = events.find((event) => event.type === 'user') as {
+    const toolResult = events.find((event) => event.type === 'user') as unknown as {
       message: { content: Array<{ content: string; is_error: boolean }> };
     };
     expect(toolResult.message.content[0]).toMatchObject({
