@@ -252,7 +252,12 @@ export class AgentLoop {
     let loopReason: string | undefined;
     try {
       // Read at every turn: tools that arrived since (an MCP server connecting) are offered.
-      const chatTools = toChatTools(this.options.registry.getFunctionDeclarations());
+      const { registry, deferredTools, model } = this.options;
+      const chatTools = toChatTools(
+        deferredTools
+          ? deferredTools.declarations(registry, model.endpoint.contextWindow)
+          : registry.getFunctionDeclarations(),
+      );
       const messages: ChatMessage[] = [
         { role: 'system', content: this.options.systemPrompt },
         ...withValidToolArguments(this.history),

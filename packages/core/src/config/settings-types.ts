@@ -56,6 +56,8 @@ export interface Settings {
     callCommand?: string;
     approvalMode?: ApprovalMode;
     truncateOutputThreshold?: number;
+    /** Hold MCP declarations back behind tool_search: true always, false never; default past the budget. */
+    deferLoading?: boolean;
     shell?: {
       allowEnv?: string[];
       defaultTimeout?: number;
