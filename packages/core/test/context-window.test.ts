@@ -98,6 +98,25 @@ describe('the context window', () => {
     expect(server!.requests[0]!.body.max_tokens).toBe(32_768);
   });
 
+  it('reads a context-exceeded 400 (not streamed) with the size it states, and does not retry it', async () => {
+    server = await startModelServer(() => ({ text: 'never' }), {
+      contextSize: 2_000,
+      publishContextIn: 'none',
+    });
+    const endpoint = resolveEndpoint({
+      model: { name: 'qwen3-coder-stub', baseUrl: server.baseUrl },
+    }) as ModelEndpoint;
+    const client = new ModelClient(endpoint, { stream: false, retry: { baseDelayMs: 10 } });
+    const long = [{ role: 'user' as const, content: 'word '.repeat(4_000) }];
+    const error = await client
+      .generate({ messages: long }, { signal: signal() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'context_exceeded', status: 400, contextSize: 2_000 });
+    expect((error as Error).message).toMatch(/does not fit the model's context of 2000 tokens/);
+    expect(server.requests).toHaveLength(1);
+    expect(client.endpoint).toMatchObject({ contextWindow: 2_000, contextWindowSource: 'server' });
+  });
+
   it('adapts max_tokens to what a hosted model says it takes', async () => {
     const client = await guessingClient({}, (request) => {
       if ('max_tokens' in request.body)
