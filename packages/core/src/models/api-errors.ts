@@ -12,8 +12,7 @@ const CONTEXT_EXCEEDED =
   /exceed_context_size|context_length_exceeded|maximum context length|exceeds? the (available )?context|context (size|length|window) (of|exceeded)|prompt is too long|too many tokens/i;
 
 /** A 5xx body that names the request (its arguments, template, parsing) rather than the server's state. */
-const NAMES_THE_REQUEST =
-  /argument|template|pars(e|ing)|json|invalid|validation|schema|jinja|unsupported|not supported/i;
+const NAMES_THE_REQUEST = /argument|template|pars(e|ing)|json|jinja|validation|schema/i;
 
 /** The context size an error states, if any. */
 export function statedContextSize(detail: string, body: unknown): number | undefined {

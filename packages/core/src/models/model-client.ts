@@ -85,6 +85,8 @@ export class ModelClient {
       ...(signal ? { signal } : {}),
     }).then((learned) => {
       if (learned) this.adoptContextWindow(learned.tokens);
+      // A cancelled question is asked again with the next request.
+      else if (signal?.aborted) this.contextWindowLearned = undefined;
     });
     return this.contextWindowLearned;
   }
