@@ -262,6 +262,7 @@ export {
   ToolRegistry,
   type ToolSource,
 } from './tools/tool-registry.js';
+export { type ToolSearchParams, ToolSearchTool } from './tools/tool-search.js';
 export * from './tools/tools.js';
 export {
   type ContentProcessor,
