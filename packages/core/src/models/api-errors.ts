@@ -83,7 +83,7 @@ export function afterRetries(error: ModelError): ModelError {
       ? 'the server is overloaded or failing; try again later'
       : 'check that the server is running and reachable';
   return new ModelError(
-    `${error.message} Gave up after ${error.attempts} attempts: ${what}, or raise model.maxRetries.`,
+    `${error.message.replace(/\.?$/, '.')} Gave up after ${error.attempts} attempts: ${what}, or raise model.maxRetries.`,
     error.kind,
     error.endpoint,
     error.status,
