@@ -1,11 +1,11 @@
 // @ts-check
 /**
  * The client's side of an MCP session's opening over stdio, written once for everything
- * outside the SDK that speaks it by hand: the build's code cache (code-cache.mjs), the
- * whole-process bench (bench/process.mjs) and the command's tests. `initialize`, then
+ * outside the SDK that speaks it by hand: the whole-process bench (bench/process.mjs) and
+ * the command's tests. `initialize`, then
  * `notifications/initialized`, then `tools/list`: what every MCP client sends first, so
  * the code it runs in `toolhost mcp` is the code a real start runs. Plain JavaScript with
- * types in JSDoc, so build scripts import it as it is and `npm run typecheck` checks it.
+ * types in JSDoc, so the bench imports it as it is and `npm run typecheck` checks it.
  */
 
 /** @typedef {{ jsonrpc: '2.0', id?: number, method: string, params?: Record<string, unknown> }} JsonRpcMessage */

@@ -1,14 +1,18 @@
 /** Asks the person in the terminal whether a call may run. */
 import { createInterface } from 'node:readline/promises';
+import type {
+  ConfirmationDecision,
+  WaitingToolCall,
+} from '@toolhost/core/internal/core/tool-call-types.js';
 import {
-  type ConfirmationDecision,
   elicitationFields,
   parseFieldAnswer,
+} from '@toolhost/core/internal/tools/mcp-elicitation.js';
+import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
   type ToolElicitationUrlConfirmationDetails,
-  type WaitingToolCall,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/tools/tools.js';
 import { openInBrowser, systemOpener } from './browser.js';
 import { renderConfirmation, type Style } from './render.js';
 

@@ -1,17 +1,27 @@
 #!/usr/bin/env node
 import { isatty } from 'node:tty';
-import { exitCleanlyOnSignals, stoppingBySignal } from '@toolhost/core';
+import {
+  exitCleanlyOnClosedOutput,
+  exitCleanlyOnSignals,
+  stoppingBySignal,
+} from '@toolhost/core/internal/utils/termination.js';
 import { runProgram } from './program.js';
 
 // A terminal closing (HUP) or a supervisor stopping toolhost (TERM) ends every command it
 // started, as Ctrl+C does, before it exits.
 exitCleanlyOnSignals({ signals: ['SIGTERM', 'SIGHUP'] });
+// A reader that closes the output (`| head`) ends toolhost the same way, without a trace.
+exitCleanlyOnClosedOutput([process.stdout, process.stderr]);
 
 /** Exits once stdout and stderr have flushed, whatever child processes or sockets linger. */
 function exitWith(code: number): void {
-  // Stopped by a signal: its handler exits, with 128 + the signal, once everything has ended.
+  // Stopped by a signal (or a closed output): its handler exits, with 128 + the signal,
+  // once everything has ended.
   if (stoppingBySignal() !== undefined) return;
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  // A write that fails found the output closed: the closed-output handler ends toolhost.
+  process.stdout.write('', (error) => {
+    if (!error) process.stderr.write('', () => process.exit(code));
+  });
 }
 
 runProgram(process.argv.slice(2), {

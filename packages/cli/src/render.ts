@@ -1,5 +1,9 @@
 /** Renders tool results and confirmation details for a person in a terminal. */
-import type { FileDiff, ToolCallConfirmationDetails, ToolResultDisplay } from '@toolhost/core';
+import type {
+  FileDiff,
+  ToolCallConfirmationDetails,
+  ToolResultDisplay,
+} from '@toolhost/core/internal/tools/tools.js';
 
 export interface Style {
   red(text: string): string;

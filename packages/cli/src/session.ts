@@ -1,16 +1,15 @@
 /** Builds a core Config from the command-line options shared by every command. */
+import { Config } from '@toolhost/core/internal/config/config.js';
+import { formatSettingsWarning, loadSettings } from '@toolhost/core/internal/config/settings.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
-  addTerminationCleanup,
-  Config,
-  createToolRegistry,
-  formatSettingsWarning,
-  loadSettings,
   type Settings,
-  type ToolRegistry,
-  WorkspaceError,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/config/settings-types.js';
+import { createToolRegistry } from '@toolhost/core/internal/tools/builtin.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
+import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
 import { UsageError } from './errors.js';
 import type { SessionOptions } from './session-options.js';
 

@@ -63,6 +63,12 @@ describe('toolhost tools', () => {
     expect(stdout).toMatch(/\d+ tools active in /);
   });
 
+  it('lists task apart, as what an agent session adds, and counts it so', () => {
+    const { stdout } = cli(['tools']);
+    expect(stdout).toContain('task (agent sessions only)');
+    expect(stdout).toMatch(/\d+ tools active in .*; an agent session adds 1/);
+  });
+
   it('says how to turn on web_search when no provider is configured', () => {
     const { stdout } = cli(['tools']);
     expect(stdout).toContain('web_search (not available)');

@@ -60,7 +60,7 @@ async function connectStdio(
 }
 
 describe('toolhost mcp over stdio', () => {
-  it("answers the opening written by hand, as the bench and the build's code cache send it", async () => {
+  it('answers the opening written by hand, as the bench sends it', async () => {
     const child = spawn(process.execPath, [CLI, 'mcp', '--root', root], {
       env: env(),
       stdio: ['pipe', 'pipe', 'ignore'],

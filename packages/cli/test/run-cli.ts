@@ -1,9 +1,14 @@
-/** Runs the built `toolhost` command as a person or script would, in a given folder. */
+/**
+ * Runs the `toolhost` command as a person or script would, in a given folder: the command
+ * installed globally from the packed tarballs by the suite's global setup
+ * (setup/installed-command.ts), started through its bin link as a shell starts it.
+ */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/index.js');
+/** The command under test; `node CLI ...` runs it too, for tests that name node themselves. */
+export const CLI: string = inject('toolhostCommand');
 
 /** Below the suite's 30 s test timeout, so a hung command fails its test with a message. */
 export const CLI_TIMEOUT_MS = 25_000;
@@ -33,7 +38,7 @@ function cliEnvironment(options: CliOptions): NodeJS.ProcessEnv {
 }
 
 export function runCli(args: string[], options: CliOptions): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
+  const result = spawnSync(CLI, args, {
     cwd: options.cwd,
     input: options.input ?? '',
     encoding: 'utf8',
@@ -55,7 +60,7 @@ export interface RunningCli {
 
 /** Starts the command without waiting for it, for tests that signal it while it runs. */
 export function startCli(args: string[], options: CliOptions): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(CLI, args, {
     cwd: options.cwd,
     env: cliEnvironment(options),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,12 +75,6 @@ export function startCli(args: string[], options: CliOptions): RunningCli {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** The command as npm installed it (node_modules/.bin/toolhost), as a person runs it. */
-export const INSTALLED = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../node_modules/.bin/toolhost',
-);
-
 export interface RunningInstalledCli {
   child: ChildProcess;
   /** Resolves when the command exits. */
@@ -89,7 +88,7 @@ export function startInstalledCli(
   args: string[],
   options: { cwd: string; home: string; input?: string; env?: NodeJS.ProcessEnv },
 ): RunningInstalledCli {
-  const child = spawn(INSTALLED, args, {
+  const child = spawn(CLI, args, {
     cwd: options.cwd,
     env: {
       PATH: process.env.PATH,

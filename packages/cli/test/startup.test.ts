@@ -1,67 +1,86 @@
 /**
- * What the installed command loads at start, read from the bundle's own record of which
- * inputs went into which file (bundle/meta.json, written by scripts/bundle.mjs). A command
- * that does not use MCP, the web, shell parsing or a model must not load them; speed itself
- * is measured by `npm run bench`, never here.
+ * What the installed command loads at start, recorded while it runs (a resolve hook and the
+ * CommonJS cache, see fixtures/load-recorder/): a command that does not use MCP, the web,
+ * shell parsing or a model must not load them, and only the interactive terminal loads Ink.
+ * Speed itself is measured by `npm run bench`, never here.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from './run-cli.js';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPO = path.resolve(CLI, '../..');
+const PRELOAD = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fixtures/load-recorder/preload.mjs',
+);
 
-interface Output {
-  imports: { path: string; kind: string; external?: boolean }[];
-  inputs: Record<string, unknown>;
-  entryPoint?: string;
+let base: string;
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-startup-')));
+  writeFileSync(path.join(base, 'notes.txt'), 'remember the milk\n');
+  // `-p` meets a closed port: one try, no retries (a home of its own: a settings file
+  // is checked against the schema, which loads the validator).
+  mkdirSync(path.join(base, 'home-for-p', '.toolhost'), { recursive: true });
+  writeFileSync(
+    path.join(base, 'home-for-p', '.toolhost', 'settings.json'),
+    JSON.stringify({ model: { maxRetries: 0 } }),
+  );
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+interface Loaded {
+  packages: Set<string>;
+  builtins: Set<string>;
+  status: number | null;
 }
-const meta = JSON.parse(readFileSync(path.join(CLI, 'bundle', 'meta.json'), 'utf8')) as {
-  external: string[];
-  metafile: { outputs: Record<string, Output> };
-};
-const outputs = meta.metafile.outputs;
 
-/** Output files a chunk loads before it runs (static imports, transitively). */
-function loadedWith(start: string): Set<string> {
-  const seen = new Set<string>();
-  const pending = [start];
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const imported of outputs[file]?.imports ?? []) {
-      if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+let runs = 0;
+/** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
+function loadedBy(args: string[], home = base): Loaded {
+  const record = path.join(base, `record-${++runs}.txt`);
+  const output = openSync(path.join(base, `output-${runs}.txt`), 'w');
+  try {
+    const result = spawnSync(CLI, args, {
+      cwd: base,
+      stdio: ['ignore', output, output],
+      timeout: 25_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+        // Nothing listens there: `-p` loads what it needs, then fails to connect.
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        OPENAI_API_KEY: 'unused',
+        OPENAI_MODEL: 'startup-test',
+        TOOLHOST_LOAD_RECORD: record,
+        NODE_OPTIONS: `--import=${PRELOAD}`,
+      },
+    });
+    const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    const packages = new Set<string>();
+    const builtins = new Set<string>();
+    for (const url of urls) {
+      if (url.startsWith('node:')) builtins.add(url.slice('node:'.length));
+      const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+      if (match?.[1]) packages.add(match[1]);
     }
+    return { packages, builtins, status: result.status };
+  } finally {
+    closeSync(output);
   }
-  return seen;
-}
-
-function outputFor(entry: string): string {
-  const found = Object.entries(outputs).find(([, output]) => output.entryPoint === entry);
-  if (!found) throw new Error(`no bundle output for ${entry}`);
-  return found[0];
-}
-
-/** The npm packages whose code is in the given output files, plus external ones imported. */
-function packagesIn(files: Set<string>): Set<string> {
-  const names = new Set<string>();
-  for (const file of files) {
-    const output = outputs[file]!;
-    for (const input of Object.keys(output.inputs)) {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-      if (match) names.add(match[1]!);
-    }
-    for (const imported of output.imports) {
-      if (imported.external && imported.kind === 'import-statement' && !isBuiltin(imported.path))
-        names.add(imported.path);
-    }
-  }
-  return names;
 }
 
 const HEAVY = [
@@ -84,91 +103,89 @@ const HEAVY = [
 ];
 
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
-const NETWORK = /^(node:)?(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
+const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
 
 /** The interactive terminal's libraries: only the interactive mode may load them. */
 const TERMINAL_UI = /^(ink|ink-.+|@inkjs\/.+|react|react-.+|yoga-.+|marked|marked-terminal)$/;
 
-describe('the installed command', () => {
-  it('runs the bundle built from the current compiled code', () => {
-    const bundled = statSync(path.join(CLI, 'bundle', 'index.js')).mtimeMs;
-    for (const info of ['packages/core/tsconfig.tsbuildinfo', 'packages/cli/tsconfig.tsbuildinfo'])
-      expect(bundled).toBeGreaterThanOrEqual(statSync(path.join(REPO, info)).mtimeMs);
-  });
+const READ_FILE = () => [
+  'call',
+  'read_file',
+  JSON.stringify({ absolute_path: path.join(base, 'notes.txt') }),
+];
 
+describe('the installed command at start', () => {
   it('answers --version and -v before loading any of its code', () => {
-    // The launcher and package.json alone, with no bundle or compiled code beside them:
+    // The installed launcher and package.json alone, with no compiled code beside them:
     // any other command says it is not built.
-    const alone = mkdtempSync(path.join(os.tmpdir(), 'toolhost-launcher-'));
-    try {
-      mkdirSync(path.join(alone, 'bin'));
-      for (const file of ['toolhost.js', 'package.json'])
-        copyFileSync(path.join(CLI, 'bin', file), path.join(alone, 'bin', file));
-      copyFileSync(path.join(CLI, 'package.json'), path.join(alone, 'package.json'));
-      const run = (...args: string[]) =>
-        spawnSync(process.execPath, [path.join(alone, 'bin', 'toolhost.js'), ...args], {
-          encoding: 'utf8',
-        });
-      const { version } = JSON.parse(readFileSync(path.join(CLI, 'package.json'), 'utf8'));
-      for (const flag of ['--version', '-v']) {
-        const answer = run(flag);
-        expect(answer.status).toBe(0);
-        expect(answer.stdout).toBe(`${version}\n`);
-      }
-      expect(run('tools').status).toBe(70);
-    } finally {
-      rmSync(alone, { recursive: true, force: true });
+    const installed = path.dirname(path.dirname(realpathSync(CLI)));
+    const alone = mkdtempSync(path.join(base, 'launcher-'));
+    mkdirSync(path.join(alone, 'bin'));
+    for (const file of ['toolhost.js', 'package.json'])
+      copyFileSync(path.join(installed, 'bin', file), path.join(alone, 'bin', file));
+    copyFileSync(path.join(installed, 'package.json'), path.join(alone, 'package.json'));
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(alone, 'bin', 'toolhost.js'), ...args], {
+        encoding: 'utf8',
+      });
+    const { version } = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const answer = run(flag);
+      expect(answer.status).toBe(0);
+      expect(answer.stdout).toBe(`${version}\n`);
     }
+    const unbuilt = run('tools');
+    expect(unbuilt.status).toBe(70);
+    expect(unbuilt.stderr).toContain('not built yet');
   });
 
-  it('loads only the command line parser to print its version or help', () => {
-    const atStart = loadedWith(outputFor('packages/cli/dist/index.js'));
-    expect([...packagesIn(atStart)].sort()).toEqual(['commander']);
+  it('loads only the command line parser to print its help', () => {
+    const { packages, status } = loadedBy(['--help']);
+    expect(status).toBe(0);
+    // toolhost's own packages are under node_modules in an install, too.
+    expect([...packages].filter((name) => !name.startsWith('@toolhost/')).sort()).toEqual([
+      'commander',
+    ]);
   });
 
   it.each([
-    ['tools', 'packages/cli/dist/commands/tools-command.js'],
-    ['call', 'packages/cli/dist/commands/call-command.js'],
-  ])('"%s" loads no MCP, web, shell-parsing, model or legacy-encoding code', (_name, command) => {
-    const loaded = new Set([
-      ...loadedWith(outputFor('packages/cli/dist/index.js')),
-      ...loadedWith(outputFor('packages/cli/dist/session.js')),
-      ...loadedWith(outputFor(command)),
-    ]);
-    const heavy = [...packagesIn(loaded)].filter((name) => HEAVY.includes(name));
+    ['tools', () => ['tools', '--json']],
+    ['call', READ_FILE],
+  ])('"%s" loads no MCP, web, shell-parsing, model or legacy-encoding code', (_name, args) => {
+    const { packages, status } = loadedBy(args());
+    expect(status).toBe(0);
     // Import these where they are used (`await import(...)`), not at the top of a module.
-    expect(heavy).toEqual([]);
+    expect([...packages].filter((name) => HEAVY.includes(name))).toEqual([]);
+  });
+
+  it('"tools" loads neither the schema validator nor the diff library (nothing is validated or diffed)', () => {
+    const { packages, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    expect([...packages].filter((name) => ['ajv', 'ajv-formats', 'diff'].includes(name))).toEqual(
+      [],
+    );
   });
 
   it.each([
-    ['tools', 'packages/cli/dist/commands/tools-command.js'],
-    ['call', 'packages/cli/dist/commands/call-command.js'],
-  ])('"%s" loads none of Node\'s network modules (DNS, TLS, sockets, HTTP)', (_name, command) => {
-    const loaded = new Set([
-      ...loadedWith(outputFor('packages/cli/dist/index.js')),
-      ...loadedWith(outputFor('packages/cli/dist/session.js')),
-      ...loadedWith(outputFor(command)),
-    ]);
-    const network = new Set<string>();
-    for (const file of loaded)
-      for (const imported of outputs[file]!.imports)
-        if (imported.kind === 'import-statement' && NETWORK.test(imported.path))
-          network.add(imported.path);
+    ['tools', () => ['tools', '--json']],
+    ['call', READ_FILE],
+  ])('"%s" imports none of Node\'s network modules (DNS, TLS, sockets, HTTP)', (_name, args) => {
+    const { builtins, status } = loadedBy(args());
+    expect(status).toBe(0);
     // web_fetch checks a URL with web/url-check.ts; the fetching code loads on the first fetch.
-    expect([...network]).toEqual([]);
+    expect([...builtins].filter((name) => NETWORK.test(name))).toEqual([]);
   });
 
   it.each([
-    ['tools', 'packages/cli/dist/commands/tools-command.js'],
-    ['call', 'packages/cli/dist/commands/call-command.js'],
-    ['mcp', 'packages/cli/dist/commands/mcp-command.js'],
-    ['-p (headless)', 'packages/cli/dist/agent/headless.js'],
-  ])('"%s" loads no terminal UI (Ink, React)', (_name, command) => {
-    const loaded = new Set([
-      ...loadedWith(outputFor('packages/cli/dist/index.js')),
-      ...loadedWith(outputFor('packages/cli/dist/session.js')),
-      ...loadedWith(outputFor(command)),
-    ]);
-    expect([...packagesIn(loaded)].filter((name) => TERMINAL_UI.test(name))).toEqual([]);
+    ['tools', () => ['tools', '--json']],
+    ['call', READ_FILE],
+    ['-p (headless)', () => ['-p', 'hello']],
+  ])('"%s" loads no terminal UI (Ink, React)', (name, args) => {
+    const { packages } = loadedBy(
+      args(),
+      name.startsWith('-p') ? path.join(base, 'home-for-p') : base,
+    );
+    expect(packages.size).toBeGreaterThan(0);
+    expect([...packages].filter((name) => TERMINAL_UI.test(name))).toEqual([]);
   });
 });

@@ -159,11 +159,20 @@ describe.skipIf(!hasTmux)(
       term.press('Up');
       await term.waitFor('> run the unit tests');
       term.press('C-u');
+      await term.waitForGone('> run the unit tests');
+      // Each key waits for the screen it leads to: on a busy machine keys typed before
+      // the search opens would land in the prompt instead.
       term.press('C-r');
+      await term.waitFor('(reverse search)');
       term.type('unit');
-      await term.waitFor('reverse search');
-      await term.waitFor('run the unit tests');
+      await term.waitFor(
+        (screen) =>
+          screen.includes('(reverse search) unit') && screen.includes('? run the unit tests'),
+      );
       term.press('Enter');
+      await term.waitFor(
+        (screen) => screen.includes('> run the unit tests') && !screen.includes('(reverse search)'),
+      );
       term.press('Enter');
       await term.waitFor('answer 3');
       expect(lastPrompt(server)).toBe('run the unit tests');

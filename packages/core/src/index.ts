@@ -300,6 +300,7 @@ export {
 } from './utils/schema-validator.js';
 export {
   addTerminationCleanup,
+  exitCleanlyOnClosedOutput,
   exitCleanlyOnSignals,
   stoppingBySignal,
   type TerminationOptions,

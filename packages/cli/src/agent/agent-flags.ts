@@ -1,5 +1,6 @@
 /** The flags of the agent (`toolhost -p`, `toolhost "<prompt>"`), checked and turned into settings and limits. */
-import type { AgentLimits, Settings } from '@toolhost/core';
+import type { AgentLimits } from '@toolhost/core/internal/agent/agent-loop-options.js';
+import type { Settings } from '@toolhost/core/internal/config/settings-types.js';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 

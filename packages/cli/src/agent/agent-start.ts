@@ -8,12 +8,13 @@ import {
   type AgentSession,
   type AgentSessionOptions,
   createAgentSession,
-  type LoadedSession,
-  type ModelEndpoint,
-  resolveEndpoint,
+} from '@toolhost/core/internal/agent/agent-session.js';
+import {
   SessionRecorder,
   sessionFile,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/agent/sessions/session-file.js';
+import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import { type ModelEndpoint, resolveEndpoint } from '@toolhost/core/internal/models/endpoint.js';
 import { closeSession, openSession, type Session } from '../session.js';
 import {
   type AgentFlags,

@@ -4,14 +4,14 @@
  * ended (0 done, 1 failed, 2 usage, 53 turn limit, 55 tool-call or time budget, 130
  * interrupted).
  */
-import {
-  type AgentEvent,
-  type AgentRunResult,
-  type AgentStopReason,
-  addTerminationCleanup,
-  CoreToolScheduler,
-  HOW_TO_CONFIGURE_MODEL,
-} from '@toolhost/core';
+import type {
+  AgentEvent,
+  AgentRunResult,
+  AgentStopReason,
+} from '@toolhost/core/internal/agent/agent-events.js';
+import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
+import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
+import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { attachReferences, findAtReferences } from '../ui/input/at-references.js';

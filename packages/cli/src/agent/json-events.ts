@@ -10,8 +10,8 @@ import type {
   AgentToolCall,
   AgentToolResult,
   PermissionDenial,
-  TokenUsage,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/agent/agent-events.js';
+import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 
 export interface JsonUsage {
   input_tokens: number;

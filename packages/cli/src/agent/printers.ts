@@ -3,7 +3,12 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult, PermissionDenial, TokenUsage } from '@toolhost/core';
+import type {
+  AgentEvent,
+  AgentRunResult,
+  PermissionDenial,
+} from '@toolhost/core/internal/agent/agent-events.js';
+import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';

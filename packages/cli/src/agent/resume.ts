@@ -1,7 +1,12 @@
 /** Which earlier session `-c/--continue` or `-r/--resume <id>` names, read back up to its last complete exchange. */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { findSession, type LoadedSession, loadSession, userSettingsDir } from '@toolhost/core';
+import {
+  findSession,
+  type LoadedSession,
+  loadSession,
+} from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
 import { UsageError } from '../errors.js';
 import type { AgentFlags } from './agent-flags.js';
 

@@ -1,19 +1,17 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
-import {
-  type AnyTool,
-  approvalModesThatSkip,
-  type CompletedToolCall,
-  type ConfirmationDecision,
-  CoreToolScheduler,
-  closestNames,
-  describeMedia,
-  partsToText,
-  plural,
-  ToolConfirmationOutcome,
-  ToolErrorType,
-  toParts,
-  type WaitingToolCall,
-} from '@toolhost/core';
+import { approvalModesThatSkip } from '@toolhost/core/internal/core/approval-rules.js';
+import { partsToText, toParts } from '@toolhost/core/internal/core/content.js';
+import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
+import type {
+  CompletedToolCall,
+  ConfirmationDecision,
+  WaitingToolCall,
+} from '@toolhost/core/internal/core/tool-call-types.js';
+import { ToolErrorType } from '@toolhost/core/internal/tools/tool-error.js';
+import { type AnyTool, ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
+import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
+import { describeMedia } from '@toolhost/core/internal/utils/image-size.js';
+import { plural } from '@toolhost/core/internal/utils/plural.js';
 import { askFormInTerminal, askInTerminal, askVisitInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';

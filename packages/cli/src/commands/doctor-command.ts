@@ -1,5 +1,8 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
-import { Config, SETTING_DEFAULTS, sandboxStatus, shellProgram } from '@toolhost/core';
+import { Config } from '@toolhost/core/internal/config/config.js';
+import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
+import { sandboxStatus } from '@toolhost/core/internal/shell/sandbox/sandbox.js';
+import { shellProgram } from '@toolhost/core/internal/shell/shell-execution.js';
 
 export function runDoctorCommand(
   options: { root?: string },

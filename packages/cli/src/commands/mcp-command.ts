@@ -6,14 +6,16 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   createToolhostMcpServer,
-  exitCleanlyOnSignals,
   type ToolhostMcpServerOptions,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/mcp/mcp-server.js';
+import {
+  isInitializeRequest,
+  StdioServerTransport,
+  StreamableHTTPServerTransport,
+} from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 

@@ -1,5 +1,5 @@
 /** `toolhost tools`: the active tools and their declarations. */
-import type { FunctionDeclaration } from '@toolhost/core';
+import type { FunctionDeclaration } from '@toolhost/core/internal/core/content.js';
 import type { Style } from '../render.js';
 import type { Session } from '../session.js';
 
@@ -16,27 +16,46 @@ export function runToolsCommand(
   for (const problem of sourceProblems(session)) warn(`warning: ${problem}`);
   const declarations = session.registry.getFunctionDeclarations();
   if (options.json) return JSON.stringify(declarations, null, 2);
+  const agentOnly = AGENT_ONLY_TOOLS.filter(
+    (tool) => !session.registry.getRegisteredTool(tool.name),
+  );
   const blocks = session.registry.getAllTools().map((tool) => {
     const head = `${style.bold(tool.name)} ${style.dim(`(${tool.displayName}, ${tool.kind})`)}`;
     const description = indent(tool.description, '  ');
     const parameters = describeParameters(tool.schema);
     return [head, description, parameters].filter(Boolean).join('\n');
   });
-  const count = `${declarations.length} tool${declarations.length === 1 ? '' : 's'} active in ${session.config.targetDir}`;
+  const count = `${declarations.length} tool${declarations.length === 1 ? '' : 's'} active in ${session.config.targetDir}${agentOnly.length > 0 ? `; an agent session adds ${agentOnly.length}` : ''}`;
   const unavailable = session.registry
     .getUnavailableTools()
     .map((entry) => `${style.bold(entry.name)} ${style.dim('(not available)')}\n  ${entry.reason}`);
   const off = session.registry
     .getInactiveTools()
     .map((entry) => `${style.bold(entry.name)} ${style.dim('(off)')}\n  ${entry.reason}`);
+  const agentBlocks = agentOnly.map(
+    (entry) => `${style.bold(entry.name)} ${style.dim('(agent sessions only)')}\n  ${entry.reason}`,
+  );
   return [
     ...blocks,
+    ...agentBlocks,
     ...unavailable,
     ...off,
     ...describeSources(session, style),
     style.dim(count),
   ].join('\n\n');
 }
+
+/**
+ * Tools the agent registers itself, because they need a model: a model that `toolhost -p`
+ * or the terminal talks to gets them, `toolhost call` cannot run them.
+ */
+const AGENT_ONLY_TOOLS = [
+  {
+    name: 'task',
+    reason:
+      'Hands a piece of work to a subagent (a model of its own, with the subagents found for this project); the agent adds it, `toolhost call` cannot run it.',
+  },
+];
 
 /** One line per MCP server that failed or left tools out, and for a failed discovery command. */
 function sourceProblems(session: Session): string[] {

@@ -1,7 +1,11 @@
 /** `toolhost trust`: lets a project's own settings start programs (or stops that). */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { setFolderTrust, trustedFoldersPath, userSettingsDir } from '@toolhost/core';
+import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import {
+  setFolderTrust,
+  trustedFoldersPath,
+} from '@toolhost/core/internal/config/trusted-folders.js';
 import { UsageError } from '../errors.js';
 
 export async function runTrustCommand(

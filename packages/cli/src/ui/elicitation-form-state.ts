@@ -3,7 +3,11 @@
  * React: one value per field of the server's flat schema (text typed, a yes/no, one or
  * several choices), the focus, and the check before the answers go back.
  */
-import { completeAnswers, type ElicitationField, parseFieldAnswer } from '@toolhost/core';
+import {
+  completeAnswers,
+  type ElicitationField,
+  parseFieldAnswer,
+} from '@toolhost/core/internal/tools/mcp-elicitation.js';
 
 export type FieldValue =
   | { kind: 'text'; text: string }

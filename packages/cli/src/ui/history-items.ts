@@ -1,5 +1,8 @@
 /** What the screen shows: finished items (the history, printed once) and the live turn. */
-import type { ToolCallConfirmationDetails, ToolResultDisplay } from '@toolhost/core';
+import type {
+  ToolCallConfirmationDetails,
+  ToolResultDisplay,
+} from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
 import type { MessageLevel } from './app-services.js';
 

@@ -6,7 +6,7 @@
  * the same agent as the headless front end and must not reach into core beyond its
  * public API. Ink and React are loaded only here, so other commands never load them.
  */
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core';
+import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import type { AgentFlags } from '../agent/agent-flags.js';
 import { withAgentStart } from '../agent/agent-start.js';
 import { ExitCode } from '../errors.js';

@@ -1,5 +1,6 @@
 /** A resumed session's conversation, turned into history items to show before the prompt. */
-import type { ChatMessage, ToolRegistry } from '@toolhost/core';
+import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type { HistoryItemContent, ToolRow } from './history-items.js';
 import { describeCall } from './tool-rows.js';
 

@@ -6,25 +6,27 @@
  * snapshots and call this object's methods; commands and the prompt editor reach it
  * through `AppServices` (app-services.ts).
  */
+import type { AgentEvent } from '@toolhost/core/internal/agent/agent-events.js';
+import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
 import {
-  type AgentEvent,
-  type AgentSession,
-  type ApprovalMode,
-  type ChatMessage,
-  type CompletedToolCall,
-  type Config,
-  type ConfirmationDecision,
-  CoreToolScheduler,
   findSession,
   type LoadedSession,
   loadSession,
-  type ModelEndpoint,
-  partsToText,
-  type ScheduleInput,
-  ToolConfirmationOutcome,
-  type ToolRegistry,
-  type WaitingToolCall,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import type { Config } from '@toolhost/core/internal/config/config.js';
+import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import { partsToText } from '@toolhost/core/internal/core/content.js';
+import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
+import type {
+  CompletedToolCall,
+  ConfirmationDecision,
+  ScheduleInput,
+  WaitingToolCall,
+} from '@toolhost/core/internal/core/tool-call-types.js';
+import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
+import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItemContent } from './history-items.js';

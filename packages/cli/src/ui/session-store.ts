@@ -3,7 +3,11 @@
  * and the live part of the turn. Changes make a new snapshot (so React sees them) and tell
  * every subscriber; nothing here knows about the agent.
  */
-import type { ApprovalMode, ConfirmationDecision, WaitingToolCall } from '@toolhost/core';
+import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import type {
+  ConfirmationDecision,
+  WaitingToolCall,
+} from '@toolhost/core/internal/core/tool-call-types.js';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
 
 export interface PendingApproval {

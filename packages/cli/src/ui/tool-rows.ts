@@ -1,5 +1,6 @@
 /** Turns the scheduler's calls into the lines the screen shows for them. */
-import type { AnyTool, ToolCall } from '@toolhost/core';
+import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
+import type { AnyTool } from '@toolhost/core/internal/tools/tools.js';
 import type { ToolRow, ToolRowStatus } from './history-items.js';
 
 /** The tool's own one-line description of a call, or its arguments when it has none. */

@@ -1,6 +1,11 @@
 /** Builds the person-facing view of a file change: a unified diff and its counts. */
-import { createTwoFilesPatch, diffChars, diffLines } from 'diff';
+import { createRequire } from 'node:module';
+import type * as Diff from 'diff';
 import type { DiffStat, FileDiff } from '../tools/tools.js';
+
+// The diff library is required when a diff is first made, not when the file tools load.
+const requireHere = createRequire(import.meta.url);
+const diff = (): typeof Diff => requireHere('diff') as typeof Diff;
 
 /**
  * A change is `proposed` while the person is asked about it and `applied` once written;
@@ -21,7 +26,7 @@ export function makeFileDiff(
   // git's a/ b/ prefixes suit workspace-relative names, not `~/...` or absolute ones.
   const prefixed = !fileName.startsWith('/') && !fileName.startsWith('~');
   const [oldName, newName] = prefixed ? [`a/${fileName}`, `b/${fileName}`] : [fileName, fileName];
-  const patch = createTwoFilesPatch(
+  const patch = diff().createTwoFilesPatch(
     originalContent === null ? '/dev/null' : oldName,
     newName,
     before,
@@ -48,13 +53,13 @@ export function makeFileDiff(
 
 export function diffStat(before: string, after: string): DiffStat {
   const stat: DiffStat = { linesAdded: 0, linesRemoved: 0, charsAdded: 0, charsRemoved: 0 };
-  for (const change of diffLines(before, after)) {
+  for (const change of diff().diffLines(before, after)) {
     if (change.added) stat.linesAdded += change.count ?? 0;
     if (change.removed) stat.linesRemoved += change.count ?? 0;
   }
   // Character counts only for changes of a size a person reads; a huge rewrite is all changed.
   if (before.length + after.length <= 200_000) {
-    for (const change of diffChars(before, after)) {
+    for (const change of diff().diffChars(before, after)) {
       if (change.added) stat.charsAdded += change.value.length;
       if (change.removed) stat.charsRemoved += change.value.length;
     }

@@ -3,7 +3,7 @@
  * fields and the body, or a message for the person saying what is wrong with the file.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 
 export interface FrontMatterFile {
   /** The front matter's fields; undefined when the file has none. */
@@ -43,4 +43,9 @@ export function splitFrontMatter(text: string, expected: string): FrontMatterFil
     return `its front matter must be a set of fields (${expected}).`;
   }
   return { fields: data as Record<string, unknown>, body: (match[2] ?? '').trim() };
+}
+
+/** The file text for `fields` as front matter and `body` after it: what splitFrontMatter reads back. */
+export function joinFrontMatter(fields: Record<string, unknown>, body: string): string {
+  return `---\n${toYaml(fields).trimEnd()}\n---\n\n${body.trim()}\n`;
 }

@@ -2,18 +2,18 @@
  * The one JSON Schema validator every tool uses. Messages name the parameter the way a
  * model sent it (`absolute_path must be string`) so it can correct the call.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 
-// ajv-formats is CommonJS: under NodeNext its function arrives as the default import,
-// while its types describe it as `default.default`.
-type FormatsPlugin = typeof addFormatsModule.default;
-const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-  (addFormatsModule as unknown as FormatsPlugin);
+// ajv is some ninety CommonJS files: it is required on the first validation, from this
+// module's own location, so `toolhost tools` and a start that validates nothing never load it.
+const requireHere = createRequire(import.meta.url);
 
 function makeAjv<T extends Ajv | Ajv2020>(instance: T): T {
+  // ajv-formats is CommonJS: its function is the module itself (typed as `default.default`).
+  const addFormats = requireHere('ajv-formats') as typeof addFormatsModule.default;
   // strict mode would reject the vendor keywords MCP servers and models put in schemas.
   addFormats(instance as Ajv);
   return instance;
@@ -24,11 +24,14 @@ function makeAjv<T extends Ajv | Ajv2020>(instance: T): T {
 let draft7: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 function validatorFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+  const options = { strict: false, allErrors: true, validateSchema: false };
   if (typeof schema.$schema === 'string' && schema.$schema.includes('2020-12')) {
-    draft2020 ??= makeAjv(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
+    const { Ajv2020 } = requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    draft2020 ??= makeAjv(new Ajv2020(options));
     return draft2020;
   }
-  draft7 ??= makeAjv(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
+  const { Ajv } = requireHere('ajv') as typeof import('ajv');
+  draft7 ??= makeAjv(new Ajv(options));
   return draft7;
 }
 

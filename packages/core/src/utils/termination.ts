@@ -40,23 +40,52 @@ export interface TerminationOptions {
 /** Installs the handlers; the returned function removes them. */
 export function exitCleanlyOnSignals(options: TerminationOptions = {}): () => void {
   const signals = options.signals ?? ['SIGTERM', 'SIGHUP'];
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = 128 + (os.constants.signals[signal] ?? 15);
-    if (stopping) {
-      killRunningProcessGroups();
-      exit(code);
-      return;
-    }
-    stopping = true;
-    stoppingWith = code;
-    void stopEverything(options.cleanupTimeoutMs ?? 5000).then(() => exit(code));
-  };
+  const onSignal = (signal: NodeJS.Signals) =>
+    stopWith(128 + (os.constants.signals[signal] ?? 15), options);
   for (const signal of signals) process.on(signal, onSignal);
   return () => {
     for (const signal of signals) process.off(signal, onSignal);
   };
+}
+
+/**
+ * A reader that stops reading (`toolhost call ... | head -2`) closes toolhost's output.
+ * Node ignores SIGPIPE, so the next write fails with EPIPE; toolhost then stops as a
+ * program killed by SIGPIPE would, quietly and with its exit code (141), after the same
+ * cleanup as a signal. Any other failure of an output stream is a real error and is
+ * reported as one.
+ */
+export function exitCleanlyOnClosedOutput(
+  streams: NodeJS.WritableStream[],
+  options: TerminationOptions = {},
+): () => void {
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') {
+      // Every later write fails the same way; only a signal escalates a stop under way.
+      if (stoppingWith === undefined) stopWith(128 + os.constants.signals.SIGPIPE, options);
+      return;
+    }
+    throw error;
+  };
+  for (const stream of streams) stream.on('error', onError);
+  return () => {
+    for (const stream of streams) stream.off('error', onError);
+  };
+}
+
+let stopping = false;
+
+/** The first stop runs every cleanup, then exits; a second one exits at once. */
+function stopWith(code: number, options: TerminationOptions): void {
+  const exit = options.exit ?? ((exitCode: number) => process.exit(exitCode));
+  if (stopping) {
+    killRunningProcessGroups();
+    exit(code);
+    return;
+  }
+  stopping = true;
+  stoppingWith = code;
+  void stopEverything(options.cleanupTimeoutMs ?? 5000).then(() => exit(code));
 }
 
 async function stopEverything(timeoutMs: number): Promise<void> {

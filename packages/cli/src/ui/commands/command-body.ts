@@ -4,7 +4,7 @@
  * run through run_shell_command (its approvals) with its output put in its place, the
  * arguments inside it quoted for the shell.
  */
-import { partsToText } from '@toolhost/core';
+import { partsToText } from '@toolhost/core/internal/core/content.js';
 import type { ToolRunner } from '../input/at-references.js';
 import { escapePath } from '../input/at-references.js';
 

@@ -3,7 +3,9 @@
  * only through CommandContext, so each one can be tested with a real Config and registry
  * and a context that records what it printed.
  */
-import type { AgentSession, Config, ToolRegistry } from '@toolhost/core';
+import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
+import type { Config } from '@toolhost/core/internal/config/config.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type { ToolRunner } from '../input/at-references.js';
 
 export type CommandSource = 'built-in' | 'project' | 'user' | 'mcp';

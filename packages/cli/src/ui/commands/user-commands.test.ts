@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Config } from '@toolhost/core';
+import { Config } from '@toolhost/core/internal/config/config.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from './command-types.js';
 import { loadUserCommands, userCommandFolders } from './user-commands.js';

@@ -10,7 +10,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, readFrontMatterFile, USER_COMMAND_FOLDERS } from '@toolhost/core';
+import type { Config } from '@toolhost/core/internal/config/config.js';
+import { USER_COMMAND_FOLDERS } from '@toolhost/core/internal/config/prompt-folders.js';
+import { readFrontMatterFile } from '@toolhost/core/internal/utils/front-matter.js';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';

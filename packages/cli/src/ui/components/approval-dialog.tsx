@@ -1,9 +1,11 @@
+import type {
+  ConfirmationDecision,
+  WaitingToolCall,
+} from '@toolhost/core/internal/core/tool-call-types.js';
 import {
-  type ConfirmationDecision,
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
-  type WaitingToolCall,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/tools/tools.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { choicesFor } from '../../confirm-prompt.js';

@@ -1,9 +1,9 @@
+import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
+import { elicitationFields } from '@toolhost/core/internal/tools/mcp-elicitation.js';
 import {
-  type ConfirmationDecision,
-  elicitationFields,
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/tools/tools.js';
 import { Box, Text, useStdin } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import {

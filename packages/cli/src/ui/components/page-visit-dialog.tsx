@@ -1,8 +1,8 @@
+import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
 import {
-  type ConfirmationDecision,
   ToolConfirmationOutcome,
   type ToolElicitationUrlConfirmationDetails,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/tools/tools.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { openInBrowser, systemOpener } from '../../browser.js';

@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '@toolhost/core';
+import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 

@@ -1,4 +1,4 @@
-import type { TodoItem } from '@toolhost/core';
+import type { TodoItem } from '@toolhost/core/internal/tools/tools.js';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 

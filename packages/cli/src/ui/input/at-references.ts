@@ -7,17 +7,12 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type CompletedToolCall,
-  type Config,
-  type IgnoreReason,
-  IgnoreRules,
-  type McpServerConnection,
-  type Part,
-  partsToText,
-  type ToolRegistry,
-  toParts,
-} from '@toolhost/core';
+import type { Config } from '@toolhost/core/internal/config/config.js';
+import { type Part, partsToText, toParts } from '@toolhost/core/internal/core/content.js';
+import type { CompletedToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
+import type { McpServerConnection } from '@toolhost/core/internal/tools/mcp-client.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { type IgnoreReason, IgnoreRules } from '@toolhost/core/internal/utils/ignore-rules.js';
 import type { PromptContent } from '../prompt-content.js';
 
 export interface AtReference {

@@ -5,7 +5,9 @@
  * resources complete as `@server:uri`.
  */
 import path from 'node:path';
-import { type Config, listFiles, type ToolRegistry } from '@toolhost/core';
+import type { Config } from '@toolhost/core/internal/config/config.js';
+import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { listFiles } from '@toolhost/core/internal/utils/file-listing.js';
 import { escapePath } from './at-references.js';
 import type { Suggestion } from './prompt-editor.js';
 

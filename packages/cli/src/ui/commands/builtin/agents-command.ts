@@ -5,8 +5,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSubagents, parseSubagentFile, plural } from '@toolhost/core';
-import { stringify as toYaml } from 'yaml';
+import {
+  loadSubagents,
+  parseSubagentFile,
+} from '@toolhost/core/internal/agent/subagents/subagent-files.js';
+import { joinFrontMatter } from '@toolhost/core/internal/utils/front-matter.js';
+import { plural } from '@toolhost/core/internal/utils/plural.js';
 import type { ArgumentSuggestion, CommandContext, SlashCommand } from '../command-types.js';
 
 const SUBCOMMANDS: ArgumentSuggestion[] = [
@@ -115,14 +119,17 @@ async function createAgent(context: CommandContext, description: string, user: b
   const base = user ? path.dirname(context.config.userDir) : context.config.targetDir;
   const folder = path.join(base, '.toolhost', 'agents');
   const file = path.join(folder, `${draft.name}.md`);
-  const front = toYaml({
-    name: draft.name,
-    description: draft.description,
-    ...(draft.tools ? { tools: draft.tools } : {}),
-  }).trimEnd();
+  const text = joinFrontMatter(
+    {
+      name: draft.name,
+      description: draft.description,
+      ...(draft.tools ? { tools: draft.tools } : {}),
+    },
+    draft.instructions,
+  );
   try {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(file, `---\n${front}\n---\n\n${draft.instructions.trim()}\n`, { flag: 'wx' });
+    writeFileSync(file, text, { flag: 'wx' });
   } catch (error) {
     const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';
     context.print(

@@ -1,5 +1,8 @@
 /** /approval-mode: shows or sets when calls need the person's approval (yolo included). */
-import { APPROVAL_MODES, type ApprovalMode } from '@toolhost/core';
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+} from '@toolhost/core/internal/config/settings-types.js';
 import type { SlashCommand } from '../command-types.js';
 
 const MEANINGS: Record<ApprovalMode, string> = {

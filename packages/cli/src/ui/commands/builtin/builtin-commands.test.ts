@@ -1,6 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SessionRecorder, sessionFile } from '@toolhost/core';
+import {
+  SessionRecorder,
+  sessionFile,
+} from '@toolhost/core/internal/agent/sessions/session-file.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestSession, type TestSession } from '../../../../test/helpers/command-context.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../command-catalog.js';

@@ -2,7 +2,9 @@
  * /memory: what the model is told from the memory (context) files, adding a fact to one,
  * and reading them again after they were edited by hand.
  */
-import { loadMemory, type MemoryScope, MemoryTool, memoryFilePath } from '@toolhost/core';
+import { loadMemory } from '@toolhost/core/internal/memory/load-memory.js';
+import { type MemoryScope, memoryFilePath } from '@toolhost/core/internal/memory/memory-file.js';
+import { MemoryTool } from '@toolhost/core/internal/tools/memoryTool.js';
 import type { ArgumentSuggestion, CommandContext, SlashCommand } from '../command-types.js';
 
 const SUBCOMMANDS: ArgumentSuggestion[] = [

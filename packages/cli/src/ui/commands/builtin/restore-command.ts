@@ -4,16 +4,16 @@
  * that led to the changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
+import type { Checkpoint } from '@toolhost/core/internal/agent/checkpoints/checkpoint-store.js';
 import {
-  type Checkpoint,
   type CheckpointProject,
   checkpointChangedFiles,
   checkpointLimits,
   describeCheckpoint,
   listCheckpoints,
-  plural,
   restoreCheckpoint,
-} from '@toolhost/core';
+} from '@toolhost/core/internal/agent/checkpoints/restore-checkpoint.js';
+import { plural } from '@toolhost/core/internal/utils/plural.js';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 const LISTED = 20;
