@@ -63,10 +63,11 @@ describe('toolhost tools', () => {
     expect(stdout).toMatch(/\d+ tools active in /);
   });
 
-  it('lists task apart, as what an agent session adds, and counts it so', () => {
+  it('lists task and tool_search apart, as what an agent session adds, and counts them so', () => {
     const { stdout } = cli(['tools']);
     expect(stdout).toContain('task (agent sessions only)');
-    expect(stdout).toMatch(/\d+ tools active in .*; an agent session adds 1/);
+    expect(stdout).toContain('tool_search (agent sessions only)');
+    expect(stdout).toMatch(/\d+ tools active in .*; an agent session adds 2/);
   });
 
   it('says how to turn on web_search when no provider is configured', () => {
