@@ -47,6 +47,7 @@ describe('the context window', () => {
   it.each([
     ['llama.cpp /v1/models meta.n_ctx', { contextSize: 32_768 }, 32_768],
     ['llama.cpp /props', { contextSize: 16_384, publishContextIn: 'props' as const }, 16_384],
+    ['llama.cpp /props, one slot of four', { contextSize: 65_536, slots: 4 }, 16_384],
     ['vLLM max_model_len', { modelEntry: { max_model_len: 40_960 } }, 40_960],
     [
       'Ollama /api/show num_ctx',

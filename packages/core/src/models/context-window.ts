@@ -48,10 +48,15 @@ interface Entry {
 
 export async function learnContextWindow(probe: Probe): Promise<LearnedContextWindow | undefined> {
   const base = probe.baseUrl.replace(/\/+$/, '');
-  const fromModels = await fromModelList(probe, base);
-  if (fromModels) return fromModels;
-  // Both live beside the OpenAI-compatible path, at the server's root.
+  // /props and /api/show live beside the OpenAI-compatible path, at the server's root.
   const root = base.replace(/\/v1$/, '');
+  const fromModels = await fromModelList(probe, base);
+  if (fromModels?.from === '/v1/models meta.n_ctx') {
+    // llama-server splits its context among its slots (-np); /props gives one slot's share.
+    const props = await fromProps(probe, root);
+    return props && props.tokens < fromModels.tokens ? props : fromModels;
+  }
+  if (fromModels) return fromModels;
   const [props, ollama] = await Promise.all([fromProps(probe, root), fromOllama(probe, root)]);
   return props ?? ollama;
 }

@@ -18,6 +18,8 @@ export interface ModelServerOptions {
   contextSize?: number;
   /** Where the context size is published (default `models`: `/v1/models` `meta.n_ctx`). */
   publishContextIn?: 'models' | 'props' | 'none';
+  /** llama-server's parallel slots (-np): `/props` and refusals count one slot's share. */
+  slots?: number;
   /** More fields of the `/v1/models` entry (vLLM's `max_model_len`, ...). */
   modelEntry?: Record<string, unknown>;
   /** The body of Ollama's `POST /api/show`; absent: 404. */
@@ -60,8 +62,13 @@ export function serveInfoRoute(
     sendJson(res, 200, { object: 'list', data: [entry] });
     return true;
   }
-  if (req.method === 'GET' && req.url === '/props' && size && where === 'props') {
-    sendJson(res, 200, { default_generation_settings: { n_ctx: size }, total_slots: 1 });
+  if (req.method === 'GET' && req.url === '/props' && size && where !== 'none') {
+    // With several slots (-np), each gets its share of the context.
+    const slots = options.slots ?? 1;
+    sendJson(res, 200, {
+      default_generation_settings: { n_ctx: Math.floor(size / slots) },
+      total_slots: slots,
+    });
     return true;
   }
   if (req.method === 'POST' && req.url === '/api/show' && options.ollamaShow) {
@@ -97,7 +104,7 @@ export function refusal(
       }
     }
   }
-  const size = options.contextSize;
+  const size = options.contextSize && Math.floor(options.contextSize / (options.slots ?? 1));
   if (size) {
     const promptTokens = Math.ceil(JSON.stringify([body.messages, body.tools ?? []]).length / 4);
     if (promptTokens > size) {
