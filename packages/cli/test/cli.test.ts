@@ -255,7 +255,7 @@ describe('toolhost call', () => {
   });
 
   it('exits 1 for invalid parameters, like a model call', () => {
-    const { code, stderr } = cli(['call', 'read_file', '{"absolute_path": 3}']);
+    const { code, stderr } = cli(['call', 'read_file', '{"absolute_path": ["a.txt"]}']);
     expect(code).toBe(1);
     expect(stderr).toBe(
       'error [invalid_tool_params]: Invalid parameters for read_file: absolute_path must be string\n',
