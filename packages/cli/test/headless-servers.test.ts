@@ -1,7 +1,9 @@
 /**
- * `toolhost -p` waits for the MCP servers before its first request (each bounded by its
- * start timeout), so a one-turn task sees their tools and the init event says how each
- * server ended; and it learns the model server's context size before that request.
+ * `toolhost -p` against a server as strict as llama-server: it waits for the MCP servers
+ * before its first request (each bounded by its start timeout), so a one-turn task sees
+ * their tools and the init event says how each server ended; it learns the model server's
+ * context size before that request; and a tool call cut off at the output limit does not
+ * break the run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +28,7 @@ afterEach(async () => {
 
 type JsonEvent = Record<string, unknown> & { type: string };
 
-describe('toolhost -p with MCP servers', { timeout: 120_000 }, () => {
+describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
   it('waits for a late server (its tools in the first request), not past a hanging one’s start timeout', async () => {
     const marker = uniqueSleep();
     mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
@@ -83,5 +85,28 @@ describe('toolhost -p with MCP servers', { timeout: 120_000 }, () => {
     // Bounded by the hanging server's 2 s start timeout, not its 10-minute call timeout.
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(processesMatching(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('survives a tool call cut off at the output limit (the server parses history arguments)', async () => {
+    server = await startModelServer([
+      {
+        toolCalls: [{ name: 'write_file', args: '{"file_path": "/tmp/x", "content": "unfinis' }],
+        finishReason: 'length',
+      },
+      { text: 'Done in smaller parts.' },
+    ]);
+    const result = await runCliAsync(['-p', 'write a long file'], {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: {
+        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MODEL: 'scripted-model',
+      },
+    });
+    expect(result.stdout).toBe('Done in smaller parts.\n');
+    expect(result.stderr).toMatch(/✗ write_file.*output token limit/);
+    expect(result.code).toBe(0);
+    expect(server.refusals).toEqual([]);
   });
 });
