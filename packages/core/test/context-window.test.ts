@@ -60,6 +60,16 @@ describe('the context window', () => {
       8_192,
     ],
     [
+      'LM Studio /api/v0/models loaded_context_length',
+      {
+        lmStudioModels: [
+          { id: 'other-model', max_context_length: 131_072 },
+          { id: 'qwen3-coder-stub', max_context_length: 262_144, loaded_context_length: 12_288 },
+        ],
+      },
+      12_288,
+    ],
+    [
       'Ollama /api/show context_length',
       { ollamaShow: { model_info: { 'qwen3.context_length': 40_000 } } },
       40_000,

@@ -4,7 +4,8 @@
  * --max-model-len, Ollama num_ctx). Asked in this order, the first answer wins:
  * `GET /v1/models` (llama.cpp `meta.n_ctx`, vLLM `max_model_len`, LM Studio
  * `loaded_context_length`, OpenRouter `context_length`, Groq `context_window`), then
- * llama-server's `GET /props` and Ollama's `POST /api/show`. Every question has a short
+ * llama-server's `GET /props`, Ollama's `POST /api/show` and LM Studio's
+ * `GET /api/v0/models` (`loaded_context_length`, `max_context_length`). Every question has a short
  * time limit and any failure just means "not learned": the caller falls back to the
  * name table. Settings (`model.contextWindow`) are never overridden.
  */
@@ -51,16 +52,21 @@ export async function learnContextWindow(probe: Probe): Promise<LearnedContextWi
   // /props and /api/show live beside the OpenAI-compatible path, at the server's root.
   const root = base.replace(/\/v1$/, '');
   const fromModels = await fromModelList(probe, base);
-  if (fromModels?.from === '/v1/models meta.n_ctx') {
+  if (fromModels?.from.endsWith('meta.n_ctx')) {
     // llama-server splits its context among its slots (-np); /props gives one slot's share.
     const props = await fromProps(probe, root);
     return props && props.tokens < fromModels.tokens ? props : fromModels;
   }
   if (fromModels) return fromModels;
-  const [props, ollama] = await Promise.all([fromProps(probe, root), fromOllama(probe, root)]);
-  return props ?? ollama;
+  const [props, ollama, lmStudio] = await Promise.all([
+    fromProps(probe, root),
+    fromOllama(probe, root),
+    fromModelList(probe, `${root}/api/v0`),
+  ]);
+  return props ?? ollama ?? lmStudio;
 }
 
+/** An OpenAI-style model list: `/v1/models`, or LM Studio's own `/api/v0/models`. */
 async function fromModelList(probe: Probe, base: string) {
   const list = (await getJson(probe, `${base}/models`)) as { data?: unknown } | undefined;
   if (!list || !Array.isArray(list.data)) return undefined;
@@ -72,7 +78,7 @@ async function fromModelList(probe: Probe, base: string) {
   if (!entry) return undefined;
   for (const [field, read] of MODEL_ENTRY_FIELDS) {
     const tokens = positive(read(entry));
-    if (tokens) return { tokens, from: `/v1/models ${field}` };
+    if (tokens) return { tokens, from: `${base.slice(base.lastIndexOf('/'))}/models ${field}` };
   }
   return undefined;
 }

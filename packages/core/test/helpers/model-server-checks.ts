@@ -7,7 +7,8 @@
  * - the context size is published (`/v1/models` `meta.n_ctx`, `/props`), and a prompt
  *   above it is refused: HTTP 400 `exceed_context_size_error`, or inside a stream an SSE
  *   `error:` line after HTTP 200;
- * - vLLM's `max_model_len` and Ollama's `/api/show` can be published instead.
+ * - vLLM's `max_model_len`, Ollama's `/api/show` and LM Studio's `/api/v0/models` can be
+ *   published instead.
  */
 import type http from 'node:http';
 
@@ -22,6 +23,8 @@ export interface ModelServerOptions {
   slots?: number;
   /** More fields of the `/v1/models` entry (vLLM's `max_model_len`, ...). */
   modelEntry?: Record<string, unknown>;
+  /** LM Studio's `GET /api/v0/models` entries; absent: 404. */
+  lmStudioModels?: Record<string, unknown>[];
   /** The body of Ollama's `POST /api/show`; absent: 404. */
   ollamaShow?: Record<string, unknown>;
 }
@@ -69,6 +72,10 @@ export function serveInfoRoute(
       default_generation_settings: { n_ctx: Math.floor(size / slots) },
       total_slots: slots,
     });
+    return true;
+  }
+  if (req.method === 'GET' && req.url === '/api/v0/models' && options.lmStudioModels) {
+    sendJson(res, 200, { object: 'list', data: options.lmStudioModels });
     return true;
   }
   if (req.method === 'POST' && req.url === '/api/show' && options.ollamaShow) {
