@@ -27,7 +27,7 @@ Examples:
   $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
   $ toolhost restore                        list checkpoints taken before the agent's changes
   $ toolhost restore 3f2a91c0               bring the files and the conversation back to one
-  $ toolhost trust                          let this project's settings start MCP servers
+  $ toolhost trust                          let this project's own settings apply in full
   $ toolhost doctor                         does the OS sandbox for commands work here?
   $ toolhost settings schema                the JSON Schema of settings.json
   $ toolhost mcp                            serve the tools to an MCP client over stdio
@@ -243,7 +243,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
   program
     .command('trust')
     .description(
-      'Trust a project folder, so its own settings may start a discovery command and MCP servers.',
+      'Trust a project folder, so its own settings apply in full (untrusted, they may only make toolhost stricter).',
     )
     .argument('[dir]', 'the folder (default: the current folder)')
     .option('--revoke', 'stop trusting it')

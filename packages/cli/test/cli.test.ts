@@ -108,7 +108,7 @@ describe('toolhost tools', () => {
     writeProjectSettings({ mcpServers: { project: { command: path.join(base, 'would-run') } } });
     const { stdout, stderr } = cli(['tools']);
     expect(stdout).not.toContain('MCP servers');
-    expect(stderr).toContain('mcpServers: was ignored');
+    expect(stderr).toContain('mcpServers: ignored, because');
     expect(stderr).toContain('run "toolhost trust" in it');
     cli(['trust']);
     expect(cli(['tools']).stdout).toContain('project: failed');
@@ -409,8 +409,9 @@ describe('confirmation without a terminal', () => {
     expect(readFileSync(created(), 'utf8')).toBe('x');
   });
 
-  it('runs when settings allow the tool', () => {
+  it("runs when a trusted project's settings allow the tool", () => {
     writeProjectSettings({ tools: { allowed: ['write_file'] } });
+    cli(['trust']);
     expect(cli(args()).code).toBe(0);
     expect(readFileSync(created(), 'utf8')).toBe('x');
   });

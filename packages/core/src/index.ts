@@ -117,6 +117,7 @@ export {
   userSettingsDir,
 } from './config/settings.js';
 export {
+  folderTrustLevel,
   isFolderTrusted,
   setFolderTrust,
   type TrustLevel,

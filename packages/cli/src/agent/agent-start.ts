@@ -71,7 +71,7 @@ export async function withAgentStart<T>(
     warn,
   );
   try {
-    const endpoint = resolveEndpoint(session.config.settings);
+    const endpoint = resolveEndpoint(session.config.settings, session.config.untrustedEndpoints);
     if (!endpoint) return noModel();
     const { config, registry } = session;
     const recorder = new SessionRecorder(

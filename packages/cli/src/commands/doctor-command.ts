@@ -8,7 +8,7 @@ export function runDoctorCommand(
   options: { root?: string },
   stdout: NodeJS.WritableStream,
 ): number {
-  const { config } = Config.load({ root: options.root });
+  const { config, settings } = Config.load({ root: options.root });
   const shellSettings = config.settings.tools?.shell ?? {};
   const setting = shellSettings.sandbox ?? SETTING_DEFAULTS.tools.shell.sandbox;
   const lines: string[] = [];
@@ -40,6 +40,11 @@ export function runDoctorCommand(
           : 'auto: commands run without the sandbox';
   lines.push(`tools.shell.sandbox: ${effect}`);
   lines.push(`shell: ${shellProgram().file}`);
+  const cut = settings.untrustedProject;
+  if (cut)
+    lines.push(
+      `project settings: ${config.targetDir} is not a trusted folder, so ${cut.file} may only make toolhost stricter; left out: ${cut.keys.join(', ')} ("toolhost trust" applies them)`,
+    );
   stdout.write(`${lines.join('\n')}\n`);
   return healthy ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-/** `toolhost trust`: lets a project's own settings start programs (or stops that). */
+/** `toolhost trust`: lets a project's own settings apply in full (or makes them only stricter again). */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
@@ -21,7 +21,7 @@ export async function runTrustCommand(
   await setFolderTrust(folder, userDir, options.revoke ? 'DO_NOT_TRUST' : 'TRUST_FOLDER');
   stdout.write(
     options.revoke
-      ? `No longer trusted: ${folder}. Its settings will not start programs.\n`
-      : `Trusted: ${folder}. Its settings may now start a discovery command and MCP servers (recorded in ${trustedFoldersPath(userDir)}).\n`,
+      ? `No longer trusted: ${folder}. Its settings may again only make toolhost stricter.\n`
+      : `Trusted: ${folder}. Its settings now apply in full, including those that loosen approvals, the sandbox or the network, name endpoints and start programs (recorded in ${trustedFoldersPath(userDir)}).\n`,
   );
 }

@@ -15,6 +15,7 @@ import { shortPath } from './format.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { SessionController } from './session-controller.js';
 import { colorWanted, createTheme } from './theme.js';
+import { offerTrust } from './trust-offer.js';
 
 /** Clears the screen and the scrollback, and puts the cursor at the top. */
 const CLEAR_TERMINAL = '\u001b[2J\u001b[3J\u001b[H';
@@ -26,6 +27,8 @@ export interface InteractiveIo {
 }
 
 export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Promise<number> {
+  // Before the session opens, so that a yes loads the project's settings in full.
+  if ((await offerTrust(flags.root, io)) === 'quit') return ExitCode.Interrupted;
   const warnings: string[] = [];
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
   return withAgentStart(

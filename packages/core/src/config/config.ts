@@ -6,9 +6,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
 import type { ContentProcessor } from '../tools/web-fetch.js';
+import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
@@ -35,6 +37,8 @@ export interface ConfigParameters {
   /** Home folder for ~/.toolhost (tests pass a temporary one). */
   homeDir?: string;
   sessionId?: string;
+  /** Endpoint settings an untrusted project alone named: no key of the person's goes there. */
+  untrustedEndpoints?: readonly EndpointSetting[];
 }
 
 export interface LoadConfigOptions {
@@ -56,6 +60,8 @@ export class Config {
   readonly workspace: WorkspaceContext;
   readonly settings: Settings;
   readonly homeDir: string;
+  /** Endpoint settings an untrusted project alone named (trust/endpoint-keys.ts). */
+  readonly untrustedEndpoints: readonly EndpointSetting[];
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -93,6 +99,7 @@ export class Config {
     this.workspace = new WorkspaceContext(params.roots ?? [process.cwd()]);
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
+    this.untrustedEndpoints = params.untrustedEndpoints ?? [];
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -130,6 +137,7 @@ export class Config {
       approvalMode: options.approvalMode,
       homeDir: options.homeDir,
       sessionId: options.sessionId,
+      untrustedEndpoints: settings.untrustedEndpoints,
     });
     return { config, settings };
   }
@@ -191,12 +199,16 @@ export class Config {
     return this.settings.tools?.truncateOutputThreshold ?? DEFAULT_TRUNCATE_THRESHOLD;
   }
 
-  /** Context (memory) file names, the one written first. */
+  /**
+   * Context (memory) file names, the one written first. Names only: settings handed in by a
+   * library may hold a path, which would read (and save_memory write) any file.
+   */
   getContextFileNames(): string[] {
-    const names = this.settings.context?.fileName;
-    if (typeof names === 'string' && names) return [names];
-    if (Array.isArray(names) && names.length > 0) return names;
-    return [DEFAULT_CONTEXT_FILE_NAME];
+    const setting = this.settings.context?.fileName;
+    const names = (typeof setting === 'string' ? [setting] : (setting ?? [])).filter(
+      isContextFileName,
+    );
+    return names.length > 0 ? names : [DEFAULT_CONTEXT_FILE_NAME];
   }
 }
 

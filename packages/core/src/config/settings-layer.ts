@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isContextFileName } from '../memory/memory-file.js';
 import { closestNames } from '../utils/closest-names.js';
 import { isObject } from '../utils/json-schema.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
@@ -60,12 +61,17 @@ export function schemaForKeys(keys: readonly string[]): Record<string, unknown> 
 /** A `$ref` into one of the schema's top-level properties: `"#/properties/general/...`. */
 const REFERENCED_PROPERTY = /"#\/properties\/([^/"]+)/g;
 
-/** Validates one layer against the schema, drops what is wrong, resolves aliases and $VARs. */
+/**
+ * Validates one layer against the schema, drops what is wrong, resolves aliases and $VARs.
+ * `cut` sees the checked layer as the file spells it, before aliases and variables (the
+ * trust cut of an untrusted project).
+ */
 export function checkLayer(
   raw: object,
   source: string,
   env: NodeJS.ProcessEnv,
   warnings: SettingsWarning[],
+  cut?: (layer: Record<string, unknown>) => void,
 ): Settings {
   const layer = structuredClone(raw) as Record<string, unknown>;
   const keys = Object.keys(layer);
@@ -79,8 +85,36 @@ export function checkLayer(
     warnings.push({ source, key, message: explainProblem(problem.path, problem.message) });
     removeAt(layer, problem.path);
   }
+  cut?.(layer);
   resolveAliases(layer, source, warnings);
-  return expandVariables(layer, env, source, warnings, []) as Settings;
+  const settings = expandVariables(layer, env, source, warnings, []) as Settings;
+  keepContextFileNames(settings, source, warnings);
+  return settings;
+}
+
+/**
+ * `context.fileName` entries are names looked up in the project's folders and ~/.toolhost;
+ * one with a folder in it (`../outside/secret.txt`, `mcp-oauth/srv.json`) would read any
+ * file into the prompt, so it is left out.
+ */
+function keepContextFileNames(
+  settings: Settings,
+  source: string,
+  warnings: SettingsWarning[],
+): void {
+  const names = settings.context?.fileName;
+  if (names === undefined) return;
+  const list = typeof names === 'string' ? [names] : names;
+  const paths = list.filter((name) => !isContextFileName(name));
+  if (paths.length === 0) return;
+  warnings.push({
+    source,
+    key: 'context.fileName',
+    message: `${paths.map((name) => JSON.stringify(name)).join(', ')} ${paths.length === 1 ? 'is' : 'are'} not a file name and ${paths.length === 1 ? 'was' : 'were'} ignored: context files are names (such as "AGENTS.md") looked up in the project's folders and ~/.toolhost, never paths.`,
+  });
+  const kept = list.filter(isContextFileName);
+  if (kept.length > 0) settings.context!.fileName = typeof names === 'string' ? kept[0]! : kept;
+  else delete settings.context!.fileName;
 }
 
 function explainProblem(keyPath: string[], message: string): string {
@@ -148,6 +182,15 @@ function resolveAliases(
 }
 
 const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+/** Whether `value` (or a string inside it) names an environment variable: `$NAME` or `${NAME}`. */
+export function referencesVariable(value: unknown): boolean {
+  if (typeof value === 'string') return new RegExp(VARIABLE.source).test(value);
+  if (Array.isArray(value)) return value.some(referencesVariable);
+  if (typeof value === 'object' && value !== null)
+    return Object.values(value).some(referencesVariable);
+  return false;
+}
 
 function expandVariables(
   value: unknown,

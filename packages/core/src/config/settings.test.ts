@@ -223,26 +223,25 @@ describe('loadSettings', () => {
     expect(merged.tools?.exclude).toEqual(['a']);
   });
 
-  it("leaves out a project file's program-starting settings in an untrusted folder, saying how to trust it", () => {
+  it("leaves out a project file's loosening settings in an untrusted folder, in one warning that names the file, the keys and toolhost trust", () => {
     write(
       projectFile(),
       JSON.stringify({
         mcpServers: { s: { command: 'srv' } },
-        tools: { discoveryCommand: 'd', callCommand: 'c', allowed: ['x'] },
+        tools: { discoveryCommand: 'd', callCommand: 'c', allowed: ['x'], exclude: ['y'] },
         mcp: { serverCommand: 'm' },
       }),
     );
-    const { merged, warnings } = load({}, {}, false);
-    expect(merged.mcpServers).toBeUndefined();
-    expect(merged.tools).toEqual({ allowed: ['x'] });
-    expect(merged.mcp).toEqual({});
-    expect(warnings.map((w) => w.key).sort()).toEqual([
-      'mcp.serverCommand',
-      'mcpServers',
-      'tools.callCommand',
-      'tools.discoveryCommand',
-    ]);
-    expect(warnings[0]?.message).toContain('run "toolhost trust" in it');
+    const { merged, warnings, untrustedProject } = load({}, {}, false);
+    expect(merged).toEqual({ tools: { exclude: ['y'] } });
+    const keys = ['mcpServers', 'tools.discoveryCommand', 'tools.callCommand', 'tools.allowed'];
+    expect(untrustedProject).toEqual({ file: projectFile(), keys: [...keys, 'mcp.serverCommand'] });
+    expect(warnings).toHaveLength(1);
+    expect(formatSettingsWarning(warnings[0]!)).toBe(
+      `${projectFile()}: ${untrustedProject!.keys.join(', ')}: ignored, because ${project} is not a trusted folder: until you trust it, a project's settings may only make toolhost stricter, and these would have started programs (mcpServers, tools.discoveryCommand, tools.callCommand, mcp.serverCommand); let calls run without asking (tools.allowed). If you trust this project, run "toolhost trust" in it.`,
+    );
+    // Trusted, the same file applies in full.
+    expect(load({}, {}, true).merged.tools?.allowed).toEqual(['x']);
   });
 
   it("keeps the person's own MCP servers in an untrusted folder", () => {

@@ -2,12 +2,15 @@
  * Loads and merges settings: user (~/.toolhost), project (<root>/.toolhost), system
  * (/etc/toolhost or $TOOLHOST_SYSTEM_SETTINGS_PATH), then environment, then flags, each
  * layer above the one before. A bad file or key never stops toolhost: it is reported as a
- * warning naming the file and the key, and left out.
+ * warning naming the file and the key, and left out. In a folder the person has not
+ * trusted, the project's file is cut to what only makes toolhost stricter (trust/).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
+import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
 import { checkLayer } from './settings-layer.js';
 import { mergeSettings } from './settings-merge.js';
 import {
@@ -43,6 +46,16 @@ export interface LoadedSettings {
   merged: Settings;
   files: SettingsFile[];
   warnings: SettingsWarning[];
+  /**
+   * Set when the project folder is not trusted and its settings file asked for more than
+   * the person's own settings allow: the file and the keys left out (as the file spells them).
+   */
+  untrustedProject?: { file: string; keys: string[] };
+  /**
+   * Endpoint settings whose merged value an untrusted project alone named: no key of the
+   * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
+   */
+  untrustedEndpoints: EndpointSetting[];
 }
 
 export interface LoadSettingsOptions {
@@ -57,19 +70,11 @@ export interface LoadSettingsOptions {
   overrides?: Settings;
   /**
    * Whether the project folder is trusted. When it is not (and folder trust is on), the
-   * project file's settings that start programs are left out. Default: looked up in
-   * ~/.toolhost/trustedFolders.json.
+   * project file may only make toolhost stricter: the keys trust/ classes as loosening are
+   * left out. Default: looked up in ~/.toolhost/trustedFolders.json.
    */
   projectTrusted?: boolean;
 }
-
-/** Project settings that start programs, honoured only in trusted folders. */
-const PROGRAM_STARTING_KEYS: [keyof Settings, string | undefined][] = [
-  ['tools', 'discoveryCommand'],
-  ['tools', 'callCommand'],
-  ['mcpServers', undefined],
-  ['mcp', 'serverCommand'],
-];
 
 export function userSettingsDir(homeDir = os.homedir()): string {
   return path.join(homeDir, '.toolhost');
@@ -82,7 +87,6 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     options.systemSettingsPath ??
     env.TOOLHOST_SYSTEM_SETTINGS_PATH ??
     '/etc/toolhost/settings.json';
-  const warnings: SettingsWarning[] = [];
   const candidates: { scope: SettingsFile['scope']; path: string }[] = [
     { scope: 'user', path: path.join(userSettingsDir(homeDir), 'settings.json') },
     { scope: 'project', path: path.join(options.workspaceRoot, '.toolhost', 'settings.json') },
@@ -90,14 +94,92 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   ];
   // The user's and the project's file are the same file when toolhost runs in the home folder.
   const seen = new Set<string>();
-  const files: SettingsFile[] = [];
+  const read: ReadFile[] = [];
   for (const candidate of candidates) {
     const resolved = path.resolve(candidate.path);
     if (seen.has(resolved)) continue;
     seen.add(resolved);
-    files.push(readSettingsFile(candidate.scope, resolved, env, warnings));
+    read.push(readSettingsFile(candidate.scope, resolved));
+  }
+  // The person's own layers are checked first: the project's is judged against them.
+  const files: SettingsFile[] = read.map((file) => ({
+    scope: file.scope,
+    path: file.path,
+    exists: file.exists,
+    settings:
+      file.raw && file.scope !== 'project'
+        ? checkLayer(file.raw, file.path, env, file.warnings)
+        : {},
+  }));
+  const environmentWarnings: SettingsWarning[] = [];
+  const environment = settingsFromEnvironment(env, environmentWarnings);
+  const flagWarnings: SettingsWarning[] = [];
+  const flags = options.overrides
+    ? checkLayer(options.overrides, 'command line', env, flagWarnings)
+    : {};
+
+  let untrustedProject: LoadedSettings['untrustedProject'];
+  const projectIndex = read.findIndex((file) => file.scope === 'project');
+  const project = read[projectIndex];
+  const personLayers = [
+    ...files.filter((file) => file.scope !== 'project').map((file) => file.settings),
+    environment,
+    flags,
+  ];
+  const honoured = !project?.raw || projectHonoured(files, options, homeDir);
+  if (project?.raw) {
+    let cut: ((layer: Record<string, unknown>) => void) | undefined;
+    if (!honoured) {
+      const person = personLayers.reduce(mergeSettings, {});
+      cut = (layer) => {
+        const dropped = cutUntrustedProject(layer, person);
+        if (dropped.length === 0) return;
+        untrustedProject = { file: project.path, keys: dropped.map((setting) => setting.key) };
+        project.warnings.push({
+          source: project.path,
+          key: untrustedProject.keys.join(', '),
+          message: untrustedProjectMessage(path.resolve(options.workspaceRoot), dropped),
+        });
+      };
+    }
+    files[projectIndex]!.settings = checkLayer(
+      project.raw,
+      project.path,
+      env,
+      project.warnings,
+      cut,
+    );
   }
 
+  let merged: Settings = {};
+  for (const file of files) merged = mergeSettings(merged, file.settings);
+  merged = mergeSettings(mergeSettings(merged, environment), flags);
+  const warnings = [
+    ...read.flatMap((file) => file.warnings),
+    ...environmentWarnings,
+    ...flagWarnings,
+  ];
+  const untrustedEndpoints = honoured
+    ? []
+    : namedByUntrustedProject(merged, files[projectIndex]!.settings, personLayers);
+  return {
+    merged,
+    files,
+    warnings,
+    untrustedEndpoints,
+    ...(untrustedProject ? { untrustedProject } : {}),
+  };
+}
+
+/**
+ * Whether the project's settings apply in full: folder trust is off (only the person's own
+ * files can turn it off), or the person trusts the folder.
+ */
+function projectHonoured(
+  files: SettingsFile[],
+  options: LoadSettingsOptions,
+  homeDir: string,
+): boolean {
   const trustEnabled =
     [...files]
       .reverse()
@@ -105,40 +187,11 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
         (file) =>
           file.scope !== 'project' && file.settings.security?.folderTrust?.enabled !== undefined,
       )?.settings.security?.folderTrust?.enabled ?? SETTING_DEFAULTS.security.folderTrust.enabled;
-  const project = files.find((file) => file.scope === 'project');
-  if (trustEnabled && project?.exists) {
-    const trusted =
-      options.projectTrusted ??
-      isFolderTrusted(path.resolve(options.workspaceRoot), userSettingsDir(homeDir));
-    if (!trusted) dropProgramStartingKeys(project, options.workspaceRoot, warnings);
-  }
-
-  let merged: Settings = {};
-  for (const file of files) merged = mergeSettings(merged, file.settings);
-  merged = mergeSettings(merged, settingsFromEnvironment(env, warnings));
-  if (options.overrides) {
-    merged = mergeSettings(merged, checkLayer(options.overrides, 'command line', env, warnings));
-  }
-  return { merged, files, warnings };
-}
-
-function dropProgramStartingKeys(
-  file: SettingsFile,
-  root: string,
-  warnings: SettingsWarning[],
-): void {
-  const layer = file.settings as Record<string, Record<string, unknown> | undefined>;
-  for (const [section, key] of PROGRAM_STARTING_KEYS) {
-    const group = layer[section];
-    if (!group || (key !== undefined && !(key in group))) continue;
-    if (key === undefined) delete layer[section];
-    else delete group[key];
-    warnings.push({
-      source: file.path,
-      key: key ? `${section}.${key}` : section,
-      message: `was ignored: ${root} is not a trusted folder, and a project's settings start programs only in trusted folders. If you trust this project, run "toolhost trust" in it.`,
-    });
-  }
+  if (!trustEnabled) return true;
+  return (
+    options.projectTrusted ??
+    isFolderTrusted(path.resolve(options.workspaceRoot), userSettingsDir(homeDir))
+  );
 }
 
 export function formatSettingsWarning(warning: SettingsWarning): string {
@@ -146,12 +199,24 @@ export function formatSettingsWarning(warning: SettingsWarning): string {
   return `${where}: ${warning.message}`;
 }
 
-function readSettingsFile(
-  scope: SettingsFile['scope'],
-  filePath: string,
-  env: NodeJS.ProcessEnv,
-  warnings: SettingsWarning[],
-): SettingsFile {
+/** A settings file as read: its JSON object, not yet checked, and its own warnings. */
+interface ReadFile {
+  scope: SettingsFile['scope'];
+  path: string;
+  exists: boolean;
+  raw: Record<string, unknown> | undefined;
+  warnings: SettingsWarning[];
+}
+
+function readSettingsFile(scope: SettingsFile['scope'], filePath: string): ReadFile {
+  const warnings: SettingsWarning[] = [];
+  const file = (exists: boolean, raw?: Record<string, unknown>): ReadFile => ({
+    scope,
+    path: filePath,
+    exists,
+    raw,
+    warnings,
+  });
   let text: string;
   try {
     text = readFileSync(filePath, 'utf8');
@@ -164,7 +229,7 @@ function readSettingsFile(
         message: `cannot be read (${code ?? String(error)}); its settings were ignored. Check the file's permissions.`,
       });
     }
-    return { scope, path: filePath, exists: false, settings: {} };
+    return file(false);
   }
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, {
@@ -179,21 +244,18 @@ function readSettingsFile(
       key: '',
       message: `is not valid JSON (${printParseErrorCode(first.error)} at line ${line}, column ${column}); the whole file was ignored until it is fixed.`,
     });
-    return { scope, path: filePath, exists: true, settings: {} };
+    return file(true);
   }
-  if (parsed === undefined || parsed === null || text.trim() === '') {
-    return { scope, path: filePath, exists: true, settings: {} };
-  }
+  if (parsed === undefined || parsed === null || text.trim() === '') return file(true);
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     warnings.push({
       source: filePath,
       key: '',
       message: 'must contain a JSON object ({ ... }); the whole file was ignored.',
     });
-    return { scope, path: filePath, exists: true, settings: {} };
+    return file(true);
   }
-  const settings = checkLayer(parsed as Record<string, unknown>, filePath, env, warnings);
-  return { scope, path: filePath, exists: true, settings };
+  return file(true, parsed as Record<string, unknown>);
 }
 
 function settingsFromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarning[]): Settings {

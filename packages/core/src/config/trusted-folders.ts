@@ -1,7 +1,8 @@
 /**
- * Folders the person trusts: only there may a project's own settings start programs (a
- * tool discovery command, MCP servers). Kept in ~/.toolhost/trustedFolders.json in Qwen
- * Code's format: `{ "<absolute path>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`.
+ * Folders the person trusts: only there do a project's own settings apply in full
+ * (elsewhere they may only make toolhost stricter, see trust/). Kept in
+ * ~/.toolhost/trustedFolders.json in Qwen Code's format:
+ * `{ "<absolute path>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,14 +28,20 @@ function readRules(userDir: string): Record<string, TrustLevel> {
 
 /** Whether `folder` is trusted: the most specific rule that covers it decides. */
 export function isFolderTrusted(folder: string, userDir: string): boolean {
-  let best: { depth: number; trusted: boolean } | undefined;
+  const level = folderTrustLevel(folder, userDir);
+  return level !== undefined && level !== 'DO_NOT_TRUST';
+}
+
+/** The most specific rule that covers `folder`, or undefined when the person never decided. */
+export function folderTrustLevel(folder: string, userDir: string): TrustLevel | undefined {
+  let best: { depth: number; level: TrustLevel } | undefined;
   for (const [rulePath, level] of Object.entries(readRules(userDir))) {
     const base = level === 'TRUST_PARENT' ? path.dirname(rulePath) : rulePath;
     if (!isWithin(path.resolve(base), folder)) continue;
     const depth = path.resolve(base).split(path.sep).length;
-    if (!best || depth >= best.depth) best = { depth, trusted: level !== 'DO_NOT_TRUST' };
+    if (!best || depth >= best.depth) best = { depth, level };
   }
-  return best?.trusted ?? false;
+  return best?.level;
 }
 
 export async function setFolderTrust(

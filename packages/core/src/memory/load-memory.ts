@@ -1,10 +1,13 @@
 /**
  * Collects the memory (context) files into the text an agent puts in its system prompt:
  * the global file first, then those from the workspace root down to the current folder.
+ * A project's file is read only where it really is inside the workspace: one that is a
+ * link leading out (to the person's keys, another project) is left out, in any folder.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { ConfinementError, openedPath, openFileConfined } from '../utils/confined-fs.js';
 import { isWithin } from '../workspace/workspace-context.js';
 
 export const DEFAULT_MEMORY_LIMIT = 100_000;
@@ -15,6 +18,8 @@ export interface LoadedMemory {
   files: string[];
   /** Files left out or cut because of the size limit. */
   cut: string[];
+  /** The project's files left out because they lead outside the workspace. */
+  outside: string[];
 }
 
 export function loadMemory(
@@ -30,26 +35,23 @@ export function loadMemory(
     for (let depth = 1; depth <= steps.length; depth++)
       folders.push(path.join(root, ...steps.slice(0, depth)));
   }
-  const candidates = [
-    ...names.map((name) => path.join(config.userDir, name)),
-    ...folders.flatMap((folder) => names.map((name) => path.join(folder, name))),
-  ];
+  const own = names.map((name) => path.join(config.userDir, name));
+  const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
+  const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
   const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;
   const seen = new Set<string>();
   const blocks: string[] = [];
   const files: string[] = [];
   const cut: string[] = [];
+  const outside: string[] = [];
   let used = 0;
-  for (const file of candidates) {
+  for (const file of [...own, ...project]) {
     if (!existsSync(file)) continue;
-    let real: string;
-    let content: string;
-    try {
-      real = realpathSync(file);
-      if (seen.has(real)) continue;
-      seen.add(real);
-      content = readFileSync(real, 'utf8').trim();
-    } catch {
+    const content = own.includes(file)
+      ? readOwnFile(file, seen)
+      : readProjectFile(file, seen, inWorkspace);
+    if (content === 'outside') {
+      outside.push(file);
       continue;
     }
     if (!content) continue;
@@ -67,5 +69,46 @@ export function loadMemory(
     files.push(file);
     used += shown.length;
   }
-  return { text: blocks.join('\n\n'), files, cut };
+  return { text: blocks.join('\n\n'), files, cut, outside };
+}
+
+/** The person's own file in ~/.toolhost, wherever they linked it; undefined when unreadable or seen. */
+function readOwnFile(file: string, seen: Set<string>): string | undefined {
+  try {
+    const real = realpathSync(file);
+    if (seen.has(real)) return undefined;
+    seen.add(real);
+    return readFileSync(real, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A project's file, opened and then judged by where it really is (so a link swapped in
+ * between cannot lead out): 'outside' when that is not inside the workspace.
+ */
+function readProjectFile(
+  file: string,
+  seen: Set<string>,
+  inWorkspace: (real: string) => boolean,
+): string | 'outside' | undefined {
+  let fd: number;
+  try {
+    // Not a plain file (a named pipe would hold the start up forever): not memory.
+    if (!statSync(file).isFile()) return undefined;
+    fd = openFileConfined(file, inWorkspace);
+  } catch (error) {
+    return error instanceof ConfinementError ? 'outside' : undefined;
+  }
+  try {
+    const real = openedPath(fd) ?? realpathSync(file);
+    if (seen.has(real)) return undefined;
+    seen.add(real);
+    return readFileSync(fd, 'utf8').trim();
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -6,6 +6,7 @@
  * until then, or when the server does not say.
  */
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
+import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 
 export interface ModelEndpoint {
   baseUrl: string;
@@ -76,15 +77,25 @@ export function defaultMaxOutputTokens(contextWindow: number): number {
   return Math.min(32_768, Math.max(1_024, Math.floor(contextWindow / 4)));
 }
 
-/** The endpoint, or undefined when no model is configured. */
-export function resolveEndpoint(settings: Settings): ModelEndpoint | undefined {
+/**
+ * The endpoint, or undefined when no model is configured. `untrusted` lists the endpoint
+ * settings an untrusted project alone named (Config.untrustedEndpoints): a key of the
+ * person's is never paired with a base URL such a project chose.
+ */
+export function resolveEndpoint(
+  settings: Settings,
+  untrusted: readonly EndpointSetting[] = [],
+): ModelEndpoint | undefined {
   const model = settings.model;
   const name = model?.name?.trim();
   if (!name || (!model?.baseUrl && !model?.apiKey)) return undefined;
+  const keyMayGo =
+    personalKeyMayGo(['model.baseUrl'], untrusted) ||
+    !personalKeyMayGo(['model.apiKey'], untrusted);
   return {
     baseUrl: model.baseUrl?.trim() || DEFAULT_BASE_URL,
     // Local servers (Ollama, llama.cpp, vLLM) need no key, but the client needs a value.
-    apiKey: model.apiKey || 'not-needed',
+    apiKey: (keyMayGo && model.apiKey) || 'not-needed',
     model: name,
     contextWindow: model.contextWindow ?? contextWindowFor(name),
     contextWindowSource: model.contextWindow

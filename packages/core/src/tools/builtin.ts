@@ -33,7 +33,12 @@ export function createToolRegistry(config: Config, options: BuiltinOptions = {})
   registry.registerTool(new ReadManyFilesTool(config));
   registry.registerTool(new ShellTool(config));
   registry.registerTool(new WebFetchTool(config, options.webFetch));
-  const search = configureSearch(config.settings, options.env ?? process.env);
+  const search = configureSearch(
+    config.settings,
+    options.env ?? process.env,
+    undefined,
+    config.untrustedEndpoints,
+  );
   if (search.configured) registry.registerTool(new WebSearchTool(search.provider));
   else registry.markUnavailable(WebSearchTool.Name, search.reason);
   registry.registerTool(new MemoryTool(config));

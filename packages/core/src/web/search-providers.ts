@@ -1,9 +1,11 @@
 /**
  * Web search providers. Each speaks its service's own API; base URLs can be overridden in
- * settings (`webSearch.baseUrl`), API keys come from the environment.
+ * settings (`webSearch.baseUrl`), API keys come from the person's environment and go only
+ * to a provider and address the person named (trust/endpoint-keys.ts).
  */
 import type { request } from 'undici';
 import type { Settings } from '../config/settings.js';
+import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 
 export interface SearchResult {
   title: string;
@@ -39,17 +41,32 @@ export type SearchSetup =
 export const HOW_TO_CONFIGURE =
   'Set webSearch.provider in settings to tavily (with TAVILY_API_KEY), google (GOOGLE_API_KEY and GOOGLE_CSE_ID or webSearch.searchEngineId), brave (BRAVE_API_KEY) or searxng (webSearch.baseUrl of your instance).';
 
-/** The provider settings and environment call for, or why there is none. */
+/**
+ * The provider settings and environment call for, or why there is none. `untrusted` lists
+ * the endpoint settings an untrusted project alone named (Config.untrustedEndpoints): the
+ * environment's keys are never sent where such a project chose.
+ */
 export function configureSearch(
   settings: Settings,
   env: NodeJS.ProcessEnv,
   timeoutMs = 15_000,
+  untrusted: readonly EndpointSetting[] = [],
 ): SearchSetup {
   const web = settings.webSearch;
   if (!web?.provider)
     return {
       configured: false,
       reason: `web_search is off: no search provider is configured. ${HOW_TO_CONFIGURE}`,
+    };
+  if (
+    !personalKeyMayGo(
+      ['webSearch.provider', 'webSearch.baseUrl', 'webSearch.searchEngineId'],
+      untrusted,
+    )
+  )
+    return {
+      configured: false,
+      reason: `web_search is off: the search provider was chosen by this project's settings, which is not trusted, and your API keys go only to providers you name. Set webSearch in your own settings, or run "toolhost trust" if you trust the project.`,
     };
   const missing = (what: string) => ({
     configured: false as const,

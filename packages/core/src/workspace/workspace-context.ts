@@ -167,6 +167,18 @@ export function isWithin(root: string, candidate: string): boolean {
 }
 
 /**
+ * Where `file` really leads when that is outside `realRoot` (a real path), through a link
+ * of its own or of a folder above it; undefined while it stays inside. For files a project
+ * hands toolhost to read into the prompt (commands, subagents), which must not bring along
+ * what lies outside it.
+ */
+export function leadsOutside(realRoot: string, file: string): string | undefined {
+  const real = resolveLikeKernel(path.resolve(file));
+  if (real === null) return file;
+  return isWithin(realRoot, real) ? undefined : real;
+}
+
+/**
  * Resolves an absolute path as the kernel would when opening or creating it: symbolic
  * links are followed wherever they point (existing or not), `..` goes to the parent of the
  * real location. Components that do not exist are appended as written. Returns null for a

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Config } from '@toolhost/core/internal/config/config.js';
@@ -30,6 +30,37 @@ function load(reserved: string[] = []) {
 }
 
 describe('user commands', () => {
+  it("skips a project's command file or folder that is a link leading out of the project", () => {
+    write(path.join(base, 'outside', 'credentials'), 'OUTSIDE-SECRET');
+    write(path.join(base, 'outside', 'cmds', 'leak.md'), 'OUTSIDE-PROMPT');
+    mkdirSync(path.join(project, '.toolhost', 'commands'), { recursive: true });
+    symlinkSync(
+      path.join(base, 'outside', 'credentials'),
+      path.join(project, '.toolhost', 'commands', 'review.md'),
+    );
+    mkdirSync(path.join(project, '.qwen'));
+    symlinkSync(path.join(base, 'outside', 'cmds'), path.join(project, '.qwen', 'commands'));
+    write(path.join(project, '.toolhost', 'commands', 'docs', 'inside.md'), 'INSIDE');
+    symlinkSync(
+      path.join(project, '.toolhost', 'commands', 'docs', 'inside.md'),
+      path.join(project, '.toolhost', 'commands', 'alias.md'),
+    );
+    // The person's own folder may link anywhere.
+    mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+    symlinkSync(path.join(base, 'outside', 'cmds'), path.join(home, '.toolhost', 'commands'));
+    const { commands, warnings } = load();
+    expect(commands.map((command) => command.name).sort()).toEqual([
+      'alias',
+      'docs:inside',
+      'leak',
+    ]);
+    expect(commands.find((command) => command.name === 'leak')?.source).toBe('user');
+    expect(warnings).toEqual([
+      `${path.join(project, '.toolhost', 'commands', 'review.md')}: leads outside the project (to ${path.join(base, 'outside', 'credentials')}); a project's command files are read only inside it. The command was skipped.`,
+      `${path.join(project, '.qwen', 'commands', 'leak.md')}: leads outside the project (to ${path.join(base, 'outside', 'cmds', 'leak.md')}); a project's command files are read only inside it. The command was skipped.`,
+    ]);
+  });
+
   it('reads project and user folders, names nested files with namespaces, project first', () => {
     write(
       path.join(project, '.toolhost/commands/review.md'),

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import { USER_COMMAND_FOLDERS } from '@toolhost/core/internal/config/prompt-folders.js';
 import { readFrontMatterFile } from '@toolhost/core/internal/utils/front-matter.js';
+import { leadsOutside } from '@toolhost/core/internal/workspace/workspace-context.js';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';
@@ -31,6 +32,8 @@ export interface LoadedUserCommands {
 export interface CommandFolder {
   dir: string;
   source: Extract<CommandSource, 'project' | 'user'>;
+  /** For a project's folder: the project's real root, which its files must not lead out of. */
+  root?: string;
 }
 
 /** Project folders first, then the person's: the first command of a name wins. */
@@ -39,6 +42,7 @@ export function userCommandFolders(config: Config): CommandFolder[] {
   const project = FOLDERS.map((folder) => ({
     dir: path.join(config.targetDir, folder),
     source: 'project' as const,
+    root: config.targetDir,
   }));
   // A project in the home folder itself would list the same folders twice.
   if (path.resolve(home) === path.resolve(config.targetDir)) return project;
@@ -78,6 +82,13 @@ export function loadUserCommands(
       }
       seen.set(key, path.basename(file));
       if (byName.has(key)) continue;
+      const outside = folder.root ? leadsOutside(folder.root, file) : undefined;
+      if (outside) {
+        warnings.push(
+          `${file}: leads outside the project (to ${outside}); a project's command files are read only inside it. The command was skipped.`,
+        );
+        continue;
+      }
       const parsed = /\.toml$/i.test(file) ? parseTomlCommandFile(file) : parseCommandFile(file);
       if (typeof parsed === 'string') {
         warnings.push(`${file}: ${parsed} The command was skipped.`);

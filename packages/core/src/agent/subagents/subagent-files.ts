@@ -11,6 +11,7 @@ import type { Config } from '../../config/config.js';
 import { SUBAGENT_FOLDERS } from '../../config/prompt-folders.js';
 import type { SubagentDefinition } from '../../tools/task.js';
 import { readFrontMatterFile } from '../../utils/front-matter.js';
+import { leadsOutside } from '../../workspace/workspace-context.js';
 import { GENERAL_PURPOSE } from './builtin-subagents.js';
 
 export interface LoadedSubagents {
@@ -35,6 +36,7 @@ export function subagentFolders(config: Config): string[] {
 export function loadSubagents(config: Config): LoadedSubagents {
   const warnings: string[] = [];
   const byName = new Map<string, SubagentDefinition>();
+  const projectFolders = new Set(subagentFolders(config).slice(0, FOLDERS.length));
   for (const folder of subagentFolders(config)) {
     let files: string[];
     try {
@@ -46,6 +48,15 @@ export function loadSubagents(config: Config): LoadedSubagents {
     }
     for (const file of files) {
       const filePath = path.join(folder, file);
+      const outside = projectFolders.has(folder)
+        ? leadsOutside(config.targetDir, filePath)
+        : undefined;
+      if (outside) {
+        warnings.push(
+          `${filePath}: leads outside the project (to ${outside}); a project's subagent files are read only inside it. The subagent file was skipped.`,
+        );
+        continue;
+      }
       const parsed = parseSubagentFile(filePath);
       if (typeof parsed === 'string') {
         warnings.push(`${filePath}: ${parsed} The subagent file was skipped.`);

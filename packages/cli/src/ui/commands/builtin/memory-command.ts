@@ -61,8 +61,12 @@ function showMemory(context: CommandContext): void {
     return;
   }
   const cut = memory.cut.length > 0 ? `\n\nLeft out or cut for size: ${memory.cut.join(', ')}` : '';
+  const outside =
+    memory.outside.length > 0
+      ? `\n\nLeft out, leading outside the workspace: ${memory.outside.join(', ')}`
+      : '';
   context.print(
-    `**Memory** from ${memory.files.map((file) => `\`${file}\``).join(', ')}\n\n${memory.text}${cut}`,
+    `**Memory** from ${memory.files.map((file) => `\`${file}\``).join(', ')}\n\n${memory.text}${cut}${outside}`,
   );
 }
 

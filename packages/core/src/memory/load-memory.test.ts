@@ -1,0 +1,84 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
+import { Config } from '../config/config.js';
+import { loadMemory } from './load-memory.js';
+
+let dirs: TempDirs;
+let secret: string;
+
+function write(file: string, text: string) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+  secret = write(path.join(dirs.base, 'outside', 'secret.txt'), 'OUTSIDE-SECRET');
+});
+afterEach(() => dirs.cleanup());
+
+const load = (cwd = dirs.root) =>
+  loadMemory(
+    Config.load({
+      root: dirs.root,
+      homeDir: dirs.home,
+      env: {},
+      systemSettingsPath: path.join(dirs.base, 'none.json'),
+    }).config,
+    { cwd },
+  );
+
+describe('loadMemory', () => {
+  it("leaves out a project's AGENTS.md that is a link leading outside the workspace", () => {
+    symlinkSync(secret, path.join(dirs.root, 'AGENTS.md'));
+    const memory = load();
+    expect(memory.text).not.toContain('OUTSIDE-SECRET');
+    expect(memory.outside).toEqual([path.join(dirs.root, 'AGENTS.md')]);
+  });
+
+  it('leaves out memory below a folder that is a link leading out', () => {
+    symlinkSync(path.dirname(secret), path.join(dirs.root, 'docs'));
+    write(path.join(dirs.base, 'outside', 'AGENTS.md'), 'OUTSIDE-MEMORY');
+    const memory = load(path.join(dirs.root, 'docs'));
+    expect(memory.text).not.toContain('OUTSIDE-MEMORY');
+    expect(memory.outside).toEqual([path.join(dirs.root, 'docs', 'AGENTS.md')]);
+  });
+
+  it("reads a link that stays inside the workspace, and the person's own memory file", () => {
+    write(path.join(dirs.root, 'docs', 'memory.md'), 'PROJECT-MEMORY');
+    symlinkSync(path.join('docs', 'memory.md'), path.join(dirs.root, 'AGENTS.md'));
+    write(path.join(dirs.home, '.toolhost', 'AGENTS.md'), 'PERSON-MEMORY');
+    const memory = load();
+    expect(memory.text).toContain('PROJECT-MEMORY');
+    expect(memory.text).toContain('PERSON-MEMORY');
+    expect(memory.outside).toEqual([]);
+  });
+
+  it('reads context.fileName entries as names only: a path in settings reads nothing', () => {
+    write(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({
+        context: { fileName: ['../outside/secret.txt', 'mcp-oauth/srv.json', 'NOTES.md'] },
+      }),
+    );
+    write(path.join(dirs.home, '.toolhost', 'mcp-oauth', 'srv.json'), 'OAUTH-TOKEN');
+    write(path.join(dirs.root, 'NOTES.md'), 'NOTES');
+    const memory = load();
+    expect(memory.text).toContain('NOTES');
+    expect(memory.text).not.toContain('OUTSIDE-SECRET');
+    expect(memory.text).not.toContain('OAUTH-TOKEN');
+  });
+
+  it('falls back to AGENTS.md when every configured name is a path', () => {
+    const config = new Config({
+      roots: [dirs.root],
+      homeDir: dirs.home,
+      settings: { context: { fileName: ['../outside/secret.txt'] } },
+    });
+    expect(config.getContextFileNames()).toEqual(['AGENTS.md']);
+    expect(loadMemory(config, { cwd: dirs.root }).text).not.toContain('OUTSIDE-SECRET');
+  });
+});
