@@ -63,10 +63,11 @@ describe('toolhost tools', () => {
     expect(stdout).toMatch(/\d+ tools active in /);
   });
 
-  it('lists task apart, as what an agent session adds, and counts it so', () => {
+  it('lists task and tool_search apart, as what an agent session adds, and counts them so', () => {
     const { stdout } = cli(['tools']);
     expect(stdout).toContain('task (agent sessions only)');
-    expect(stdout).toMatch(/\d+ tools active in .*; an agent session adds 1/);
+    expect(stdout).toContain('tool_search (agent sessions only)');
+    expect(stdout).toMatch(/\d+ tools active in .*; an agent session adds 2/);
   });
 
   it('says how to turn on web_search when no provider is configured', () => {
@@ -254,7 +255,7 @@ describe('toolhost call', () => {
   });
 
   it('exits 1 for invalid parameters, like a model call', () => {
-    const { code, stderr } = cli(['call', 'read_file', '{"absolute_path": 3}']);
+    const { code, stderr } = cli(['call', 'read_file', '{"absolute_path": ["a.txt"]}']);
     expect(code).toBe(1);
     expect(stderr).toBe(
       'error [invalid_tool_params]: Invalid parameters for read_file: absolute_path must be string\n',

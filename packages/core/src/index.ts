@@ -153,9 +153,11 @@ export {
   type MemoryScope,
   memoryFilePath,
 } from './memory/memory-file.js';
+export { type LearnedContextWindow, learnContextWindow } from './models/context-window.js';
 export {
   contextWindowFor,
   DEFAULT_CONTEXT_WINDOW,
+  defaultMaxOutputTokens,
   HOW_TO_CONFIGURE_MODEL,
   type ModelEndpoint,
   resolveEndpoint,
@@ -205,6 +207,12 @@ export {
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
 // Tools
 export { type BuiltinOptions, createToolRegistry } from './tools/builtin.js';
+export {
+  DeferredTools,
+  MAX_DECLARED_TOOLS,
+  MCP_SHARE_OF_WINDOW,
+  type ToolMatch,
+} from './tools/deferred-tools.js';
 export { DiscoveredTool, runDiscoveryCommand, splitCommand } from './tools/discovered-tool.js';
 export { EditTool, type EditToolParams } from './tools/edit.js';
 export {
@@ -261,6 +269,7 @@ export {
   ToolRegistry,
   type ToolSource,
 } from './tools/tool-registry.js';
+export { type ToolSearchParams, ToolSearchTool } from './tools/tool-search.js';
 export * from './tools/tools.js';
 export {
   type ContentProcessor,

@@ -121,6 +121,7 @@ describe('ModelClient', () => {
     expect(error.message).toContain(server!.baseUrl);
     expect(error.message).toContain('503');
     expect(error.message).toContain('overloaded');
+    expect(error.message).toMatch(/after 3 attempts.*model\.maxRetries/);
     expect(server!.requests).toHaveLength(3);
   });
 
@@ -134,6 +135,60 @@ describe('ModelClient', () => {
     expect(error.kind).toBe('tools_rejected');
     expect(error.message).toMatch(/does not accept tool declarations/);
     expect(server!.requests).toHaveLength(1);
+  });
+
+  it('does not send again a request the server names as invalid: 500 naming the arguments, 422', async () => {
+    const client = await clientFor([
+      {
+        status: 500,
+        message: 'Failed to parse tool call arguments as JSON: unexpected end of input',
+      },
+      { status: 422, message: 'messages.2.content: field required' },
+      { text: 'never reached' },
+    ]);
+    const signal = new AbortController().signal;
+    const first = (await client
+      .generate({ messages: user }, { signal })
+      .catch((e: unknown) => e)) as ModelError;
+    expect(first).toMatchObject({ kind: 'invalid_request', status: 500, attempts: 1 });
+    expect(first.message).toContain(server!.baseUrl);
+    expect(first.message).toContain('HTTP 500');
+    expect(first.message).toMatch(/not sent again.*chat template/s);
+    const second = (await client
+      .generate({ messages: user }, { signal })
+      .catch((e: unknown) => e)) as ModelError;
+    expect(second).toMatchObject({ kind: 'invalid_request', status: 422, attempts: 1 });
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('reads an error llama-server sends inside a stream after HTTP 200', async () => {
+    const client = await clientFor([
+      { sseError: { code: 503, message: 'Loading model', type: 'unavailable_error' } },
+      { text: 'loaded now' },
+      {
+        sseError: {
+          code: 500,
+          message: 'Failed to parse input: the chat template could not be rendered',
+          type: 'server_error',
+        },
+      },
+    ]);
+    const signal = new AbortController().signal;
+    const events: ModelStreamEvent[] = [];
+    const ok = await client.generate(
+      { messages: user },
+      { signal, onEvent: (e) => events.push(e) },
+    );
+    expect(ok.text).toBe('loaded now');
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({
+      reason: expect.stringContaining('Loading model'),
+    });
+    const error = (await client
+      .generate({ messages: user }, { signal })
+      .catch((e: unknown) => e)) as ModelError;
+    expect(error).toMatchObject({ kind: 'invalid_request', status: 500 });
+    expect(error.message).toContain('the chat template could not be rendered');
+    expect(server!.requests).toHaveLength(3);
   });
 
   it('leaves stream_options out for the session once the server rejects it', async () => {

@@ -74,6 +74,16 @@ export async function runHeadless(
           onWarning: (message) => warn(`warning: ${message}`),
           onEvent: (event: AgentEvent) => printer.event(event),
         });
+        await untilDone(
+          Promise.all([
+            // Nobody sees tools arrive in a one-shot run: the first request has the MCP
+            // servers' tools (each server bounded by its start timeout; the init event says
+            // how each ended) and the server's context size.
+            session.registry.whenDiscoveryComplete(),
+            agent.model.learnContextWindow(controller.signal),
+          ]),
+          controller.signal,
+        );
         printer.start(endpoint.model);
         const content = await withAttachments(prompt, session, controller.signal, warn);
         const run = agent.loop.run(content, controller.signal);
@@ -92,6 +102,15 @@ export async function runHeadless(
       return ExitCode.Usage;
     },
   );
+}
+
+/** Waits for the work, or until the run is cancelled (the run then ends as cancelled). */
+async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  const cancelled = new Promise<void>((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  await Promise.race([work, cancelled]);
 }
 
 /**

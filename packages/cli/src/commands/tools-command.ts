@@ -59,6 +59,11 @@ const AGENT_ONLY_TOOLS = [
     reason:
       'Hands a piece of work to a subagent (a model of its own, with the subagents found for this project); the agent adds it, `toolhost call` cannot run it.',
   },
+  {
+    name: 'tool_search',
+    reason:
+      'Finds MCP tools whose declarations are held back when there are too many to declare (past 128 tools or a tenth of the context window; tools.deferLoading); the agent offers it only then.',
+  },
 ];
 /** A server's or a discovered tool's text on one line, made visible (see visibleText). */
 const v = (text: string) => visibleText(text);

@@ -64,18 +64,15 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
         ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
       });
       const services = controller.services();
-      controller.attach(
-        createAgent({
-          onEvent: controller.onEvent,
-          onConfirmationRequest: controller.requestApproval,
-          editProposal: editorForApp(
-            controller,
-            io.stdin,
-            config.settings.general?.preferredEditor,
-          ),
-          onWarning: (message) => services.print(message, 'warning'),
-        }),
-      );
+      const agent = createAgent({
+        onEvent: controller.onEvent,
+        onConfirmationRequest: controller.requestApproval,
+        editProposal: editorForApp(controller, io.stdin, config.settings.general?.preferredEditor),
+        onWarning: (message) => services.print(message, 'warning'),
+      });
+      controller.attach(agent);
+      // Asked while the person types: the first prompt need not wait for it.
+      void agent.model.learnContextWindow();
       const folderLabel = shortPath(config.targetDir, process.env.HOME);
       controller.add({
         kind: 'welcome',

@@ -15,6 +15,8 @@ export interface AgentToolCall {
   args: Record<string, unknown>;
   /** The raw text, when the arguments were not a JSON object. */
   malformedArguments?: string;
+  /** The answer ended at the output token limit while these arguments were being written. */
+  cutOff?: boolean;
 }
 
 export interface AgentToolResult {

@@ -8,6 +8,7 @@ import type {
 import type { ModelClient } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import type { UsageTracker } from '../models/token-usage.js';
+import type { DeferredTools } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentEventListener } from './agent-events.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
@@ -58,4 +59,6 @@ export interface AgentLoopOptions {
   modelName?: string;
   /** Snapshots the files before each batch that may change them; none when omitted. */
   checkpoints?: CheckpointHook;
+  /** Holds back MCP declarations past the budget (tool_search finds them); all declared when omitted. */
+  deferredTools?: DeferredTools;
 }

@@ -1,24 +1,75 @@
 /** One run of the agent loop: its counters, limits and signal, and the result it ends with. */
 import type { ChatMessage, ModelToolCall } from '../models/model-types.js';
 import type { TokenUsage } from '../models/token-usage.js';
-import type { AgentRunResult, AgentStopReason, PermissionDenial } from './agent-events.js';
+import type {
+  AgentRunResult,
+  AgentStopReason,
+  AgentToolCall,
+  PermissionDenial,
+} from './agent-events.js';
 import type { AgentLimits } from './agent-loop-options.js';
 
-/** The model's answer as it sent it (tool names and arguments untouched). */
-export function assistantMessage(text: string, calls: ModelToolCall[]): ChatMessage {
+/**
+ * The model's answer for the history: tool names as the model called them, arguments
+ * written again from what was parsed. Servers that render a chat template (llama.cpp's
+ * llama-server with --jinja) parse every call's arguments in every later request, so raw
+ * text that is not a JSON object (a call cut off at the output limit) would make all of
+ * them fail; such a call goes in as `{}`, and its result tells the model what it sent.
+ */
+export function assistantMessage(
+  text: string,
+  sent: ModelToolCall[],
+  parsed: readonly AgentToolCall[],
+): ChatMessage {
   return {
     role: 'assistant',
     content: text || null,
-    ...(calls.length > 0
+    ...(sent.length > 0
       ? {
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: 'function' as const,
-            function: { name: call.name, arguments: call.arguments },
-          })),
+          tool_calls: sent.map((call, index) => {
+            const args = parsed[index];
+            return {
+              id: call.id,
+              type: 'function' as const,
+              function: {
+                name: call.name,
+                arguments:
+                  args && args.malformedArguments === undefined ? JSON.stringify(args.args) : '{}',
+              },
+            };
+          }),
         }
       : {}),
   };
+}
+
+/**
+ * The history with every tool call's arguments a JSON object (the same array when they
+ * all are): a session recorded before arguments were written again may hold raw text.
+ */
+export function withValidToolArguments(history: ChatMessage[]): ChatMessage[] {
+  let repaired: ChatMessage[] | undefined;
+  history.forEach((message, index) => {
+    if (message.role !== 'assistant' || !message.tool_calls?.length) return;
+    const calls = message.tool_calls.map((call) =>
+      call.type === 'function' && !isJsonObject(call.function.arguments)
+        ? { ...call, function: { ...call.function, arguments: '{}' } }
+        : call,
+    );
+    if (calls.every((call, i) => call === message.tool_calls?.[i])) return;
+    repaired ??= [...history];
+    repaired[index] = { ...message, tool_calls: calls };
+  });
+  return repaired ?? history;
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** The counters, limits and signals of one run. */

@@ -16,7 +16,7 @@ import { UsageTracker } from '../models/token-usage.js';
 import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
-import { assistantMessage, RunState } from './agent-loop-run.js';
+import { assistantMessage, RunState, withValidToolArguments } from './agent-loop-run.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
@@ -131,7 +131,7 @@ export class AgentLoop {
       let response: ModelResponse;
       let toToolName: (calledName: string) => string;
       try {
-        ({ response, toToolName } = await this.request(run, detector));
+        ({ response, toToolName } = await this.requestThatFits(run, detector));
       } catch (error) {
         if (error instanceof LoopStop)
           return run.finish('loop_detected', answer, this.usage.usage, error.message);
@@ -140,7 +140,7 @@ export class AgentLoop {
         const message = error instanceof Error ? error.message : String(error);
         return run.finish('error', answer, this.usage.usage, message);
       }
-      const calls = parseToolCalls(response.toolCalls, toToolName);
+      const calls = parseToolCalls(response.toolCalls, toToolName, response.finishReason);
       this.emit({
         type: 'assistant',
         text: response.text,
@@ -163,7 +163,7 @@ export class AgentLoop {
         continue;
       }
       emptyAnswers = 0;
-      this.append(assistantMessage(response.text, response.toolCalls));
+      this.append(assistantMessage(response.text, response.toolCalls, calls));
       const textLoop = detector.checkText(response.text);
       if (textLoop) return run.finish('loop_detected', answer, this.usage.usage, textLoop);
       if (calls.length === 0) {
@@ -216,6 +216,30 @@ export class AgentLoop {
     }
   }
 
+  /**
+   * One model request; when the server answers that the conversation does not fit its
+   * context (the client then knows the real size), it is compressed and sent once more.
+   */
+  private async requestThatFits(
+    run: RunState,
+    detector: LoopDetector,
+  ): ReturnType<AgentLoop['request']> {
+    try {
+      return await this.request(run, detector);
+    } catch (error) {
+      if (!(error instanceof ModelError) || error.kind !== 'context_exceeded') throw error;
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        message:
+          "The conversation does not fit the model's context; compressing it and trying once more.",
+      });
+      const compressed = await this.compress(run.signal, true).catch(() => false);
+      if (!compressed) throw error;
+      return this.request(run, detector);
+    }
+  }
+
   /** One model request; text is watched for loops as it streams. */
   private async request(
     run: RunState,
@@ -228,10 +252,15 @@ export class AgentLoop {
     let loopReason: string | undefined;
     try {
       // Read at every turn: tools that arrived since (an MCP server connecting) are offered.
-      const chatTools = toChatTools(this.options.registry.getFunctionDeclarations());
+      const { registry, deferredTools, model } = this.options;
+      const chatTools = toChatTools(
+        deferredTools
+          ? deferredTools.declarations(registry, model.endpoint.contextWindow)
+          : registry.getFunctionDeclarations(),
+      );
       const messages: ChatMessage[] = [
         { role: 'system', content: this.options.systemPrompt },
-        ...this.history,
+        ...withValidToolArguments(this.history),
       ];
       const response = await this.options.model.generate(
         {

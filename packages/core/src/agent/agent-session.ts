@@ -14,7 +14,9 @@ import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
+import { DeferredTools } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { ToolSearchTool } from '../tools/tool-search.js';
 import type { AgentEventListener } from './agent-events.js';
 import { type AgentLimits, AgentLoop } from './agent-loop.js';
 import { Checkpointer, type CheckpointHook } from './checkpoints/checkpointer.js';
@@ -72,10 +74,17 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const model = new ModelClient(options.endpoint, options.client);
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
+  const deferredTools = new DeferredTools(() => config.settings.tools?.deferLoading);
+  if (!registry.getRegisteredTool(ToolSearchTool.Name))
+    registry.registerTool(new ToolSearchTool(deferredTools, registry));
   // The loop is made below; a subagent only asks for its checkpoints once it runs.
   let loopForSubagents: AgentLoop | undefined;
-  registerTaskTool(options, model, usage, (subagent) =>
-    loopForSubagents?.subagentCheckpoints(subagent),
+  registerTaskTool(
+    options,
+    model,
+    usage,
+    (subagent) => loopForSubagents?.subagentCheckpoints(subagent),
+    deferredTools,
   );
   const promptWith = (memory: LoadedMemory) =>
     buildSystemPrompt({
@@ -98,7 +107,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     systemPrompt,
     usage,
     ...(checkpoints ? { checkpoints } : {}),
-    compressor: new ContextCompressor(model, options.endpoint.contextWindow, usage),
+    deferredTools,
+    compressor: new ContextCompressor(model, () => model.endpoint.contextWindow, usage),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
@@ -138,6 +148,7 @@ function registerTaskTool(
   model: ModelClient,
   usage: UsageTracker,
   checkpoints: (subagent: string) => CheckpointHook | undefined,
+  deferredTools: DeferredTools,
 ) {
   const { config, registry } = options;
   const maxDepth = options.maxSubagentDepth ?? 2;
@@ -152,6 +163,7 @@ function registerTaskTool(
     definitions,
     maxDepth,
     checkpoints,
+    deferredTools,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }

@@ -34,12 +34,16 @@ export class ContextCompressor implements HistoryCompressor {
   /** The endpoint's count for the history as it was at `length` messages. */
   private known: { history: ChatMessage[]; length: number; tokens: number } | undefined;
 
+  private readonly window: () => number;
+
+  /** `contextWindow` may be a function: the size the server states is learned after the start. */
   constructor(
     private readonly model: ModelClient,
-    private readonly contextWindow: number,
+    contextWindow: number | (() => number),
     private readonly usage: UsageTracker,
     options: CompressionOptions = {},
   ) {
+    this.window = typeof contextWindow === 'number' ? () => contextWindow : contextWindow;
     this.threshold = options.threshold ?? 0.7;
     this.keepRecent = options.keepRecent ?? 0.3;
   }
@@ -64,7 +68,7 @@ export class ContextCompressor implements HistoryCompressor {
     force = false,
   ): Promise<{ history: ChatMessage[]; tokensBefore: number; tokensAfter: number } | undefined> {
     const tokensBefore = this.estimate(history, systemPrompt);
-    const limit = this.contextWindow * this.threshold;
+    const limit = this.window() * this.threshold;
     if (!force && tokensBefore < limit) return undefined;
     const split = this.splitPoint(history, limit * this.keepRecent);
     if (split <= 0) return undefined;
@@ -107,7 +111,7 @@ export class ContextCompressor implements HistoryCompressor {
 
   private async summarise(messages: ChatMessage[], signal: AbortSignal): Promise<string> {
     const transcript = messages.map(render).join('\n\n');
-    const room = Math.max(4_000, Math.floor(this.contextWindow * 0.6) * 4);
+    const room = Math.max(4_000, Math.floor(this.window() * 0.6) * 4);
     const cut =
       transcript.length > room
         ? `[The start of the conversation is left out.]\n${transcript.slice(-room)}`

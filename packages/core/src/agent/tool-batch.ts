@@ -26,11 +26,13 @@ const MAX_ECHOED_ARGUMENTS = 2000;
 
 /**
  * Parses the raw arguments of each call (the unparseable keep their text for the error)
- * and names each call as the registry does.
+ * and names each call as the registry does. `finishReason` `length` marks the
+ * unparseable as cut off by the output limit.
  */
 export function parseToolCalls(
   calls: ModelToolCall[],
   toToolName: (calledName: string) => string = (name) => name,
+  finishReason?: string,
 ): AgentToolCall[] {
   return calls.map((sent) => {
     const call = { ...sent, name: toToolName(sent.name) };
@@ -44,7 +46,13 @@ export function parseToolCalls(
     } catch {
       // answered below as malformed
     }
-    return { id: call.id, name: call.name, args: {}, malformedArguments: call.arguments };
+    return {
+      id: call.id,
+      name: call.name,
+      args: {},
+      malformedArguments: call.arguments,
+      ...(finishReason === 'length' ? { cutOff: true } : {}),
+    };
   });
 }
 
@@ -58,13 +66,12 @@ export async function runToolBatch(
   const runnable: AgentToolCall[] = [];
   for (const call of calls) {
     if (call.malformedArguments !== undefined) {
-      const shown = call.malformedArguments.slice(0, MAX_ECHOED_ARGUMENTS);
       outcomes.set(
         call.id,
         refused(
           call,
           ToolErrorType.INVALID_TOOL_PARAMS,
-          `The arguments of this ${call.name} call are not a valid JSON object, so it was not run. You sent: ${shown}${call.malformedArguments.length > shown.length ? ' [cut]' : ''}\nSend the call again with the arguments as one JSON object.`,
+          malformedMessage(call, call.malformedArguments),
         ),
       );
     } else if (runnable.length >= budget) {
@@ -114,6 +121,16 @@ export async function runToolBatch(
     executed: runnable.length,
     denials,
   };
+}
+
+/** What the model reads for a call whose arguments could not be parsed: why, and what it sent. */
+function malformedMessage(call: AgentToolCall, sent: string): string {
+  const shown = sent.slice(0, MAX_ECHOED_ARGUMENTS);
+  const echoed = `You sent: ${shown}${sent.length > shown.length ? ' [cut]' : ''}`;
+  if (call.cutOff) {
+    return `Your answer reached the output token limit while writing the arguments of this ${call.name} call, so they are incomplete and it was not run (the conversation records it with empty arguments). ${echoed}\nSend the call again complete; if its content is long, split the work into smaller calls (for example write part of a file, then add the rest with edit).`;
+  }
+  return `The arguments of this ${call.name} call are not a valid JSON object, so it was not run (the conversation records it with empty arguments). ${echoed}\nSend the call again with the arguments as one JSON object.`;
 }
 
 function refused(call: AgentToolCall, type: ToolErrorType, message: string) {

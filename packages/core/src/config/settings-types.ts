@@ -56,6 +56,8 @@ export interface Settings {
     callCommand?: string;
     approvalMode?: ApprovalMode;
     truncateOutputThreshold?: number;
+    /** Hold MCP declarations back behind tool_search: true always, false never; default past the budget. */
+    deferLoading?: boolean;
     shell?: {
       allowEnv?: string[];
       defaultTimeout?: number;
@@ -73,8 +75,10 @@ export interface Settings {
     name?: string;
     baseUrl?: string;
     apiKey?: string;
-    /** Tokens the model takes in one request (default: known models' size, else 32k). */
+    /** Tokens the model takes in one request (default: what the server says, else known models' size, else 32k). */
     contextWindow?: number;
+    /** `max_tokens` of each request (default: a quarter of the context window, 1k to 32k). */
+    maxOutputTokens?: number;
     /** Milliseconds until an answer starts, and the longest pause inside a streamed answer. */
     timeout?: number;
     /** Further attempts after a rate limit, server error, reset or timeout. */

@@ -1,7 +1,9 @@
 /**
  * Which model endpoint a session talks to, from the merged settings (`model.*`, which the
  * environment's OPENAI_* variables and the command-line flags already fill), and how large
- * the model's context window is.
+ * the model's context window is: settings first; else what the server says, learned by the
+ * model client before its first request (context-window.ts); the name table below only
+ * until then, or when the server does not say.
  */
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
@@ -11,6 +13,13 @@ export interface ModelEndpoint {
   apiKey: string;
   model: string;
   contextWindow: number;
+  /**
+   * Where contextWindow comes from. `name` and `default` are guesses the model client
+   * replaces with the server's own figure; left out, the given size is kept.
+   */
+  contextWindowSource?: 'settings' | 'server' | 'name' | 'default';
+  /** `max_tokens` of every request (settings `model.maxOutputTokens`); else derived from the window. */
+  maxOutputTokens?: number;
   /** Per-request time limit until the answer starts, and the longest pause inside a stream. */
   timeoutMs: number;
   maxRetries: number;
@@ -47,12 +56,25 @@ const CONTEXT_WINDOWS: ReadonlyArray<readonly [string, number]> = [
 ];
 
 export function contextWindowFor(model: string): number {
+  return knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+function knownContextWindow(model: string): number | undefined {
   const name = model.toLowerCase().replace(/^.*\//, '');
   let best: readonly [string, number] | undefined;
   for (const entry of CONTEXT_WINDOWS) {
     if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
   }
-  return best?.[1] ?? DEFAULT_CONTEXT_WINDOW;
+  return best?.[1];
+}
+
+/**
+ * The answer length asked for when settings name none: a quarter of the window, so that
+ * compression (at 70%) leaves room for it, between 1k and 32k tokens. Servers such as
+ * llama-server otherwise generate until the context is full.
+ */
+export function defaultMaxOutputTokens(contextWindow: number): number {
+  return Math.min(32_768, Math.max(1_024, Math.floor(contextWindow / 4)));
 }
 
 /**
@@ -76,6 +98,12 @@ export function resolveEndpoint(
     apiKey: (keyMayGo && model.apiKey) || 'not-needed',
     model: name,
     contextWindow: model.contextWindow ?? contextWindowFor(name),
+    contextWindowSource: model.contextWindow
+      ? 'settings'
+      : knownContextWindow(name)
+        ? 'name'
+        : 'default',
+    ...(model.maxOutputTokens ? { maxOutputTokens: model.maxOutputTokens } : {}),
     timeoutMs: model.timeout ?? DEFAULT_TIMEOUT_MS,
     maxRetries: model.maxRetries ?? SETTING_DEFAULTS.model.maxRetries,
   };

@@ -9,9 +9,12 @@
  * stream is retried too and a front end hears about every wait.
  */
 import OpenAI from 'openai';
+import { afterRetries, httpModelError } from './api-errors.js';
+import { learnContextWindow } from './context-window.js';
 import type { ModelEndpoint } from './endpoint.js';
 import { isRetryable, ModelError, type ModelErrorKind } from './model-errors.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from './model-types.js';
+import { errorDetail, RequestOptions } from './request-options.js';
 import {
   DEFAULT_RETRY_OPTIONS,
   parseRetryAfter,
@@ -19,6 +22,7 @@ import {
   retryDelay,
   sleep,
 } from './retry-policy.js';
+import { fetchWithStreamErrors } from './sse-errors.js';
 import { StreamAssembler } from './stream-assembler.js';
 import { estimateJsonTokens, estimateTokens, type TokenUsage } from './token-usage.js';
 
@@ -43,22 +47,22 @@ export class ModelClient {
   private readonly client: OpenAI;
   private readonly stream: boolean;
   private readonly retry: RetryOptions;
-  /**
-   * Whether streamed requests ask for usage (`stream_options.include_usage`). Some
-   * OpenAI-compatible servers reject the option; once one has, it is left out for the
-   * rest of the session and usage is estimated instead.
-   */
-  private askForUsage = true;
+  /** What the session learned about optional request fields (usage, answer length). */
+  private readonly requestOptions: RequestOptions;
+  /** Set once the server was asked for its context window. */
+  private contextWindowLearned: Promise<void> | undefined;
 
   constructor(endpoint: ModelEndpoint, options: ModelClientOptions = {}) {
     this.endpoint = endpoint;
     this.stream = options.stream ?? true;
     this.retry = { ...DEFAULT_RETRY_OPTIONS, maxRetries: endpoint.maxRetries, ...options.retry };
+    this.requestOptions = new RequestOptions(endpoint);
     this.client = new OpenAI({
       baseURL: endpoint.baseUrl,
       apiKey: endpoint.apiKey,
       maxRetries: 0,
       timeout: endpoint.timeoutMs,
+      fetch: fetchWithStreamErrors(),
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
   }
@@ -67,15 +71,46 @@ export class ModelClient {
     return this.endpoint.model;
   }
 
+  /**
+   * Asks the server for the model's context window once (unless settings gave it) and
+   * keeps it in `endpoint.contextWindow`; every request waits for this first. Never rejects.
+   */
+  learnContextWindow(signal?: AbortSignal): Promise<void> {
+    const source = this.endpoint.contextWindowSource;
+    if (source !== 'name' && source !== 'default') return Promise.resolve();
+    this.contextWindowLearned ??= learnContextWindow({
+      baseUrl: this.endpoint.baseUrl,
+      model: this.endpoint.model,
+      apiKey: this.endpoint.apiKey,
+      ...(signal ? { signal } : {}),
+    }).then((learned) => {
+      if (learned) this.adoptContextWindow(learned.tokens);
+      // A cancelled question is asked again with the next request.
+      else if (signal?.aborted) this.contextWindowLearned = undefined;
+    });
+    return this.contextWindowLearned;
+  }
+
+  /** The server said its context size (a probe, or an error naming it): the guess gives way. */
+  private adoptContextWindow(tokens: number): void {
+    if (this.endpoint.contextWindowSource === 'settings') return;
+    this.endpoint.contextWindow = tokens;
+    this.endpoint.contextWindowSource = 'server';
+  }
+
   /** Sends the request, retrying transient failures; rejects with one ModelError. */
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelResponse> {
+    await this.learnContextWindow(options.signal);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attemptWithoutRejectedOptions(request, options);
       } catch (caught) {
         const error = this.toModelError(caught, options.signal, attempt);
+        if (error.kind === 'context_exceeded' && error.contextSize)
+          this.adoptContextWindow(error.contextSize);
         const retriesLeft = attempt <= this.retry.maxRetries;
-        if (!retriesLeft || !isRetryable(error.kind, error.status)) throw error;
+        if (!isRetryable(error.kind, error.status)) throw error;
+        if (!retriesLeft) throw afterRetries(error);
         const headers = caught instanceof OpenAI.APIError ? caught.headers : undefined;
         const delayMs = retryDelay(attempt, parseRetryAfter(headers), this.retry);
         options.onEvent?.({ type: 'retry', attempt, delayMs, reason: error.message });
@@ -88,17 +123,20 @@ export class ModelClient {
     }
   }
 
-  /** One attempt, made once more without `stream_options` when the server rejects it. */
+  /**
+   * One attempt, made again while the server refuses an optional field it names
+   * (`stream_options`, the answer length) and the session adapts to it.
+   */
   private async attemptWithoutRejectedOptions(
     request: ModelRequest,
     options: GenerateOptions,
   ): Promise<ModelResponse> {
-    try {
-      return await this.attempt(request, options);
-    } catch (caught) {
-      if (!this.stream || !this.askForUsage || !rejectsStreamOptions(caught)) throw caught;
-      this.askForUsage = false;
-      return this.attempt(request, options);
+    for (let adapted = 0; ; adapted++) {
+      try {
+        return await this.attempt(request, options);
+      } catch (caught) {
+        if (adapted >= 3 || !this.requestOptions.adaptTo(caught, this.stream)) throw caught;
+      }
     }
   }
 
@@ -112,7 +150,7 @@ export class ModelClient {
       model: request.model ?? this.endpoint.model,
       messages: request.messages,
       ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
-      ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
+      ...this.requestOptions.lengthField(request),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
     try {
@@ -127,7 +165,7 @@ export class ModelClient {
           {
             ...body,
             stream: true,
-            ...(this.askForUsage ? { stream_options: { include_usage: true } } : {}),
+            ...(this.requestOptions.askForUsage ? { stream_options: { include_usage: true } } : {}),
           },
           { signal: controller.signal },
         );
@@ -202,42 +240,18 @@ export class ModelClient {
       const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
       return make(`Could not reach ${where}: ${cause}.`, 'network');
     }
-    if (caught instanceof OpenAI.APIError && caught.status !== undefined) {
-      const status = caught.status;
-      const detail = apiErrorDetail(caught);
-      if (status === 401 || status === 403) {
-        return make(
-          `${where} refused the credentials (HTTP ${status}: ${detail}). Check OPENAI_API_KEY or model.apiKey.`,
-          'auth',
-          status,
-        );
+    if (caught instanceof OpenAI.APIError) {
+      // An error inside a stream has no HTTP status; llama-server's `code` stands for one.
+      const code = (caught.error as { code?: unknown } | undefined)?.code;
+      const status = caught.status ?? (typeof code === 'number' ? code : undefined);
+      if (status !== undefined) {
+        return httpModelError(status, errorDetail(caught), caught.error, where, attempts);
       }
-      if ((status === 400 || status === 422 || status === 404) && /tool|function/i.test(detail)) {
-        return make(
-          `${where} does not accept tool declarations (HTTP ${status}: ${detail}). Use a model and server with tool calling (function calling) turned on.`,
-          'tools_rejected',
-          status,
-        );
-      }
-      return make(`${where} answered HTTP ${status}: ${detail}`, 'http', status);
     }
     const message = caught instanceof Error ? caught.message : String(caught);
     // A connection reset in the middle of a stream surfaces as a plain error.
     return make(`The answer from ${where} broke off: ${message}`, 'network');
   }
-}
-
-/** A refusal of the request's shape that names the usage option (400, or 422 from validating servers). */
-function rejectsStreamOptions(caught: unknown): boolean {
-  if (!(caught instanceof OpenAI.APIError)) return false;
-  if (caught.status !== 400 && caught.status !== 422) return false;
-  return /stream_options|include_usage/i.test(`${apiErrorDetail(caught)} ${caught.message}`);
-}
-
-function apiErrorDetail(error: InstanceType<typeof OpenAI.APIError>): string {
-  const body = error.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === 'string' && body.message) return body.message;
-  return error.message.replace(/^\d{3}\s*/, '') || 'no details';
 }
 
 /** Usage when the endpoint reports none: estimated from the request and the answer. */

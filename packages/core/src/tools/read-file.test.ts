@@ -209,7 +209,8 @@ describe('read_file: errors', () => {
     expect(tool.validateToolParams({ absolute_path: 'a.txt' })).toMatch(
       /^absolute_path: a.txt is not an absolute path/,
     );
-    expect(tool.validateToolParams({ absolute_path: 3 })).toBe('absolute_path must be string');
+    // A number would be taken as its text (as Qwen Code does); a list cannot be.
+    expect(tool.validateToolParams({ absolute_path: ['a'] })).toBe('absolute_path must be string');
     expect(tool.validateToolParams({ absolute_path: ws.root, offset: -1 })).toBe(
       'offset must be >= 0',
     );

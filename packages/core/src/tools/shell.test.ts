@@ -75,6 +75,27 @@ describe('run_shell_command: running', () => {
     expect(missing.error?.type).toBe(ToolErrorType.PATH_IS_NOT_A_DIRECTORY);
   });
 
+  it('accepts a call without is_background (Qwen Code 0.24 models leave it out) as false', async () => {
+    expect(tool.schema.parametersJsonSchema).toMatchObject({ required: ['command'] });
+    expect(tool.validateToolParams({ command: 'echo hi' })).toBeNull();
+    const result = await tool.execute({ command: 'echo hi' }, new AbortController().signal);
+    expect(text(result)).toContain('Output:\nhi\nExit code: 0');
+  });
+
+  it('runs a call whose values came in the wrong JSON type ("false", "5000"), as Qwen Code does', async () => {
+    const params = { command: 'echo typed', is_background: 'false', timeout: '5000' };
+    expect(tool.validateToolParams(params)).toBeNull();
+    expect(params).toEqual({ command: 'echo typed', is_background: false, timeout: 5000 });
+    const result = await tool.execute(
+      params as unknown as ShellToolParams,
+      new AbortController().signal,
+    );
+    expect(text(result)).toContain('Output:\ntyped\nExit code: 0');
+    expect(tool.validateToolParams({ command: 'ls', is_background: 'maybe' })).toMatch(
+      /is_background must be boolean/,
+    );
+  });
+
   it('closes standard input, so a command waiting for input ends', async () => {
     // With stdin open, `read` and `cat` would wait until the timeout ended them.
     const result = await run({

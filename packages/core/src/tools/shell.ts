@@ -28,7 +28,8 @@ import {
 
 export interface ShellToolParams {
   command: string;
-  is_background: boolean;
+  /** Optional since Qwen Code 0.24 (required in 0.1.x); left out means false. */
+  is_background?: boolean;
   description?: string;
   directory?: string;
   timeout?: number;
@@ -65,7 +66,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
           is_background: {
             type: 'boolean',
             description:
-              'true starts the command detached and returns at once with its PID and log file (read the log with read_file); false waits for it to end.',
+              'true starts the command detached and returns at once with its PID and log file (read the log with read_file); false (the default) waits for it to end.',
           },
           description: {
             type: 'string',
@@ -88,7 +89,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
               'true to ask the person to run this command without the OS sandbox, after it failed because of the sandbox. Default false.',
           },
         },
-        required: ['command', 'is_background'],
+        required: ['command'],
       },
       { canUpdateOutput: true, isOutputMarkdown: false },
     );
@@ -182,7 +183,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       shellProgram(),
       cwd,
       params.outside_sandbox,
-      params.is_background && this.config.backgroundProcesses.keepAfterExit,
+      params.is_background === true && this.config.backgroundProcesses.keepAfterExit,
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);

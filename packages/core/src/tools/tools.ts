@@ -3,6 +3,7 @@
  * the scheduler. See DESIGN.md, "The contract".
  */
 import type { FunctionDeclaration, PartListUnion } from '../core/content.js';
+import { coerceToSchema } from '../utils/schema-coercion.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
 import type { ToolErrorType } from './tool-error.js';
 
@@ -312,8 +313,21 @@ export abstract class BaseTool<
    */
   validateToolParams(params: unknown): string | null {
     const schemaError = validateAgainstSchema(this.parameterSchema, params);
-    if (schemaError) return schemaError;
+    if (schemaError && !this.correctTypes(params)) return schemaError;
     return this.validateSemantics(params as TParams);
+  }
+
+  /**
+   * Puts right values a model sent in the wrong JSON type (`"true"` for true, `"30"` for
+   * 30), as Qwen Code does, when that alone makes the call valid; the call then runs with
+   * them, since the scheduler passes this same object on. False when it does not help.
+   */
+  private correctTypes(params: unknown): boolean {
+    if (!params || typeof params !== 'object' || Array.isArray(params)) return false;
+    const corrected = coerceToSchema(this.parameterSchema, params);
+    if (validateAgainstSchema(this.parameterSchema, corrected) !== null) return false;
+    Object.assign(params, corrected);
+    return true;
   }
 
   /** The tool's own checks, run after the schema passed. */

@@ -110,6 +110,8 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
     noLooser: noFurtherThan(['plan', 'default', 'auto-edit', 'yolo'], defaults.tools.approvalMode),
   },
   'tools.truncateOutputThreshold': harmless,
+  // Which MCP declarations go with a request; every tool still goes through approval.
+  'tools.deferLoading': harmless,
   'tools.shell.allowEnv': { effect: 'environment', noLooser: grantsNoMore() },
   'tools.shell.defaultTimeout': harmless,
   'tools.shell.keepBackgroundProcesses': {
@@ -139,6 +141,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'model.baseUrl': { effect: 'endpoints' },
   'model.apiKey': { effect: 'endpoints' },
   'model.contextWindow': harmless,
+  'model.maxOutputTokens': harmless,
   'model.timeout': harmless,
   'model.maxRetries': harmless,
   'model.modalities': harmless,

@@ -7,7 +7,12 @@ import type { ModelEndpoint } from '../../src/models/endpoint.js';
 import { ModelClient } from '../../src/models/model-client.js';
 import { createToolRegistry } from '../../src/tools/builtin.js';
 import type { ToolRegistry } from '../../src/tools/tool-registry.js';
-import { type ModelServer, type Script, startModelServer } from './model-server.js';
+import {
+  type ModelServer,
+  type ModelServerOptions,
+  type Script,
+  startModelServer,
+} from './model-server.js';
 import { makeWorkspace, type TempWorkspace } from './temp-workspace.js';
 
 export interface AgentHarness {
@@ -26,10 +31,11 @@ export async function startAgentHarness(
     config?: Omit<ConfigParameters, 'roots' | 'homeDir'>;
     endpoint?: Partial<ModelEndpoint>;
     stream?: boolean;
+    server?: ModelServerOptions;
   } = {},
 ): Promise<AgentHarness> {
   const ws = makeWorkspace(options.config);
-  const server = await startModelServer(script);
+  const server = await startModelServer(script, options.server);
   const model = new ModelClient(
     {
       baseUrl: server.baseUrl,

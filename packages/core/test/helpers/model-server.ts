@@ -1,10 +1,22 @@
 /**
  * A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for tests. Each request
  * takes the next step of the script (or asks a function for one), answers streamed (SSE)
- * or as one JSON body as the request asks, and records what it was sent.
+ * or as one JSON body as the request asks, and records what it was sent. By default it
+ * behaves where real servers are strict as llama.cpp's llama-server does (see
+ * model-server-checks.ts): history arguments must parse, the context size is published
+ * and enforced.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  type ModelServerOptions,
+  refusal,
+  type ServerError,
+  sendServerError,
+  serveInfoRoute,
+} from './model-server-checks.js';
+
+export type { ModelServerOptions } from './model-server-checks.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -24,7 +36,9 @@ export type ScriptStep =
       /** Milliseconds between streamed chunks. */
       chunkDelayMs?: number;
     }
-  | { status: number; retryAfter?: string; message?: string }
+  | { status: number; retryAfter?: string; message?: string; type?: string }
+  /** HTTP 200, then an SSE `error:` line as llama-server sends a failure inside a stream. */
+  | { sseError: ServerError }
   /** Sends part of an answer, then nothing more (the connection stays open). */
   | { stallAfterText: string }
   /** Closes the connection without an answer. */
@@ -51,15 +65,22 @@ export type Script =
 export interface ModelServer {
   baseUrl: string;
   requests: RecordedRequest[];
+  /** The errors it answered instead of running the script (strict checks, model-server-checks.ts). */
+  refusals: ServerError[];
   close(): Promise<void>;
 }
 
-export async function startModelServer(script: Script): Promise<ModelServer> {
+export async function startModelServer(
+  script: Script,
+  options: ModelServerOptions = {},
+): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
+  const refusals: ServerError[] = [];
   const openResponses = new Set<http.ServerResponse>();
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (serveInfoRoute(req, Buffer.concat(chunks).toString('utf8'), res, options)) return;
     if (req.url !== '/v1/chat/completions' || req.method !== 'POST') {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
@@ -70,6 +91,12 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
       headers: req.headers,
     };
     const index = requests.push(recorded) - 1;
+    const refused = refusal(recorded.body, options);
+    if (refused) {
+      refusals.push(refused.error);
+      sendServerError(res, refused.error, refused.inStream && Boolean(recorded.body.stream));
+      return;
+    }
     const step = await (typeof script === 'function'
       ? script(recorded, index)
       : (script[index] ?? { status: 500, message: `script has no step ${index + 1}` }));
@@ -82,6 +109,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    refusals,
     close: () =>
       new Promise((resolve) => {
         for (const res of openResponses) res.destroy();
@@ -97,7 +125,19 @@ async function answer(step: ScriptStep, request: RecordedRequest, res: http.Serv
       'content-type': 'application/json',
       ...(step.retryAfter !== undefined ? { 'retry-after': step.retryAfter } : {}),
     });
-    res.end(JSON.stringify({ error: { message: step.message ?? `scripted ${step.status}` } }));
+    res.end(
+      JSON.stringify({
+        error: {
+          code: step.status,
+          message: step.message ?? `scripted ${step.status}`,
+          ...(step.type ? { type: step.type } : {}),
+        },
+      }),
+    );
+    return;
+  }
+  if ('sseError' in step) {
+    sendServerError(res, step.sseError, true);
     return;
   }
   if ('reset' in step) {

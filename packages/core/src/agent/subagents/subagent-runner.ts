@@ -15,6 +15,7 @@ import type {
 } from '../../core/tool-call-types.js';
 import type { ModelClient } from '../../models/model-client.js';
 import type { UsageTracker } from '../../models/token-usage.js';
+import type { DeferredTools } from '../../tools/deferred-tools.js';
 import {
   type SubagentDefinition,
   type SubagentOutcome,
@@ -52,6 +53,8 @@ export interface SubagentRunnerOptions {
   checkpoints?: (subagent: string) => CheckpointHook | undefined;
   /** Model requests one subagent run may make (default 50). */
   maxTurns?: number;
+  /** The session's held-back MCP tools (a subagent finds them with tool_search too). */
+  deferredTools?: DeferredTools;
   warn?: (message: string) => void;
 }
 
@@ -125,6 +128,7 @@ export class LoopSubagentRunner implements SubagentRunner {
         : {}),
       ...(this.options.editProposal ? { editProposal: this.options.editProposal } : {}),
       ...(definition.model ? { modelName: definition.model } : {}),
+      ...(this.options.deferredTools ? { deferredTools: this.options.deferredTools } : {}),
     });
     progress(`${definition.name} started: ${request.description}`);
     const result = await loop.run(request.prompt, signal);
