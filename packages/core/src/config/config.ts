@@ -35,6 +35,11 @@ export interface ConfigParameters {
   /** Home folder for ~/.toolhost (tests pass a temporary one). */
   homeDir?: string;
   sessionId?: string;
+  /**
+   * tools.shell.parseOnlyAutoApproval as the person's own settings set it (Config.load
+   * reads the user file and the command line, never the project's); default: `settings`'.
+   */
+  parseOnlyAutoApproval?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -56,6 +61,11 @@ export class Config {
   readonly workspace: WorkspaceContext;
   readonly settings: Settings;
   readonly homeDir: string;
+  /**
+   * Without the unasked sandbox profile, commands proven read-only by parsing alone run
+   * without asking (weaker); only the person's own settings turn it on.
+   */
+  readonly parseOnlyAutoApproval: boolean;
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -93,6 +103,10 @@ export class Config {
     this.workspace = new WorkspaceContext(params.roots ?? [process.cwd()]);
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
+    this.parseOnlyAutoApproval =
+      params.parseOnlyAutoApproval ??
+      this.settings.tools?.shell?.parseOnlyAutoApproval ??
+      SETTING_DEFAULTS.tools.shell.parseOnlyAutoApproval;
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -130,6 +144,7 @@ export class Config {
       approvalMode: options.approvalMode,
       homeDir: options.homeDir,
       sessionId: options.sessionId,
+      parseOnlyAutoApproval: ownParseOnlyAutoApproval(settings, options.overrides),
     });
     return { config, settings };
   }
@@ -201,3 +216,13 @@ export class Config {
 }
 
 export type { SettingsWarning };
+
+/** tools.shell.parseOnlyAutoApproval from the command line, else the user's own file. */
+function ownParseOnlyAutoApproval(loaded: LoadedSettings, overrides?: Settings): boolean {
+  const user = loaded.files.find((file) => file.scope === 'user');
+  const own =
+    overrides?.tools?.shell?.parseOnlyAutoApproval ??
+    user?.settings.tools?.shell?.parseOnlyAutoApproval;
+  // Only a real true: the command line's layer is checked apart from this.
+  return own === true;
+}

@@ -62,6 +62,8 @@ export interface Settings {
       keepBackgroundProcesses?: boolean;
       sandbox?: 'auto' | 'on' | 'off';
       network?: 'allow' | 'deny';
+      /** Weaker: without the unasked sandbox profile, read-only by parsing alone runs unasked. */
+      parseOnlyAutoApproval?: boolean;
     };
     webFetch?: { allowedHosts?: string[] };
   };
@@ -128,6 +130,7 @@ export const SETTING_DEFAULTS = {
       keepBackgroundProcesses: false,
       sandbox: 'auto',
       network: 'allow',
+      parseOnlyAutoApproval: false,
     },
   },
   files: { defaultEncoding: 'utf-8' },

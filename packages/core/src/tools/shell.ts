@@ -9,6 +9,7 @@ import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
+import { profileFor } from '../shell/sandbox/profiles/profiles.js';
 import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
@@ -45,7 +46,7 @@ const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns 
 - A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed; binary output is not shown.
 - Do not cd out of the workspace; use directory instead.
 - For files, prefer read_file, grep_search, glob, edit and write_file.
-- Sandboxed commands can write only the workspace and /tmp, see no credentials, maybe no network; if one fails for that, retry with outside_sandbox: true (asks the person).
+- Sandboxed commands can write only the workspace and /tmp, see no credentials, maybe no network; read-only commands that run without asking see only the workspace, read-only. If one fails for that, retry with outside_sandbox: true (asks the person).
 Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules: commands they have not allowed need their approval, and blocked ones are refused.`;
 
 export class ShellTool extends BaseTool<ShellToolParams> {
@@ -127,14 +128,21 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   override async shouldConfirmExecute(
     params: ShellToolParams,
   ): Promise<ToolExecConfirmationDetails | false> {
-    const { decision } = await this.decide(params.command, this.workingDirectory(params));
+    const { analysis, decision } = await this.decide(params.command, this.workingDirectory(params));
     // A refusal is reported by execute, which runs even in yolo mode.
     if (decision.kind === 'deny') return false;
     // Leaving the sandbox is its own permission, asked even for allowed commands.
     const leaves = Boolean(params.outside_sandbox) && this.sandbox.confines();
-    if (decision.kind !== 'ask' && !leaves) return false;
-    const roots = decision.kind === 'ask' ? decision.rootCommands : [];
+    const uncontained = this.uncontained(decision, leaves);
+    if (decision.kind !== 'ask' && !leaves && !uncontained) return false;
+    const roots =
+      decision.kind === 'ask'
+        ? decision.rootCommands
+        : uncontained
+          ? [...new Set(analysis.commands.map((command) => command.name))]
+          : [];
     const reasons = decision.kind === 'ask' ? [...decision.reasons] : [];
+    if (uncontained) reasons.push(uncontained);
     if (leaves)
       reasons.unshift(
         'outside the OS sandbox: it could change any file you can and read your credentials',
@@ -154,6 +162,18 @@ export class ShellTool extends BaseTool<ShellToolParams> {
         }
       },
     };
+  }
+
+  /**
+   * Why a line proven read-only must still ask: nothing would contain it (the unasked
+   * profile cannot run here) and the person's own settings do not take parsing alone as
+   * enough. Null when it may run unasked.
+   */
+  private uncontained(decision: ShellDecision, leaves: boolean): string | null {
+    if (profileFor(decision) !== 'unasked' || leaves) return null;
+    const missing = this.sandbox.unaskedMissing();
+    if (missing === null || this.config.parseOnlyAutoApproval) return null;
+    return `it looks read-only, but no sandbox here would contain it if it is not (${missing}); tools.shell.parseOnlyAutoApproval in your own settings runs such commands without asking, trusting parsing alone`;
   }
 
   async execute(
@@ -183,6 +203,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       cwd,
       params.outside_sandbox,
       params.is_background && this.config.backgroundProcesses.keepAfterExit,
+      profileFor(decision),
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);
@@ -236,7 +257,13 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
       launch.kind === 'sandboxed'
-        ? sandboxFailureHint(result.output, failed, launch.network, this.sandbox.setting)
+        ? sandboxFailureHint(
+            result.output,
+            failed,
+            launch.network,
+            this.sandbox.setting,
+            launch.profile,
+          )
         : null;
     const note = hint ?? notice;
     if (!note) return report;

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
-import { bwrapArgs, bwrapLaunch, bwrapShell, findBwrap, probeBwrap } from './bwrap.js';
+import {
+  bwrapArgs,
+  bwrapLaunch,
+  bwrapShell,
+  findBwrap,
+  probeBwrap,
+  socketFilterBytes,
+} from './bwrap.js';
 import type { SandboxPolicy } from './policy.js';
 
 let base: string;
@@ -41,6 +48,9 @@ const OPERANDS: Record<string, number> = {
   '--unshare-pid': 0,
   '--unshare-ipc': 0,
   '--unshare-net': 0,
+  '--seccomp': 1,
+  '--cap-drop': 1,
+  '--symlink': 2,
   '--ro-bind': 2,
   '--bind': 2,
   '--dev': 1,
@@ -66,14 +76,14 @@ function operations(args: string[]): string[] {
 }
 
 const SYSTEM = ['--ro-bind / /', '--dev /dev', '--proc /proc', '--tmpfs /tmp'];
-const ISOLATED = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'];
+const ISOLATED = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--cap-drop ALL'];
 /** The prompt folders of a root, made read-only (made first where missing). */
 const promptBinds = (root: string) =>
   PROMPT_FOLDER_ROOTS.map((name) => `--ro-bind ${root}/${name} ${root}/${name}`);
 const ending = (cwd: string) => ['--setenv TOOLHOST_SANDBOX bwrap', `--chdir ${cwd}`];
 
 describe('bwrapArgs', () => {
-  it('makes everything read-only, then the roots and the project temporary folder writable', () => {
+  it('makes everything read-only, the roots writable, and shows the project temporary folder read-only', () => {
     const other = path.join(base, 'other');
     fs.mkdirSync(other);
     const cwd = path.join(ws, 'sub');
@@ -84,24 +94,34 @@ describe('bwrapArgs', () => {
       `--bind ${other} ${other}`,
       ...promptBinds(ws),
       ...promptBinds(other),
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(cwd),
     ]);
     // The project temporary folder is made, so that it can be bound.
     expect(fs.existsSync(temp)).toBe(true);
   });
 
-  it('cuts the network when it is denied', () => {
-    expect(operations(bwrapArgs(policy({ network: 'deny' }), ws)).slice(0, 4)).toEqual([
-      ...ISOLATED,
+  it('cuts the network and filters sockets when it is denied, and drops every capability', () => {
+    expect(operations(bwrapArgs(policy({ network: 'deny' }), ws)).slice(0, 6)).toEqual([
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-ipc',
       '--unshare-net',
+      '--seccomp 3',
+      '--cap-drop ALL',
     ]);
+    const launch = bwrapLaunch(policy({ network: 'deny' }), ws);
+    launch.release();
+    expect(launch.seccomp).toEqual(socketFilterBytes());
+    const open = bwrapLaunch(policy(), ws);
+    open.release();
+    expect(open.seccomp).toBeUndefined();
   });
 
   it('lets a command outlive toolhost only when asked', () => {
     const kept = operations(bwrapArgs(policy({ dieWithParent: false }), ws));
     expect(kept).not.toContain('--die-with-parent');
-    expect(kept.slice(0, 2)).toEqual(['--unshare-pid', '--unshare-ipc']);
+    expect(kept.slice(0, 3)).toEqual(['--unshare-pid', '--unshare-ipc', '--cap-drop ALL']);
     const tied = operations(bwrapArgs(policy({ dieWithParent: true }), ws));
     expect(tied[0]).toBe('--die-with-parent');
   });
@@ -118,7 +138,7 @@ describe('bwrapArgs', () => {
       `--tmpfs ${path.join(home, '.qwen')}`,
       `--tmpfs ${path.join(home, '.ssh')}`,
       `--tmpfs ${path.join(home, '.toolhost')}`,
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(home),
     ]);
   });
@@ -132,7 +152,7 @@ describe('bwrapArgs', () => {
       `--bind ${ws} ${ws}`,
       ...promptBinds(ws),
       `--ro-bind ${gitDir} ${gitDir}`,
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(ws),
     ]);
   });
@@ -161,7 +181,7 @@ describe('bwrapArgs', () => {
       ...promptBinds(ws),
       `--ro-bind ${realGit} ${realGit}`,
       ...promptBinds(other),
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(ws),
     ]);
   });
@@ -254,29 +274,63 @@ describe('probeBwrap', () => {
   const loggedArgs = () =>
     fs.readFileSync(path.join(base, 'args.log'), 'utf8').trimEnd().split('\n');
 
-  it('succeeds with the real bwrap, with and without the network', () => {
+  it('succeeds with the real bwrap, with and without the network, in both profiles', () => {
     expect(probeBwrap('allow')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
     expect(probeBwrap('deny')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
+    expect(probeBwrap('allow', undefined, 'unasked')).toEqual({
+      ok: true,
+      program: '/usr/bin/bwrap',
+    });
   });
 
-  it('tries the same isolation as a command, a writable folder and a covered one, then cleans up', () => {
-    const fake = fakeBwrap('exit 1');
+  it('tries the same isolation, filter and mounts as a command, in a scratch workspace, then cleans up', () => {
+    const fake = fakeBwrap(`cat <&3 > ${path.join(base, 'filter.bin')}; exit 1`);
     probeBwrap('deny', fake);
     const args = loggedArgs();
     const end = args.indexOf('--');
     const ops = operations(args.slice(0, end + 1));
-    const scratch = path.dirname(ops[ISOLATED.length + SYSTEM.length + 1]!.split(' ')[1]!);
+    const bound = ops.find((op) => op.startsWith('--bind '))!;
+    const scratch = path.dirname(bound.split(' ')[1]!);
     expect(ops).toEqual([
-      ...ISOLATED,
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-ipc',
       '--unshare-net',
+      '--seccomp 3',
+      '--cap-drop ALL',
       ...SYSTEM,
-      `--bind ${scratch}/writable ${scratch}/writable`,
-      `--ro-bind ${scratch}/hidden ${scratch}/hidden`,
-      `--tmpfs ${scratch}/hidden`,
+      `--bind ${scratch}/ws ${scratch}/ws`,
+      ...promptBinds(`${scratch}/ws`),
+      `--tmpfs ${scratch}/home/.ssh`,
+      `--ro-bind ${scratch}/tmp ${scratch}/tmp`,
+      ...ending(`${scratch}/ws`),
     ]);
     expect(args.slice(end + 1, end + 3)).toEqual(['/bin/sh', '-c']);
+    expect(args[end + 3]).toContain(`touch ${scratch}/ws/probe`);
+    expect(fs.readFileSync(path.join(base, 'filter.bin'))).toEqual(socketFilterBytes());
     expect(scratch.startsWith(path.join(os.tmpdir(), 'toolhost-sandbox-probe-'))).toBe(true);
     expect(fs.existsSync(scratch)).toBe(false);
+  });
+
+  it('tries the unasked profile with its own mounts and a workspace that must stay unwritten', () => {
+    const fake = fakeBwrap('exit 1');
+    probeBwrap('allow', fake, 'unasked');
+    const args = loggedArgs();
+    const end = args.indexOf('--');
+    const ops = operations(args.slice(0, end + 1));
+    expect(ops.slice(0, 6)).toEqual([
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-net',
+      '--seccomp 3',
+      '--cap-drop ALL',
+    ]);
+    expect(ops).not.toContain('--ro-bind / /');
+    const ws = ops.find((op) => op.endsWith('/ws') && op.startsWith('--ro-bind'))!.split(' ')[1]!;
+    const scratch = path.dirname(ws);
+    expect(ops).toContain(`--tmpfs ${scratch}/home`);
+    expect(args[end + 3]).toContain(`! touch ${ws}/probe`);
   });
 
   it('fails when the command inside sees the covered file or cannot write', () => {

@@ -1,0 +1,108 @@
+/**
+ * The unasked profile: a file system built from nothing but the system's program folders
+ * and the workspace roots, all read-only; the home folders empty, /tmp private, secrets
+ * kept in /etc (password hashes, host keys) and credential locations inside the workspace
+ * covered. Nothing else of the machine is there, so neither is any unix socket of it.
+ */
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { isWithin } from '../../../workspace/workspace-context.js';
+import type { SandboxPolicy } from '../policy.js';
+import { credentialMounts } from './approved.js';
+import type { Mount } from './profiles.js';
+
+/** Where programs, their libraries and their configuration live (those that exist). */
+export const SYSTEM_FOLDERS = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+  '/nix',
+  '/gnu',
+] as const;
+
+/** Files and folders of /etc that hold secrets readable by root (and root runs commands too). */
+export const SYSTEM_SECRETS = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssl/private',
+  '/etc/security/opasswd',
+] as const;
+
+export function unaskedMounts(
+  policy: SandboxPolicy,
+  systemFolders: readonly string[] = SYSTEM_FOLDERS,
+): Mount[] {
+  const mounts: Mount[] = [];
+  for (const folder of systemFolders) {
+    const mount = systemMount(folder);
+    if (mount) mounts.push(mount);
+  }
+  mounts.push(
+    { kind: 'devices', path: '/dev' },
+    { kind: 'processes', path: '/proc' },
+    { kind: 'empty-folder', path: '/tmp' },
+  );
+  // A home folder that holds a system folder (a home of `/`) cannot be emptied.
+  const homes = policy.homeDirs.filter(
+    (home) => !systemFolders.some((folder) => isWithin(home, folder)),
+  );
+  const roots = policy.workspaceRoots;
+  for (const home of homes) mounts.push({ kind: 'empty-folder', path: home });
+  for (const root of roots) mounts.push({ kind: 'read-only', path: root });
+  // A root around a home folder brought it back: empty it again, with the roots inside it.
+  for (const home of homes) {
+    if (!roots.some((root) => root !== home && isWithin(root, home))) continue;
+    mounts.push({ kind: 'empty-folder', path: home });
+    for (const root of roots)
+      if (root !== home && isWithin(home, root)) mounts.push({ kind: 'read-only', path: root });
+  }
+  const visible = (file: string) => roots.some((root) => isWithin(root, file));
+  mounts.push(...credentialMounts(policy.homeDirs, visible));
+  mounts.push(...secretMounts(systemFolders));
+  return mounts;
+}
+
+/** A system folder as it is: read-only, or the same link where it is one (`/bin -> usr/bin`). */
+function systemMount(folder: string): Mount | null {
+  try {
+    const stat = lstatSync(folder);
+    if (stat.isSymbolicLink()) return { kind: 'link', path: folder, target: readlinkSync(folder) };
+    return stat.isDirectory() ? { kind: 'read-only', path: folder } : null;
+  } catch {
+    return null; // not on this system
+  }
+}
+
+/** SYSTEM_SECRETS and ssh's private host keys, covered where they exist and are visible. */
+function secretMounts(systemFolders: readonly string[]): Mount[] {
+  if (!systemFolders.includes('/etc')) return [];
+  let hostKeys: string[] = [];
+  try {
+    hostKeys = readdirSync('/etc/ssh')
+      .filter((name) => name.endsWith('_key'))
+      .map((name) => path.join('/etc/ssh', name));
+  } catch {
+    // no ssh server here
+  }
+  const mounts: Mount[] = [];
+  for (const secret of [...SYSTEM_SECRETS, ...hostKeys]) {
+    try {
+      const stat = lstatSync(secret);
+      if (stat.isDirectory()) mounts.push({ kind: 'empty-folder', path: secret });
+      else if (stat.isFile()) mounts.push({ kind: 'empty-file', path: secret });
+    } catch {
+      // not on this system
+    }
+  }
+  return mounts;
+}
