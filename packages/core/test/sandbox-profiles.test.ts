@@ -163,15 +163,21 @@ for (const user of sandboxUsers()) {
           `cat ${home}/notes.txt 2>&1`,
           `echo "home: [$(ls -A ${home})]"`,
           'ls / | tr "\\n" " "',
-          `test -e ${temp}/tool-outputs/saved.txt && echo toolhost-visible`,
+          `cat ${temp}/tool-outputs/saved.txt`,
+          `touch ${temp}/tool-outputs/planted 2>&1`,
+          `cat ${home}/.toolhost/settings.json 2>&1`,
           'test -e /var/run || test -e /run || echo no-run',
         ].join('; '),
       );
       expect(output).toContain('workspace-content');
       expect(output).not.toContain('OUTSIDE-SECRET');
       expect(output).not.toContain('visible-notes');
-      expect(output).toContain('home: []');
-      expect(output).not.toContain('toolhost-visible');
+      // Empty but for the way to toolhost's temporary folder.
+      expect(output).toContain('home: [.toolhost]');
+      // toolhost's saved outputs are there to read, nothing else of its folder.
+      expect(output).toContain('saved-output');
+      expect(existsSync(path.join(temp, 'tool-outputs', 'planted'))).toBe(false);
+      expect(output).not.toContain('SECRET-TOOLHOST');
       expect(output).toContain('no-run');
     });
 

@@ -103,6 +103,12 @@ describe('sandboxFailureHint', () => {
     expect(unasked).toContain('ran without asking');
     expect(unasked).toContain('no unix socket');
     expect(unasked).not.toContain('credentials');
+    expect(
+      sandboxFailureHint('bash: rg: command not found', true, 'deny', 'auto', 'unasked'),
+    ).toContain('programs installed there are missing');
+    expect(
+      sandboxFailureHint('cat: x: No such file or directory', true, 'deny', 'auto'),
+    ).toBeNull();
     expect(sandboxFailureHint('Permission denied', true, 'deny', 'auto')).toContain(
       "toolhost's own folders",
     );

@@ -214,6 +214,7 @@ export function homeFolders(sessionHome: string): string[] {
 
 const BLOCKED_FILE_ACCESS =
   /read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES/i;
+const MISSING = /no such file or directory|command not found|ENOENT/i;
 const BLOCKED_NETWORK =
   /could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|no route to host|failed to connect|connection refused|unable to access/i;
 
@@ -229,13 +230,14 @@ export function sandboxFailureHint(
   profile: ProfileName = 'approved',
 ): string | null {
   if (!failed) return null;
-  const files = BLOCKED_FILE_ACCESS.test(output);
+  // What the unasked profile leaves out (the home folder, programs installed there) is missing.
+  const files = BLOCKED_FILE_ACCESS.test(output) || (profile === 'unasked' && MISSING.test(output));
   const net = network === 'deny' && BLOCKED_NETWORK.test(output);
   if (!files && !net) return null;
   const limits =
     profile === 'unasked'
       ? [
-          'it ran without asking, so in the read-only profile: the workspace is read-only, nothing outside it but the system folders is there (the home folder is empty), only /tmp is writable (a private one)',
+          'it ran without asking, so in the read-only profile: the workspace is read-only, nothing outside it but the system folders is there (the home folder is empty, so programs installed there are missing), only /tmp is writable (a private one)',
           'there is no network and no unix socket',
         ]
       : [

@@ -29,6 +29,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   network: 'allow',
   ...over,
 });
+const temp = () => ({ kind: 'read-only', path: path.join(home, '.toolhost', 'tmp', 'p') });
 const FRESH = [
   { kind: 'devices', path: '/dev' },
   { kind: 'processes', path: '/proc' },
@@ -49,7 +50,9 @@ describe('unaskedMounts', () => {
       ...FRESH,
       { kind: 'empty-folder', path: home },
       { kind: 'read-only', path: ws },
+      temp(),
     ]);
+    expect(fs.existsSync(temp().path)).toBe(true);
   });
 
   it('lists the folders programs live in, and the secrets of /etc', () => {
@@ -65,7 +68,7 @@ describe('unaskedMounts', () => {
   it("covers /etc's secrets that exist here, as files and folders, only with /etc shown", () => {
     const mounts = unaskedMounts(policy(), ['/etc']);
     expect(mounts[0]).toEqual({ kind: 'read-only', path: '/etc' });
-    const covered = mounts.slice(FRESH.length + 3);
+    const covered = mounts.slice(FRESH.length + 3, -1);
     for (const secret of [...SYSTEM_SECRETS, '/etc/ssh/ssh_host_ed25519_key']) {
       const stat = fs.statSync(secret, { throwIfNoEntry: false });
       const kind = stat?.isDirectory() ? 'empty-folder' : 'empty-file';
@@ -82,6 +85,7 @@ describe('unaskedMounts', () => {
       ...FRESH,
       { kind: 'empty-folder', path: home },
       { kind: 'read-only', path: ws },
+      temp(),
     ]);
   });
 
@@ -98,6 +102,7 @@ describe('unaskedMounts', () => {
       { kind: 'empty-folder', path: home },
       { kind: 'empty-folder', path: other },
       { kind: 'read-only', path: inside },
+      temp(),
     ]);
     expect(unaskedMounts(policy({ workspaceRoots: [home], homeDirs: [home, other] }), [])).toEqual([
       ...FRESH,
@@ -105,6 +110,9 @@ describe('unaskedMounts', () => {
       { kind: 'empty-folder', path: other },
       { kind: 'read-only', path: home },
       { kind: 'empty-folder', path: path.join(home, '.ssh') },
+      // Made by the call before, for toolhost's temporary folder: covered, then that shown.
+      { kind: 'empty-folder', path: path.join(home, '.toolhost') },
+      temp(),
     ]);
   });
 
@@ -118,6 +126,7 @@ describe('unaskedMounts', () => {
       { kind: 'read-only', path: inside },
       { kind: 'empty-folder', path: home },
       { kind: 'read-only', path: inside },
+      temp(),
     ]);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The unasked profile: a file system built from nothing but the system's program folders
- * and the workspace roots, all read-only; the home folders empty, /tmp private, secrets
- * kept in /etc (password hashes, host keys) and credential locations inside the workspace
- * covered. Nothing else of the machine is there, so neither is any unix socket of it.
+ * The unasked profile: a file system built from nothing but the system's program folders,
+ * the workspace roots and toolhost's temporary folder for the project (saved outputs,
+ * background logs), all read-only; the home folders empty, /tmp private, secrets kept in
+ * /etc (password hashes, host keys) and credential locations inside the workspace covered.
+ * Nothing else of the machine is there, so neither is any unix socket of it.
  */
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../workspace/workspace-context.js';
 import type { SandboxPolicy } from '../policy.js';
@@ -69,6 +70,10 @@ export function unaskedMounts(
   const visible = (file: string) => roots.some((root) => isWithin(root, file));
   mounts.push(...credentialMounts(policy.homeDirs, visible));
   mounts.push(...secretMounts(systemFolders));
+  // Saved outputs and background logs, which read-only commands may read as the file
+  // tools do; made first, as in the approved profile, so that there is a place to mount.
+  mkdirSync(policy.projectTempDir, { recursive: true });
+  mounts.push({ kind: 'read-only', path: policy.projectTempDir });
   return mounts;
 }
 
