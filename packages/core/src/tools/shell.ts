@@ -46,7 +46,7 @@ const DESCRIPTION = `Runs a bash command (bash -c) in the workspace and returns 
 - A non-zero exit code is reported, not treated as a failure of this tool. Colour codes are removed; binary output is not shown.
 - Do not cd out of the workspace; use directory instead.
 - For files, prefer read_file, grep_search, glob, edit and write_file.
-- Sandboxed commands can write only the workspace and /tmp, see no credentials, maybe no network; read-only commands that run without asking see only the workspace, read-only. If one fails for that, retry with outside_sandbox: true (asks the person).
+- Sandboxed commands can write only the workspace and /tmp, see no credentials, maybe no network; if one fails for that, retry with outside_sandbox: true (asks the person).
 Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is checked against the person's rules: commands they have not allowed need their approval, and blocked ones are refused.`;
 
 export class ShellTool extends BaseTool<ShellToolParams> {
