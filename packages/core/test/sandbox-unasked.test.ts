@@ -83,6 +83,16 @@ describe.skipIf(!unasked)('read-only lines in default mode, with the unasked pro
     }
   });
 
+  it('runs a read-only line in the approved profile under a yes to everything (yolo)', async () => {
+    const dir = caseFolder(ws, (d) => symlinkSync(path.join(outside, 'sub'), path.join(d, 'link')));
+    const line = 'cat link/../secret.txt';
+    const contained = await runThroughScheduler(ws, line, { mode: 'default', directory: dir });
+    expect(contained.message).not.toContain('OUTSIDE-SECRET');
+    // The person allowed every command, this one included: the approved profile reads outside.
+    const yolo = await runThroughScheduler(ws, line, { mode: 'yolo', directory: dir });
+    expect(yolo.message).toContain('OUTSIDE-SECRET');
+  });
+
   it('runs in the approved profile once the person said yes', async () => {
     const dir = caseFolder(ws);
     // Not read-only: asked, allowed, and then the workspace is writable.

@@ -6,10 +6,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { isAllowedWithoutAsking } from '../core/approval-rules.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
-import { profileFor } from '../shell/sandbox/profiles/profiles.js';
+import { type ProfileName, profileFor } from '../shell/sandbox/profiles/profiles.js';
 import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
@@ -164,13 +165,20 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     };
   }
 
+  /** The sandbox profile for a line, by who said yes to it (profiles/profiles.ts). */
+  private profile(decision: ShellDecision): ProfileName {
+    const blanketYes =
+      this.config.getApprovalMode() === 'yolo' || isAllowedWithoutAsking(this.config, this);
+    return profileFor(decision, blanketYes);
+  }
+
   /**
    * Why a line proven read-only must still ask: nothing would contain it (the unasked
    * profile cannot run here) and the person's own settings do not take parsing alone as
    * enough. Null when it may run unasked.
    */
   private uncontained(decision: ShellDecision, leaves: boolean): string | null {
-    if (profileFor(decision) !== 'unasked' || leaves) return null;
+    if (this.profile(decision) !== 'unasked' || leaves) return null;
     const missing = this.sandbox.unaskedMissing();
     if (missing === null || this.config.parseOnlyAutoApproval) return null;
     return `it looks read-only, but no sandbox here would contain it if it is not (${missing}); tools.shell.parseOnlyAutoApproval in your own settings runs such commands without asking, trusting parsing alone`;
@@ -203,7 +211,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       cwd,
       params.outside_sandbox,
       params.is_background && this.config.backgroundProcesses.keepAfterExit,
-      profileFor(decision),
+      this.profile(decision),
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);

@@ -27,6 +27,9 @@ describe('profileFor', () => {
     expect(profileFor({ kind: 'allow', reason: 'rules' })).toBe('approved');
     expect(profileFor({ kind: 'ask', rootCommands: ['rm'], reasons: [] })).toBe('approved');
     expect(profileFor({ kind: 'deny', message: 'no' })).toBe('approved');
+    // yolo, or the whole tool allowed: a yes to every line.
+    expect(profileFor({ kind: 'allow', reason: 'read_only' }, true)).toBe('approved');
+    expect(profileFor({ kind: 'allow', reason: 'read_only' }, false)).toBe('unasked');
   });
 });
 

@@ -40,9 +40,14 @@ export interface SandboxLayout {
   release: () => void;
 }
 
-/** The profile a command runs in: unasked only when nobody said yes to it. */
-export function profileFor(decision: ShellDecision): ProfileName {
-  return decision.kind === 'allow' && decision.reason === 'read_only' ? 'unasked' : 'approved';
+/**
+ * The profile a command runs in: unasked only when nobody said yes to it, neither to the
+ * line (asked, "always", a rule) nor to every command at once (`yolo`, the whole tool
+ * allowed: `blanketYes`).
+ */
+export function profileFor(decision: ShellDecision, blanketYes = false): ProfileName {
+  const readOnly = decision.kind === 'allow' && decision.reason === 'read_only';
+  return readOnly && !blanketYes ? 'unasked' : 'approved';
 }
 
 /** What `profile` shows a command launched under `policy`. */
