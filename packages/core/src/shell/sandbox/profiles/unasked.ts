@@ -5,7 +5,7 @@
  * /etc (password hashes, host keys) and credential locations inside the workspace covered.
  * Nothing else of the machine is there, so neither is any unix socket of it.
  */
-import { lstatSync, mkdirSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../workspace/workspace-context.js';
 import type { SandboxPolicy } from '../policy.js';
@@ -102,7 +102,8 @@ function secretMounts(systemFolders: readonly string[]): Mount[] {
   const mounts: Mount[] = [];
   for (const secret of [...SYSTEM_SECRETS, ...hostKeys]) {
     try {
-      const stat = lstatSync(secret);
+      // Through a link: bwrap mounts on what it leads to.
+      const stat = statSync(secret);
       if (stat.isDirectory()) mounts.push({ kind: 'empty-folder', path: secret });
       else if (stat.isFile()) mounts.push({ kind: 'empty-file', path: secret });
     } catch {
