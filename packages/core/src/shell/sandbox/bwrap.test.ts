@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempFolder } from '../../../test/helpers/file-system.js';
+import { makeTempFolder, openDescriptorCount } from '../../../test/helpers/file-system.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import {
   bwrapArgs,
@@ -118,6 +118,15 @@ describe('bwrapArgs', () => {
     expect(open.seccomp).toBeUndefined();
   });
 
+  it('refuses a sandbox without network where sockets cannot be filtered, giving back what it made', () => {
+    expect(() => bwrapLaunch(policy({ network: 'deny' }), ws, 'approved', 'riscv64')).toThrow(
+      'unix sockets cannot be filtered on this machine (riscv64)',
+    );
+    expect(fs.readdirSync(ws)).toEqual([]);
+    expect(bwrapLaunch(policy(), ws, 'approved', 'riscv64').seccomp).toBeUndefined();
+    expect(() => bwrapLaunch(policy(), ws, 'unasked', 'riscv64')).toThrow('riscv64');
+  });
+
   it('lets a command outlive toolhost only when asked', () => {
     const kept = operations(bwrapArgs(policy({ dieWithParent: false }), ws));
     expect(kept).not.toContain('--die-with-parent');
@@ -214,7 +223,14 @@ describe('bwrapShell', () => {
     const args = sandboxed.args('echo hi');
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '-c', 'echo hi']);
     expect(args.slice(0, args.indexOf('--') + 1)).toEqual(bwrapArgs(policy(), ws));
+    expect(sandboxed.fd3).toBeUndefined();
     sandboxed.release?.();
+    const offline = bwrapShell('/usr/bin/bwrap', shell, policy({ network: 'deny' }), ws);
+    offline.release?.();
+    expect(offline.fd3).toEqual(socketFilterBytes());
+    const unasked = bwrapShell('/usr/bin/bwrap', shell, policy(), ws, 'unasked');
+    expect(unasked.fd3).toEqual(socketFilterBytes());
+    expect(unasked.args('x')).not.toContain('--bind');
   });
 });
 
@@ -275,12 +291,15 @@ describe('probeBwrap', () => {
     fs.readFileSync(path.join(base, 'args.log'), 'utf8').trimEnd().split('\n');
 
   it('succeeds with the real bwrap, with and without the network, in both profiles', () => {
+    const descriptors = openDescriptorCount();
     expect(probeBwrap('allow')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
     expect(probeBwrap('deny')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
     expect(probeBwrap('allow', undefined, 'unasked')).toEqual({
       ok: true,
       program: '/usr/bin/bwrap',
     });
+    // The filter's descriptor is closed again.
+    expect(openDescriptorCount()).toBe(descriptors);
   });
 
   it('tries the same isolation, filter and mounts as a command, in a scratch workspace, then cleans up', () => {
@@ -306,7 +325,7 @@ describe('probeBwrap', () => {
       ...ending(`${scratch}/ws`),
     ]);
     expect(args.slice(end + 1, end + 3)).toEqual(['/bin/sh', '-c']);
-    expect(args[end + 3]).toContain(`touch ${scratch}/ws/probe`);
+    expect(args[end + 3]).toContain(`touch ${scratch}/ws/probe && test -e ${scratch}/ws/seen`);
     expect(fs.readFileSync(path.join(base, 'filter.bin'))).toEqual(socketFilterBytes());
     expect(scratch.startsWith(path.join(os.tmpdir(), 'toolhost-sandbox-probe-'))).toBe(true);
     expect(fs.existsSync(scratch)).toBe(false);

@@ -118,14 +118,15 @@ export function bwrapLaunch(
   policy: SandboxPolicy,
   cwd: string,
   profile: ProfileName = 'approved',
+  machine: string = process.arch,
 ): BwrapLaunch {
   const layout = sandboxLayout(profile, policy);
   let seccomp: Buffer | undefined;
   if (layout.network === 'deny') {
-    const filter = socketFilterBytes();
+    const filter = socketFilterBytes(machine);
     if (!filter) {
       layout.release();
-      throw new Error(`unix sockets cannot be filtered on this machine (${process.arch})`);
+      throw new Error(`unix sockets cannot be filtered on this machine (${machine})`);
     }
     seccomp = filter;
   }
@@ -179,16 +180,15 @@ export function probeBwrap(
   try {
     const ws = path.join(scratch, 'ws');
     const home = path.join(scratch, 'home');
-    mkdirSync(ws);
-    mkdirSync(path.join(home, '.ssh'), { recursive: true });
-    writeFileSync(path.join(home, '.ssh', 'x'), 'secret');
-    writeFileSync(path.join(ws, 'seen'), 'seen');
+    // Folders, not files: whether they show is the test, not what they hold.
+    mkdirSync(path.join(ws, 'seen'), { recursive: true });
+    mkdirSync(path.join(home, '.ssh', 'x'), { recursive: true });
     const launch = bwrapLaunch(
       {
         workspaceRoots: [ws],
         projectTempDir: path.join(scratch, 'tmp'),
         homeDirs: [home],
-        network: profile === 'unasked' ? 'deny' : network,
+        network,
       },
       ws,
       profile,
@@ -196,7 +196,7 @@ export function probeBwrap(
     release = launch.release;
     // The workspace is writable in the approved profile only; the secret is never there.
     const write = profile === 'unasked' ? `! touch ${ws}/probe 2>/dev/null` : `touch ${ws}/probe`;
-    const script = `${write} && test -r ${ws}/seen && ! cat ${home}/.ssh/x 2>/dev/null && test -r /proc/1/stat && echo inside`;
+    const script = `${write} && test -e ${ws}/seen && ! test -e ${home}/.ssh/x && test -r /proc/1/stat && echo inside`;
     if (launch.seccomp) {
       writeFileSync(path.join(scratch, 'filter'), launch.seccomp);
       filterFd = openSync(path.join(scratch, 'filter'), 'r');
@@ -204,7 +204,7 @@ export function probeBwrap(
     const result = spawnSync(bwrap, [...launch.args, '/bin/sh', '-c', script], {
       encoding: 'utf8',
       timeout: 10_000,
-      stdio: ['ignore', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
+      stdio: ['ignore', 'pipe', 'pipe', filterFd ?? 'ignore'],
     });
     if (result.error)
       return { ok: false, reason: `bwrap could not be run: ${result.error.message}` };
@@ -213,12 +213,9 @@ export function probeBwrap(
       return { ok: false, reason: `bwrap fails here: ${why}` };
     }
     return { ok: true, program: bwrap };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: `the sandbox cannot be built here: ${message}` };
   } finally {
     release();
     if (filterFd !== undefined) closeSync(filterFd);
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true });
   }
 }

@@ -8,7 +8,7 @@ import {
   writeCredentialHome,
 } from '../../../../test/helpers/credentials.js';
 import { makeTempFolder } from '../../../../test/helpers/file-system.js';
-import { existingCredentialPaths } from './credentials.js';
+import { existingCredentialPaths, expandLocation } from './credentials.js';
 
 let base: string;
 let home: string;
@@ -75,6 +75,19 @@ describe('existingCredentialPaths, names ending in *', () => {
       path.join(home, '.cargo', 'credentials'),
       path.join(home, '.cargo', 'credentials.toml'),
     ]);
+  });
+
+  it('matches a * inside a name by what comes before and after it', () => {
+    fs.mkdirSync(path.join(base, 'ssh'));
+    for (const name of ['ssh_host_rsa_key', 'ssh_host_rsa_key.pub', 'ssh_config', 'host_key'])
+      fs.writeFileSync(path.join(base, 'ssh', name), '');
+    expect(expandLocation(path.join(base, 'ssh', 'ssh_*_key'))).toEqual([
+      path.join(base, 'ssh', 'ssh_host_rsa_key'),
+    ]);
+    expect(expandLocation(path.join(base, 'ssh', 'plain'))).toEqual([
+      path.join(base, 'ssh', 'plain'),
+    ]);
+    expect(expandLocation(path.join(base, 'missing', 'a*'))).toEqual([]);
   });
 
   it('finds nothing where the folder is missing or is a file', () => {

@@ -1,7 +1,7 @@
 /**
  * Where secrets usually live in a home folder: one list, hidden in both profiles (README,
- * "The OS sandbox"). A name ending in `*` stands for every entry of its folder that starts
- * with the rest (`.cargo/credentials*`: `credentials` and `credentials.toml`).
+ * "The OS sandbox"). A `*` in a name stands for any text (`.cargo/credentials*`:
+ * `credentials` and `credentials.toml`).
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -70,7 +70,7 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
   const found = new Set<string>();
   for (const home of homeDirs) {
     for (const location of CREDENTIAL_LOCATIONS) {
-      for (const candidate of expand(path.join(home, location))) {
+      for (const candidate of expandLocation(path.join(home, location))) {
         try {
           found.add(realpathSync.native(candidate));
         } catch {
@@ -82,16 +82,23 @@ export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
   return [...found].sort();
 }
 
-/** The paths a location names: itself, or for `prefix*` the entries starting with prefix. */
-function expand(location: string): string[] {
-  if (!location.endsWith('*')) return [location];
+/**
+ * The paths a location names: itself, or where its last part holds a `*`, the entries of
+ * its folder that start with what comes before it and end with what comes after.
+ */
+export function expandLocation(location: string): string[] {
+  const name = path.basename(location);
+  const star = name.indexOf('*');
+  if (star < 0) return [location];
   const folder = path.dirname(location);
-  const prefix = path.basename(location).slice(0, -1);
+  const [before, after] = [name.slice(0, star), name.slice(star + 1)];
+  let names: string[];
   try {
-    return readdirSync(folder)
-      .filter((name) => name.startsWith(prefix))
-      .map((name) => path.join(folder, name));
+    names = readdirSync(folder);
   } catch {
-    return [];
+    return []; // no such folder: nothing of it to hide
   }
+  return names
+    .filter((entry) => entry.startsWith(before) && entry.endsWith(after))
+    .map((entry) => path.join(folder, entry));
 }

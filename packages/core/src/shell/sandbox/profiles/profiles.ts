@@ -52,10 +52,11 @@ export function profileFor(decision: ShellDecision, blanketYes = false): Profile
 
 /** What `profile` shows a command launched under `policy`. */
 export function sandboxLayout(profile: ProfileName, policy: SandboxPolicy): SandboxLayout {
-  if (profile === 'unasked')
-    return { profile, mounts: unaskedMounts(policy), network: 'deny', release: () => {} };
-  const { mounts, release } = approvedMounts(policy);
-  return { profile, mounts, network: policy.network, release };
+  if (profile === 'approved') {
+    const { mounts, release } = approvedMounts(policy);
+    return { profile, mounts, network: policy.network, release };
+  }
+  return { profile, mounts: unaskedMounts(policy), network: 'deny', release: () => {} };
 }
 
 /** What each profile guarantees, in words, for `toolhost doctor` and the model's hints. */

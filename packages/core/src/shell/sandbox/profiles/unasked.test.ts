@@ -62,21 +62,40 @@ describe('unaskedMounts', () => {
     expect(SYSTEM_FOLDERS).not.toContain('/home');
     expect(SYSTEM_FOLDERS).not.toContain('/run');
     expect(SYSTEM_FOLDERS).not.toContain('/var');
-    expect(SYSTEM_SECRETS).toEqual(expect.arrayContaining(['/etc/shadow', '/etc/gshadow']));
+    expect(SYSTEM_SECRETS).toEqual(
+      expect.arrayContaining(['shadow', 'gshadow', 'sudoers', 'ssl/private', 'ssh/*_key']),
+    );
   });
 
-  it("covers /etc's secrets that exist here, as files and folders, only with /etc shown", () => {
-    const mounts = unaskedMounts(policy(), ['/etc']);
-    expect(mounts[0]).toEqual({ kind: 'read-only', path: '/etc' });
-    const covered = mounts.slice(FRESH.length + 3, -1);
-    for (const secret of [...SYSTEM_SECRETS, '/etc/ssh/ssh_host_ed25519_key']) {
-      const stat = fs.statSync(secret, { throwIfNoEntry: false });
-      const kind = stat?.isDirectory() ? 'empty-folder' : 'empty-file';
-      if (stat) expect(covered).toContainEqual({ kind, path: secret });
-      else expect(covered.map((mount) => mount.path)).not.toContain(secret);
-    }
-    expect(fs.existsSync('/etc/shadow')).toBe(true);
-    expect(unaskedMounts(policy(), []).map((mount) => mount.path)).not.toContain('/etc/shadow');
+  it('covers the secrets of a folder shown as etc, as files and folders, links followed', () => {
+    const etc = path.join(base, 'system', 'etc');
+    const usr = path.join(base, 'system', 'usr');
+    fs.mkdirSync(path.join(etc, 'sudoers.d'), { recursive: true });
+    fs.mkdirSync(path.join(etc, 'ssh'));
+    fs.mkdirSync(usr);
+    for (const file of ['shadow', 'passwd', 'ssh/ssh_host_rsa_key', 'ssh/ssh_config'])
+      fs.writeFileSync(path.join(etc, file), '');
+    fs.writeFileSync(path.join(usr, 'shadow'), '');
+    fs.symlinkSync('shadow', path.join(etc, 'gshadow'));
+    fs.symlinkSync('missing', path.join(etc, 'sudoers'));
+    const mounts = unaskedMounts(policy(), [etc, usr]);
+    expect(mounts.slice(0, 2)).toEqual([
+      { kind: 'read-only', path: etc },
+      { kind: 'read-only', path: usr },
+    ]);
+    expect(mounts.slice(2 + FRESH.length + 2, -1)).toEqual([
+      { kind: 'empty-file', path: path.join(etc, 'shadow') },
+      { kind: 'empty-file', path: path.join(etc, 'gshadow') },
+      { kind: 'empty-folder', path: path.join(etc, 'sudoers.d') },
+      { kind: 'empty-file', path: path.join(etc, 'ssh', 'ssh_host_rsa_key') },
+    ]);
+  });
+
+  it("covers this machine's /etc/shadow", () => {
+    expect(unaskedMounts(policy(), ['/etc'])).toContainEqual({
+      kind: 'empty-file',
+      path: '/etc/shadow',
+    });
   });
 
   it('keeps a home that holds a system folder (a home of /) as it is', () => {
@@ -112,6 +131,18 @@ describe('unaskedMounts', () => {
       { kind: 'empty-folder', path: path.join(home, '.ssh') },
       // Made by the call before, for toolhost's temporary folder: covered, then that shown.
       { kind: 'empty-folder', path: path.join(home, '.toolhost') },
+      temp(),
+    ]);
+  });
+
+  it('shows a home that is a root again, under another root around it', () => {
+    expect(unaskedMounts(policy({ workspaceRoots: [base, home] }), [])).toEqual([
+      ...FRESH,
+      { kind: 'empty-folder', path: home },
+      { kind: 'read-only', path: base },
+      { kind: 'read-only', path: home },
+      { kind: 'empty-folder', path: home },
+      { kind: 'read-only', path: home },
       temp(),
     ]);
   });

@@ -5,11 +5,12 @@
  * /etc (password hashes, host keys) and credential locations inside the workspace covered.
  * Nothing else of the machine is there, so neither is any unix socket of it.
  */
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../workspace/workspace-context.js';
 import type { SandboxPolicy } from '../policy.js';
 import { credentialMounts } from './approved.js';
+import { expandLocation } from './credentials.js';
 import type { Mount } from './profiles.js';
 
 /** Where programs, their libraries and their configuration live (those that exist). */
@@ -27,16 +28,17 @@ export const SYSTEM_FOLDERS = [
   '/gnu',
 ] as const;
 
-/** Files and folders of /etc that hold secrets readable by root (and root runs commands too). */
+/** What in /etc holds secrets readable by root (and root runs commands too), relative to it. */
 export const SYSTEM_SECRETS = [
-  '/etc/shadow',
-  '/etc/shadow-',
-  '/etc/gshadow',
-  '/etc/gshadow-',
-  '/etc/sudoers',
-  '/etc/sudoers.d',
-  '/etc/ssl/private',
-  '/etc/security/opasswd',
+  'shadow',
+  'shadow-',
+  'gshadow',
+  'gshadow-',
+  'sudoers',
+  'sudoers.d',
+  'ssl/private',
+  'security/opasswd',
+  'ssh/*_key',
 ] as const;
 
 export function unaskedMounts(
@@ -64,12 +66,14 @@ export function unaskedMounts(
   for (const home of homes) {
     if (!roots.some((root) => root !== home && isWithin(root, home))) continue;
     mounts.push({ kind: 'empty-folder', path: home });
+    // A root that is the home folder itself stays shown: the workspace is what it holds.
     for (const root of roots)
-      if (root !== home && isWithin(home, root)) mounts.push({ kind: 'read-only', path: root });
+      if (isWithin(home, root)) mounts.push({ kind: 'read-only', path: root });
   }
   const visible = (file: string) => roots.some((root) => isWithin(root, file));
   mounts.push(...credentialMounts(policy.homeDirs, visible));
-  mounts.push(...secretMounts(systemFolders));
+  for (const folder of systemFolders)
+    if (path.basename(folder) === 'etc') mounts.push(...secretMounts(folder));
   // Saved outputs and background logs, which read-only commands may read as the file
   // tools do; made first, as in the approved profile, so that there is a place to mount.
   mkdirSync(policy.projectTempDir, { recursive: true });
@@ -88,27 +92,14 @@ function systemMount(folder: string): Mount | null {
   }
 }
 
-/** SYSTEM_SECRETS and ssh's private host keys, covered where they exist and are visible. */
-function secretMounts(systemFolders: readonly string[]): Mount[] {
-  if (!systemFolders.includes('/etc')) return [];
-  let hostKeys: string[] = [];
-  try {
-    hostKeys = readdirSync('/etc/ssh')
-      .filter((name) => name.endsWith('_key'))
-      .map((name) => path.join('/etc/ssh', name));
-  } catch {
-    // no ssh server here
-  }
+/** SYSTEM_SECRETS found in the `etc` folder shown: a folder covered by an empty one, a file by an empty file. */
+function secretMounts(etc: string): Mount[] {
   const mounts: Mount[] = [];
-  for (const secret of [...SYSTEM_SECRETS, ...hostKeys]) {
-    try {
-      // Through a link: bwrap mounts on what it leads to.
-      const stat = statSync(secret);
-      if (stat.isDirectory()) mounts.push({ kind: 'empty-folder', path: secret });
-      else if (stat.isFile()) mounts.push({ kind: 'empty-file', path: secret });
-    } catch {
-      // not on this system
-    }
+  for (const secret of SYSTEM_SECRETS.flatMap((name) => expandLocation(path.join(etc, name)))) {
+    // Through a link: bwrap mounts on what it leads to.
+    const stat = statSync(secret, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) mounts.push({ kind: 'empty-folder', path: secret });
+    else if (stat?.isFile()) mounts.push({ kind: 'empty-file', path: secret });
   }
   return mounts;
 }
