@@ -7,12 +7,22 @@
  * by a stand-in program or not.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { Settings } from '../src/config/settings.js';
 import { sandboxStatus } from '../src/shell/sandbox/sandbox.js';
+import { ShellTool } from '../src/tools/shell.js';
+import { waitUntil } from './helpers/processes.js';
 import { openFolder, removeFolder } from './helpers/sandbox-run.js';
 import { outputOf, scriptedScheduler } from './helpers/scheduler.js';
 import { caseFolder, runThroughScheduler } from './helpers/shell-policy.js';
@@ -80,6 +90,23 @@ describe.skipIf(!unasked)('read-only lines in default mode, with the unasked pro
     ]) {
       const run = await runThroughScheduler(ws, line, { mode: 'default', directory: dir });
       expect(run.message, line).not.toContain('OUTSIDE-SECRET');
+    }
+  });
+
+  it('runs a read-only background line in the profile too (its socket filter handed over)', async () => {
+    const dir = caseFolder(ws, (d) => writeFileSync(path.join(d, 'a.txt'), 'background-read\n'));
+    const config = new Config({ roots: [ws.root], homeDir: ws.home });
+    try {
+      const tool = new ShellTool(config);
+      const params = { command: 'cat a.txt', is_background: true, directory: dir };
+      expect(await tool.shouldConfirmExecute(params)).toBe(false);
+      const result = await tool.execute(params, new AbortController().signal);
+      const log = /Output is written to (\S+);/.exec(String(result.llmContent))?.[1];
+      expect(log).toBeDefined();
+      await waitUntil(() => readFileSync(log!, 'utf8').includes('background-read'), 10_000);
+      expect(readFileSync(log!, 'utf8')).toContain('background-read');
+    } finally {
+      await config.dispose();
     }
   });
 
