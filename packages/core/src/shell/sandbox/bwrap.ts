@@ -204,7 +204,8 @@ export function probeBwrap(
     const result = spawnSync(bwrap, [...launch.args, '/bin/sh', '-c', script], {
       encoding: 'utf8',
       timeout: 10_000,
-      stdio: ['ignore', 'pipe', 'pipe', filterFd ?? 'ignore'],
+      // No descriptor 3 where there is no filter (undefined).
+      stdio: ['ignore', 'pipe', 'pipe', filterFd],
     });
     if (result.error)
       return { ok: false, reason: `bwrap could not be run: ${result.error.message}` };

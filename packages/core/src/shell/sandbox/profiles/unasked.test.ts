@@ -135,6 +135,18 @@ describe('unaskedMounts', () => {
     ]);
   });
 
+  it('covers credentials in any one of the roots', () => {
+    fs.mkdirSync(path.join(home, '.ssh'));
+    expect(unaskedMounts(policy({ workspaceRoots: [ws, home] }), [])).toEqual([
+      ...FRESH,
+      { kind: 'empty-folder', path: home },
+      { kind: 'read-only', path: ws },
+      { kind: 'read-only', path: home },
+      { kind: 'empty-folder', path: path.join(home, '.ssh') },
+      temp(),
+    ]);
+  });
+
   it('shows a home that is a root again, under another root around it', () => {
     expect(unaskedMounts(policy({ workspaceRoots: [base, home] }), [])).toEqual([
       ...FRESH,

@@ -83,13 +83,9 @@ export function unaskedMounts(
 
 /** A system folder as it is: read-only, or the same link where it is one (`/bin -> usr/bin`). */
 function systemMount(folder: string): Mount | null {
-  try {
-    const stat = lstatSync(folder);
-    if (stat.isSymbolicLink()) return { kind: 'link', path: folder, target: readlinkSync(folder) };
-    return stat.isDirectory() ? { kind: 'read-only', path: folder } : null;
-  } catch {
-    return null; // not on this system
-  }
+  const stat = lstatSync(folder, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink()) return { kind: 'link', path: folder, target: readlinkSync(folder) };
+  return stat?.isDirectory() ? { kind: 'read-only', path: folder } : null;
 }
 
 /** SYSTEM_SECRETS found in the `etc` folder shown: a folder covered by an empty one, a file by an empty file. */
