@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sandboxStatus } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AS_NOBODY,
   connectCommand,
   openFolder,
   openUp,
@@ -75,10 +76,7 @@ async function call(
   ];
   const [file, argv] =
     user === 'nobody'
-      ? [
-          'setpriv',
-          ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...args],
-        ]
+      ? ['setpriv', [...AS_NOBODY, process.execPath, ...args]]
       : [process.execPath, args];
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn(file, argv, {
