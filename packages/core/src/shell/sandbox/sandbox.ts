@@ -214,7 +214,7 @@ export function homeFolders(sessionHome: string): string[] {
 
 const BLOCKED_FILE_ACCESS =
   /read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES/i;
-const MISSING = /no such file or directory|command not found|ENOENT/i;
+const MISSING = /no such file or directory|command not found|ENOENT|dubious ownership/i;
 const BLOCKED_NETWORK =
   /could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|no route to host|failed to connect|connection refused|unable to access/i;
 
