@@ -109,6 +109,10 @@ describe('sandboxFailureHint', () => {
     expect(
       sandboxFailureHint('cat: x: No such file or directory', true, 'deny', 'auto'),
     ).toBeNull();
+    const dubious = "fatal: detected dubious ownership in repository at '/ws'";
+    expect(sandboxFailureHint(dubious, true, 'deny', 'auto', 'unasked')).toContain(
+      'ran without asking',
+    );
     expect(sandboxFailureHint('Permission denied', true, 'deny', 'auto')).toContain(
       "toolhost's own folders",
     );
