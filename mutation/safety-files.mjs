@@ -45,6 +45,7 @@ export const GROUPS = [
     tests: [
       core('shell/sandbox/policy.test.ts'),
       core('shell/sandbox/bwrap.test.ts'),
+      core('shell/sandbox/bwrap-probe.test.ts'),
       core('shell/sandbox/seccomp.test.ts'),
       core('shell/sandbox/profiles/profiles.test.ts'),
       core('shell/sandbox/profiles/unasked.test.ts'),
