@@ -278,29 +278,6 @@ describeSandbox(`sandbox: the file system${label}`, () => {
     expect(readFileSync(path.join(worktree, '.git'), 'utf8')).toBe(pointer);
   });
 
-  it('drops every capability, so root can neither remount nor unmount its way out', async () => {
-    execFileSync('git', ['init', '-q', ws.root]);
-    const home = path.join(outside, `home-${Date.now()}`);
-    writeCredentialHome(home);
-    const canary = path.join(outside, `remount-canary-${Date.now()}`);
-    const { tool } = shellWith({ sandbox: 'on' }, undefined, home);
-    const { output } = await run(
-      tool,
-      [
-        'mount -o remount,rw / 2>&1',
-        `touch ${canary} 2>&1`,
-        `umount ${home}/.ssh 2>&1; cat ${home}/.ssh/id_ed25519 2>&1`,
-        'umount .git 2>&1; printf "#!/bin/sh\\necho planted\\n" > .git/hooks/post-commit 2>&1',
-        'grep CapEff /proc/self/status',
-      ].join('; '),
-      { outside_sandbox: false },
-    );
-    expect(output).toMatch(/CapEff:\s+0000000000000000/);
-    expect(existsSync(canary)).toBe(false);
-    expect(output).not.toContain('SECRET-SSH');
-    expect(existsSync(ws.p('.git/hooks/post-commit'))).toBe(false);
-  });
-
   it('tells the model a failure may come from the sandbox and how to ask to leave it', async () => {
     const { tool } = shellWith({ sandbox: 'auto' });
     const { text } = await run(tool, `touch ${outside}/x`);
