@@ -30,10 +30,28 @@ export const GROUPS = [
   },
   {
     name: 'sandbox',
-    mutate: ['shell/sandbox/policy.ts', 'shell/sandbox/bwrap.ts'],
-    // In process: the bwrap arguments a policy yields and the probe. The effects, with
-    // commands run inside bwrap, are proven by test/sandbox.test.ts, out of this run.
-    tests: [core('shell/sandbox/policy.test.ts'), core('shell/sandbox/bwrap.test.ts')],
+    mutate: [
+      'shell/sandbox/policy.ts',
+      'shell/sandbox/bwrap.ts',
+      'shell/sandbox/seccomp.ts',
+      'shell/sandbox/profiles/profiles.ts',
+      'shell/sandbox/profiles/unasked.ts',
+      'shell/sandbox/profiles/approved.ts',
+      'shell/sandbox/profiles/credentials.ts',
+    ],
+    // In process: the mounts each profile yields, the bwrap arguments, the socket filter
+    // (run in an interpreter) and the probe. The effects, with commands run inside bwrap as
+    // root and as nobody, are proven by test/sandbox*.test.ts, out of this run.
+    tests: [
+      core('shell/sandbox/policy.test.ts'),
+      core('shell/sandbox/bwrap.test.ts'),
+      core('shell/sandbox/bwrap-probe.test.ts'),
+      core('shell/sandbox/seccomp.test.ts'),
+      core('shell/sandbox/profiles/profiles.test.ts'),
+      core('shell/sandbox/profiles/unasked.test.ts'),
+      core('shell/sandbox/profiles/approved.test.ts'),
+      core('shell/sandbox/profiles/credentials.test.ts'),
+    ],
   },
   {
     name: 'providers',

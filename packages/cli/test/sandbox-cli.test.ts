@@ -55,10 +55,36 @@ describe.skipIf(!status.available)(`sandbox from the command line${reason}`, () 
     expect(snoop({ tools: { shell: { sandbox: 'on' } } })).toBe(0);
   }, 180_000);
 
-  it('toolhost doctor says the sandbox works', () => {
+  it('toolhost doctor says the sandbox works, in both profiles, and what each hides', () => {
     const { code, stdout } = runCli(['doctor'], { cwd: root, home });
     expect(stdout).toContain('sandbox: works (bwrap');
     expect(stdout).toContain('tools.shell.sandbox: auto: commands run in the sandbox');
+    expect(stdout).toMatch(
+      /profile unasked, for commands that run without your yes .*: runs here \(bwrap\)/,
+    );
+    expect(stdout).toMatch(/profile approved, for commands you allowed .*: runs here \(bwrap\)/);
+    expect(stdout).toContain('hides: everything outside the workspace and the system folders');
+    expect(stdout).toContain('hides: credentials in your home folder');
+    expect(stdout).toContain(
+      'read-only commands in default mode: run without asking, in the unasked profile',
+    );
     expect(code).toBe(0);
+  }, 90_000);
+
+  it('toolhost doctor says read-only commands ask with the sandbox off, unless parsing alone is opted into', () => {
+    const doctor = (shell: Record<string, unknown>) => {
+      mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+      writeFileSync(
+        path.join(home, '.toolhost', 'settings.json'),
+        JSON.stringify({ tools: { shell } }),
+      );
+      return runCli(['doctor'], { cwd: root, home }).stdout;
+    };
+    const off = doctor({ sandbox: 'off' });
+    expect(off).toContain('profile unasked, for commands that run without your yes');
+    expect(off).toContain('not used (tools.shell.sandbox is "off")');
+    expect(off).toContain('read-only commands in default mode: ask');
+    const parseOnly = doctor({ sandbox: 'off', parseOnlyAutoApproval: true });
+    expect(parseOnly).toContain('on parsing alone (tools.shell.parseOnlyAutoApproval: weaker');
   }, 90_000);
 });

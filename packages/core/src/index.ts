@@ -191,6 +191,12 @@ export {
 } from './shell/process-group.js';
 export { type ReadOnlyContext, readOnlyProblem } from './shell/read-only-check.js';
 export { READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
+export { CREDENTIAL_LOCATIONS } from './shell/sandbox/profiles/credentials.js';
+export {
+  PROFILE_SUMMARIES,
+  type ProfileName,
+  profileFor,
+} from './shell/sandbox/profiles/profiles.js';
 export {
   CommandSandbox,
   type SandboxStatus,

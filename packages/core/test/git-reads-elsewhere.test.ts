@@ -27,7 +27,7 @@ beforeAll(() => {
 });
 afterAll(() => ws.cleanup());
 
-const settings: Settings = { tools: { shell: { sandbox: 'off' } } };
+const settings: Settings = { tools: { shell: { sandbox: 'off', parseOnlyAutoApproval: true } } };
 const CANARY = 'canary-from-outside-the-workspace';
 
 function git(dir: string, ...args: string[]) {

@@ -113,12 +113,19 @@ describeSandbox(`sandbox: the file system${label}`, () => {
     expect(readFileSync(ws.p('inside.txt'), 'utf8')).toBe('inside\n');
   });
 
-  it('gives a private /tmp and a writable project temporary folder', async () => {
+  it("gives a private /tmp, and toolhost's project temporary folder read-only", async () => {
     const { tool, config } = shellWith({ sandbox: 'on' });
     const marker = `toolhost-private-${process.pid}-${Date.now()}`;
-    await run(tool, `echo x > /tmp/${marker} && echo y > ${config.projectTempDir}/note`);
+    mkdirSync(config.projectTempDir, { recursive: true });
+    writeFileSync(path.join(config.projectTempDir, 'saved'), 'saved-by-toolhost');
+    const { output } = await run(
+      tool,
+      `echo x > /tmp/${marker} && cat /tmp/${marker}; echo y > ${config.projectTempDir}/note; cat ${config.projectTempDir}/saved`,
+    );
+    expect(output).toContain('x\n');
     expect(existsSync(`/tmp/${marker}`)).toBe(false);
-    expect(readFileSync(path.join(config.projectTempDir, 'note'), 'utf8')).toBe('y\n');
+    expect(existsSync(path.join(config.projectTempDir, 'note'))).toBe(false);
+    expect(output).toContain('saved-by-toolhost');
   });
 
   it('hides credentials in the home folder, even when the home folder is the workspace', async () => {

@@ -14,7 +14,7 @@ import { caseFolder, runThroughScheduler } from './helpers/shell-policy.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 const NAME = 'outside-canary-name';
-const settings = { tools: { shell: { sandbox: 'off' as const } } };
+const settings = { tools: { shell: { sandbox: 'off' as const, parseOnlyAutoApproval: true } } };
 const CONTENT = 'outside-canary-content';
 
 let ws: TempWorkspace;

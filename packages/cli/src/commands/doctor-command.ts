@@ -1,7 +1,14 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
 import { Config } from '@toolhost/core/internal/config/config.js';
 import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
-import { sandboxStatus } from '@toolhost/core/internal/shell/sandbox/sandbox.js';
+import {
+  PROFILE_SUMMARIES,
+  type ProfileName,
+} from '@toolhost/core/internal/shell/sandbox/profiles/profiles.js';
+import {
+  type SandboxStatus,
+  sandboxStatus,
+} from '@toolhost/core/internal/shell/sandbox/sandbox.js';
 import { shellProgram } from '@toolhost/core/internal/shell/shell-execution.js';
 
 export function runDoctorCommand(
@@ -39,6 +46,12 @@ export function runDoctorCommand(
           ? 'auto: commands run in the sandbox'
           : 'auto: commands run without the sandbox';
   lines.push(`tools.shell.sandbox: ${effect}`);
+
+  const unasked = sandboxStatus('deny', undefined, undefined, 'unasked');
+  const approved = shellSettings.network === 'deny' ? sandboxStatus('deny') : status;
+  lines.push(...profileLines('unasked', unasked, setting));
+  lines.push(...profileLines('approved', approved, setting));
+  lines.push(readOnlyLine(setting === 'off' ? null : unasked, config.parseOnlyAutoApproval));
   lines.push(`shell: ${shellProgram().file}`);
   const cut = settings.untrustedProject;
   if (cut)
@@ -47,4 +60,25 @@ export function runDoctorCommand(
     );
   stdout.write(`${lines.join('\n')}\n`);
   return healthy ? 0 : 1;
+}
+
+/** A profile: whom it is for, whether it runs here, what it hides. */
+function profileLines(profile: ProfileName, status: SandboxStatus, setting: string): string[] {
+  const runs =
+    setting === 'off'
+      ? 'not used (tools.shell.sandbox is "off")'
+      : status.available
+        ? `runs here (${status.kind})`
+        : `does not run here: ${status.reason}`;
+  const summary = PROFILE_SUMMARIES[profile];
+  return [`profile ${profile}, for ${summary.who}: ${runs}`, `  hides: ${summary.hides}`];
+}
+
+/** What happens to a line proven read-only, given the unasked profile (null: sandbox off). */
+function readOnlyLine(unasked: SandboxStatus | null, parseOnly: boolean): string {
+  if (unasked?.available)
+    return 'read-only commands in default mode: run without asking, in the unasked profile';
+  if (parseOnly)
+    return 'read-only commands in default mode: run without asking and without a sandbox, on parsing alone (tools.shell.parseOnlyAutoApproval: weaker, a command the parser misjudges runs unconfined)';
+  return 'read-only commands in default mode: ask, as the unasked profile does not run (tools.shell.parseOnlyAutoApproval in your own settings would run them on parsing alone: weaker)';
 }

@@ -41,6 +41,11 @@ export interface ConfigParameters {
   sessionId?: string;
   /** Endpoint settings an untrusted project alone named: no key of the person's goes there. */
   untrustedEndpoints?: readonly EndpointSetting[];
+  /**
+   * tools.shell.parseOnlyAutoApproval as the person's own settings set it (Config.load
+   * reads the user file and the command line, never the project's); default: `settings`'.
+   */
+  parseOnlyAutoApproval?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -64,6 +69,11 @@ export class Config {
   readonly homeDir: string;
   /** Endpoint settings an untrusted project alone named (trust/endpoint-keys.ts). */
   readonly untrustedEndpoints: readonly EndpointSetting[];
+  /**
+   * Without the unasked sandbox profile, commands proven read-only by parsing alone run
+   * without asking (weaker); only the person's own settings turn it on.
+   */
+  readonly parseOnlyAutoApproval: boolean;
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -116,6 +126,10 @@ export class Config {
     this.settings = params.settings ?? {};
     this.homeDir = params.homeDir ?? os.homedir();
     this.untrustedEndpoints = params.untrustedEndpoints ?? [];
+    this.parseOnlyAutoApproval =
+      params.parseOnlyAutoApproval ??
+      this.settings.tools?.shell?.parseOnlyAutoApproval ??
+      SETTING_DEFAULTS.tools.shell.parseOnlyAutoApproval;
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -154,6 +168,7 @@ export class Config {
       homeDir: options.homeDir,
       sessionId: options.sessionId,
       untrustedEndpoints: settings.untrustedEndpoints,
+      parseOnlyAutoApproval: ownParseOnlyAutoApproval(settings, options.overrides),
     });
     return { config, settings };
   }
@@ -234,3 +249,13 @@ export class Config {
 }
 
 export type { SettingsWarning };
+
+/** tools.shell.parseOnlyAutoApproval from the command line, else the user's own file. */
+function ownParseOnlyAutoApproval(loaded: LoadedSettings, overrides?: Settings): boolean {
+  const user = loaded.files.find((file) => file.scope === 'user');
+  const own =
+    overrides?.tools?.shell?.parseOnlyAutoApproval ??
+    user?.settings.tools?.shell?.parseOnlyAutoApproval;
+  // Only a real true: the command line's layer is checked apart from this.
+  return own === true;
+}

@@ -64,6 +64,8 @@ export interface Settings {
       keepBackgroundProcesses?: boolean;
       sandbox?: 'auto' | 'on' | 'off';
       network?: 'allow' | 'deny';
+      /** Weaker: without the unasked sandbox profile, read-only by parsing alone runs unasked. */
+      parseOnlyAutoApproval?: boolean;
     };
     webFetch?: { allowedHosts?: string[] };
   };
@@ -132,6 +134,7 @@ export const SETTING_DEFAULTS = {
       keepBackgroundProcesses: false,
       sandbox: 'auto',
       network: 'allow',
+      parseOnlyAutoApproval: false,
     },
   },
   files: { defaultEncoding: 'utf-8' },

@@ -11,7 +11,7 @@ import {
   trackProcessGroup,
   untrackProcessGroup,
 } from './process-group.js';
-import { type ShellProgram, shellProgram } from './shell-execution.js';
+import { feedFd3, type ShellProgram, shellProgram, shellStdio } from './shell-execution.js';
 
 export interface BackgroundProcess {
   pid: number;
@@ -44,7 +44,7 @@ export class BackgroundProcesses {
           return spawn(shell.file, shell.args(command), {
             cwd: options.cwd,
             env: options.env,
-            stdio: ['ignore', log, log],
+            stdio: shellStdio(shell, ['ignore', log, log]),
             detached: true,
           });
         } catch (error) {
@@ -52,6 +52,7 @@ export class BackgroundProcesses {
           throw error;
         }
       })();
+      feedFd3(shell, child);
       child.on('error', () => shell.release?.());
       child.on('exit', () => shell.release?.());
       child.unref();

@@ -3,8 +3,9 @@
  * group, standard input closed, with a timeout and an AbortSignal that both end the whole
  * group. Output from stdout and stderr is kept in the order it came.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { decodeText } from '../utils/file-content.js';
 import { endProcessGroup, processGroupMembers, trackProcessGroup } from './process-group.js';
@@ -53,6 +54,25 @@ export interface ShellProgram {
   args: (command: string) => string[];
   /** Called once the process has ended or could not start (the sandbox gives back mounts). */
   release?: () => void;
+  /** Bytes the program reads on descriptor 3 as it starts (bwrap's socket filter). */
+  fd3?: Buffer;
+}
+
+/** The standard streams for `shell`, and descriptor 3 as a pipe when it reads one. */
+export function shellStdio(
+  shell: ShellProgram,
+  stdio: ['ignore', 'pipe' | number, 'pipe' | number],
+): ('ignore' | 'pipe' | number)[] {
+  return shell.fd3 ? [...stdio, 'pipe'] : stdio;
+}
+
+/** Writes what `shell` reads on descriptor 3 into the started child's pipe, and closes it. */
+export function feedFd3(shell: ShellProgram, child: ChildProcess): void {
+  if (!shell.fd3) return;
+  const pipe = child.stdio[3] as Writable | null | undefined;
+  // A launcher that failed before reading it: its error is reported through its exit.
+  pipe?.on('error', () => {});
+  pipe?.end(shell.fd3);
 }
 
 /** bash where it is installed, else the POSIX sh. */
@@ -82,9 +102,10 @@ export async function runShellCommand(
       child = spawn(shell.file, shell.args(command), {
         cwd: options.cwd,
         env: options.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: shellStdio(shell, ['ignore', 'pipe', 'pipe']),
         detached: true, // its own process group, so the whole tree can be ended
       });
+      feedFd3(shell, child);
     } catch (error) {
       shell.release?.();
       resolve(emptyResult({ spawnError: (error as Error).message }));

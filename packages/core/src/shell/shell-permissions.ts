@@ -3,8 +3,9 @@
  * deny rule matches (or might match, when a word it checks is only known at run time),
  * and, while any deny rule exists, a line with a part that cannot be checked. Run without
  * asking: every command allowed by a rule or an "always" answer, or every command proven
- * read-only (read-only-check.ts) with nothing written. Everything else asks, with reasons
- * the person can read.
+ * read-only (read-only-check.ts) with nothing written; the latter runs in the unasked
+ * sandbox profile, and run_shell_command asks for it where that profile cannot run.
+ * Everything else asks, with reasons the person can read.
  */
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';

@@ -6,9 +6,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { isAllowedWithoutAsking } from '../core/approval-rules.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
+import { type ProfileName, profileFor } from '../shell/sandbox/profiles/profiles.js';
 import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
@@ -128,14 +130,21 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   override async shouldConfirmExecute(
     params: ShellToolParams,
   ): Promise<ToolExecConfirmationDetails | false> {
-    const { decision } = await this.decide(params.command, this.workingDirectory(params));
+    const { analysis, decision } = await this.decide(params.command, this.workingDirectory(params));
     // A refusal is reported by execute, which runs even in yolo mode.
     if (decision.kind === 'deny') return false;
     // Leaving the sandbox is its own permission, asked even for allowed commands.
     const leaves = Boolean(params.outside_sandbox) && this.sandbox.confines();
-    if (decision.kind !== 'ask' && !leaves) return false;
-    const roots = decision.kind === 'ask' ? decision.rootCommands : [];
+    const uncontained = this.uncontained(decision, leaves);
+    if (decision.kind !== 'ask' && !leaves && !uncontained) return false;
+    const roots =
+      decision.kind === 'ask'
+        ? decision.rootCommands
+        : uncontained
+          ? [...new Set(analysis.commands.map((command) => command.name))]
+          : [];
     const reasons = decision.kind === 'ask' ? [...decision.reasons] : [];
+    if (uncontained) reasons.push(uncontained);
     if (leaves)
       reasons.unshift(
         'outside the OS sandbox: it could change any file you can and read your credentials',
@@ -155,6 +164,25 @@ export class ShellTool extends BaseTool<ShellToolParams> {
         }
       },
     };
+  }
+
+  /** The sandbox profile for a line, by who said yes to it (profiles/profiles.ts). */
+  private profile(decision: ShellDecision): ProfileName {
+    const blanketYes =
+      this.config.getApprovalMode() === 'yolo' || isAllowedWithoutAsking(this.config, this);
+    return profileFor(decision, blanketYes);
+  }
+
+  /**
+   * Why a line proven read-only must still ask: nothing would contain it (the unasked
+   * profile cannot run here) and the person's own settings do not take parsing alone as
+   * enough. Null when it may run unasked.
+   */
+  private uncontained(decision: ShellDecision, leaves: boolean): string | null {
+    if (this.profile(decision) !== 'unasked' || leaves) return null;
+    const missing = this.sandbox.unaskedMissing();
+    if (missing === null || this.config.parseOnlyAutoApproval) return null;
+    return `it looks read-only, but no sandbox here would contain it if it is not (${missing}); tools.shell.parseOnlyAutoApproval in your own settings runs such commands without asking, trusting parsing alone`;
   }
 
   async execute(
@@ -184,6 +212,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       cwd,
       params.outside_sandbox,
       params.is_background === true && this.config.backgroundProcesses.keepAfterExit,
+      this.profile(decision),
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);
@@ -237,7 +266,13 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
       launch.kind === 'sandboxed'
-        ? sandboxFailureHint(result.output, failed, launch.network, this.sandbox.setting)
+        ? sandboxFailureHint(
+            result.output,
+            failed,
+            launch.network,
+            this.sandbox.setting,
+            launch.profile,
+          )
         : null;
     const note = hint ?? notice;
     if (!note) return report;

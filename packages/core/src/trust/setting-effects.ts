@@ -122,6 +122,11 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
     effect: 'sandbox',
     noLooser: noFurtherThan(['on', 'auto', 'off'], defaults.tools.shell.sandbox),
   },
+  // Config reads it from the person's own settings only; a project's false is no looser.
+  'tools.shell.parseOnlyAutoApproval': {
+    effect: 'approvals',
+    noLooser: noFurtherThan([false, true], defaults.tools.shell.parseOnlyAutoApproval),
+  },
   'tools.shell.network': {
     effect: 'network',
     noLooser: noFurtherThan(['deny', 'allow'], defaults.tools.shell.network),

@@ -19,6 +19,22 @@ export const SECRET_FILES: Readonly<Record<string, string>> = {
   '.git-credentials': 'SECRET-GIT',
   '.toolhost/settings.json': 'SECRET-TOOLHOST',
   '.qwen/oauth_creds.json': 'SECRET-QWEN',
+  '.config/gh/hosts.yml': 'SECRET-GH',
+  '.gemini/oauth_creds.json': 'SECRET-GEMINI',
+  '.claude/.credentials.json': 'SECRET-CLAUDE',
+  '.config/git/credentials': 'SECRET-GIT-CONFIG',
+  '.cargo/credentials': 'SECRET-CARGO',
+  '.cargo/credentials.toml': 'SECRET-CARGO-TOML',
+  '.vault-token': 'SECRET-VAULT',
+  '.pgpass': 'SECRET-PGPASS',
+  '.azure/accessTokens.json': 'SECRET-AZURE',
+  '.bash_history': 'SECRET-BASH-HISTORY',
+  '.zsh_history': 'SECRET-ZSH-HISTORY',
+  '.local/share/fish/fish_history': 'SECRET-FISH-HISTORY',
+  '.python_history': 'SECRET-PYTHON-HISTORY',
+  '.node_repl_history': 'SECRET-NODE-HISTORY',
+  '.psql_history': 'SECRET-PSQL-HISTORY',
+  '.mysql_history': 'SECRET-MYSQL-HISTORY',
 };
 
 /** Files next to the credentials that a command may read. */
@@ -26,6 +42,11 @@ export const VISIBLE_FILES: Readonly<Record<string, string>> = {
   'notes.txt': 'visible-notes',
   '.config/git/ignore': 'visible-config',
   '.sshrc': 'visible-sshrc',
+  '.cargo/config.toml': 'visible-cargo',
+  '.config/gh/config.yml': 'visible-gh',
+  '.gemini/settings.json': 'visible-gemini',
+  '.claude/settings.json': 'visible-claude',
+  '.local/share/fish/fish_variables': 'visible-fish',
 };
 
 /** Writes SECRET_FILES and VISIBLE_FILES under `home`. */

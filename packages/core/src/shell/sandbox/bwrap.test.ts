@@ -1,16 +1,21 @@
 /**
- * What bubblewrap is asked to do for a policy, read as a list of mount and namespace
- * operations, and the probe that decides whether it works here (with the real bwrap and
- * with stand-ins that fail in each way). test/sandbox.test.ts proves the effects by
- * running commands inside.
+ * What bubblewrap is asked to do for a policy and a profile, read as a list of mount and
+ * namespace operations (bwrap-probe.test.ts: finding bwrap and the probe).
+ * test/sandbox*.test.ts prove the effects by running commands inside.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ending,
+  ISOLATED,
+  operations,
+  promptBinds,
+  SYSTEM,
+} from '../../../test/helpers/bwrap-operations.js';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
-import { bwrapArgs, bwrapLaunch, bwrapShell, findBwrap, probeBwrap } from './bwrap.js';
+import { bwrapArgs, bwrapLaunch, bwrapShell, socketFilterBytes } from './bwrap.js';
 import type { SandboxPolicy } from './policy.js';
 
 let base: string;
@@ -35,45 +40,8 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   ...over,
 });
 
-/** How many operands each bwrap option takes. */
-const OPERANDS: Record<string, number> = {
-  '--die-with-parent': 0,
-  '--unshare-pid': 0,
-  '--unshare-ipc': 0,
-  '--unshare-net': 0,
-  '--ro-bind': 2,
-  '--bind': 2,
-  '--dev': 1,
-  '--proc': 1,
-  '--tmpfs': 1,
-  '--setenv': 2,
-  '--chdir': 1,
-};
-
-/** bwrap's arguments as operations (`--bind /a /a`), in order; `--` ends them. */
-function operations(args: string[]): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < args.length && args[i] !== '--') {
-    const option = args[i]!;
-    const count = OPERANDS[option];
-    if (count === undefined) throw new Error(`unexpected bwrap option ${option}`);
-    out.push([option, ...args.slice(i + 1, i + 1 + count)].join(' '));
-    i += 1 + count;
-  }
-  expect(args.slice(i), 'the arguments end with --').toEqual(['--']);
-  return out;
-}
-
-const SYSTEM = ['--ro-bind / /', '--dev /dev', '--proc /proc', '--tmpfs /tmp'];
-const ISOLATED = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'];
-/** The prompt folders of a root, made read-only (made first where missing). */
-const promptBinds = (root: string) =>
-  PROMPT_FOLDER_ROOTS.map((name) => `--ro-bind ${root}/${name} ${root}/${name}`);
-const ending = (cwd: string) => ['--setenv TOOLHOST_SANDBOX bwrap', `--chdir ${cwd}`];
-
 describe('bwrapArgs', () => {
-  it('makes everything read-only, then the roots and the project temporary folder writable', () => {
+  it('makes everything read-only, the roots writable, and shows the project temporary folder read-only', () => {
     const other = path.join(base, 'other');
     fs.mkdirSync(other);
     const cwd = path.join(ws, 'sub');
@@ -84,24 +52,43 @@ describe('bwrapArgs', () => {
       `--bind ${other} ${other}`,
       ...promptBinds(ws),
       ...promptBinds(other),
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(cwd),
     ]);
     // The project temporary folder is made, so that it can be bound.
     expect(fs.existsSync(temp)).toBe(true);
   });
 
-  it('cuts the network when it is denied', () => {
-    expect(operations(bwrapArgs(policy({ network: 'deny' }), ws)).slice(0, 4)).toEqual([
-      ...ISOLATED,
+  it('cuts the network and filters sockets when it is denied, and drops every capability', () => {
+    expect(operations(bwrapArgs(policy({ network: 'deny' }), ws)).slice(0, 6)).toEqual([
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-ipc',
       '--unshare-net',
+      '--seccomp 3',
+      '--cap-drop ALL',
     ]);
+    const launch = bwrapLaunch(policy({ network: 'deny' }), ws);
+    launch.release();
+    expect(launch.seccomp).toEqual(socketFilterBytes());
+    const open = bwrapLaunch(policy(), ws);
+    open.release();
+    expect(open.seccomp).toBeUndefined();
+  });
+
+  it('refuses a sandbox without network where sockets cannot be filtered, giving back what it made', () => {
+    expect(() => bwrapLaunch(policy({ network: 'deny' }), ws, 'approved', 'riscv64')).toThrow(
+      'unix sockets cannot be filtered on this machine (riscv64)',
+    );
+    expect(fs.readdirSync(ws)).toEqual([]);
+    expect(bwrapLaunch(policy(), ws, 'approved', 'riscv64').seccomp).toBeUndefined();
+    expect(() => bwrapLaunch(policy(), ws, 'unasked', 'riscv64')).toThrow('riscv64');
   });
 
   it('lets a command outlive toolhost only when asked', () => {
     const kept = operations(bwrapArgs(policy({ dieWithParent: false }), ws));
     expect(kept).not.toContain('--die-with-parent');
-    expect(kept.slice(0, 2)).toEqual(['--unshare-pid', '--unshare-ipc']);
+    expect(kept.slice(0, 3)).toEqual(['--unshare-pid', '--unshare-ipc', '--cap-drop ALL']);
     const tied = operations(bwrapArgs(policy({ dieWithParent: true }), ws));
     expect(tied[0]).toBe('--die-with-parent');
   });
@@ -118,7 +105,7 @@ describe('bwrapArgs', () => {
       `--tmpfs ${path.join(home, '.qwen')}`,
       `--tmpfs ${path.join(home, '.ssh')}`,
       `--tmpfs ${path.join(home, '.toolhost')}`,
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(home),
     ]);
   });
@@ -132,7 +119,7 @@ describe('bwrapArgs', () => {
       `--bind ${ws} ${ws}`,
       ...promptBinds(ws),
       `--ro-bind ${gitDir} ${gitDir}`,
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(ws),
     ]);
   });
@@ -161,7 +148,7 @@ describe('bwrapArgs', () => {
       ...promptBinds(ws),
       `--ro-bind ${realGit} ${realGit}`,
       ...promptBinds(other),
-      `--bind ${temp} ${temp}`,
+      `--ro-bind ${temp} ${temp}`,
       ...ending(ws),
     ]);
   });
@@ -194,136 +181,13 @@ describe('bwrapShell', () => {
     const args = sandboxed.args('echo hi');
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '-c', 'echo hi']);
     expect(args.slice(0, args.indexOf('--') + 1)).toEqual(bwrapArgs(policy(), ws));
+    expect(sandboxed.fd3).toBeUndefined();
     sandboxed.release?.();
-  });
-});
-
-describe('findBwrap', () => {
-  /** An executable stand-in for bwrap in a new folder `dir`. */
-  const executable = (dir: string) => {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'bwrap'), '#!/bin/sh\n');
-    fs.chmodSync(path.join(dir, 'bwrap'), 0o755);
-    return path.join(dir, 'bwrap');
-  };
-
-  it('takes the first system location that holds an executable file, before PATH', () => {
-    const plain = path.join(base, 'plain', 'bwrap');
-    fs.mkdirSync(path.dirname(plain));
-    fs.writeFileSync(plain, '');
-    const folder = path.join(base, 'folder', 'bwrap');
-    fs.mkdirSync(folder, { recursive: true });
-    const system = executable(path.join(base, 'system'));
-    const onPath = executable(path.join(base, 'bin'));
-    const missing = path.join(base, 'missing', 'bwrap');
-    expect(findBwrap(path.dirname(onPath), [missing, plain, folder, system])).toBe(system);
-  });
-
-  it('searches the absolute folders on PATH in order when no system location has it', () => {
-    const first = executable(path.join(base, 'first'));
-    const second = executable(path.join(base, 'second'));
-    const notExecutable = path.join(base, 'plain');
-    fs.mkdirSync(notExecutable);
-    fs.writeFileSync(path.join(notExecutable, 'bwrap'), '');
-    const envPath = ['', notExecutable, path.dirname(first), path.dirname(second)];
-    expect(findBwrap(envPath.join(path.delimiter), [])).toBe(first);
-    expect(findBwrap(notExecutable, [])).toBeNull();
-    // A relative entry, which would find a bwrap planted in the current folder, is skipped.
-    expect(findBwrap(path.relative(process.cwd(), path.dirname(first)), [])).toBeNull();
-  });
-
-  it("finds this machine's bwrap in /usr/bin, and on this process's PATH", () => {
-    expect(findBwrap('')).toBe('/usr/bin/bwrap');
-    const onPath = findBwrap(undefined, []);
-    expect(onPath).not.toBeNull();
-    expect(onPath).toBe(findBwrap(process.env.PATH, []));
-  });
-});
-
-describe('probeBwrap', () => {
-  /** A stand-in bwrap: a shell script that logs its arguments, then runs `body`. */
-  const fakeBwrap = (body: string) => {
-    const file = path.join(base, 'fake-bwrap');
-    fs.writeFileSync(
-      file,
-      `#!/bin/sh\nprintf '%s\\n' "$@" > ${path.join(base, 'args.log')}\n${body}\n`,
-    );
-    fs.chmodSync(file, 0o755);
-    return file;
-  };
-  const loggedArgs = () =>
-    fs.readFileSync(path.join(base, 'args.log'), 'utf8').trimEnd().split('\n');
-
-  it('succeeds with the real bwrap, with and without the network', () => {
-    expect(probeBwrap('allow')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
-    expect(probeBwrap('deny')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
-  });
-
-  it('tries the same isolation as a command, a writable folder and a covered one, then cleans up', () => {
-    const fake = fakeBwrap('exit 1');
-    probeBwrap('deny', fake);
-    const args = loggedArgs();
-    const end = args.indexOf('--');
-    const ops = operations(args.slice(0, end + 1));
-    const scratch = path.dirname(ops[ISOLATED.length + SYSTEM.length + 1]!.split(' ')[1]!);
-    expect(ops).toEqual([
-      ...ISOLATED,
-      '--unshare-net',
-      ...SYSTEM,
-      `--bind ${scratch}/writable ${scratch}/writable`,
-      `--ro-bind ${scratch}/hidden ${scratch}/hidden`,
-      `--tmpfs ${scratch}/hidden`,
-    ]);
-    expect(args.slice(end + 1, end + 3)).toEqual(['/bin/sh', '-c']);
-    expect(scratch.startsWith(path.join(os.tmpdir(), 'toolhost-sandbox-probe-'))).toBe(true);
-    expect(fs.existsSync(scratch)).toBe(false);
-  });
-
-  it('fails when the command inside sees the covered file or cannot write', () => {
-    // Runs the probe's command unsandboxed: the covered file shows.
-    const leaky = fakeBwrap('while [ "$1" != "--" ]; do shift; done; shift; exec "$@"');
-    expect(probeBwrap('allow', leaky)).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: exit code 1',
-    });
-  });
-
-  it('says why it fails: not installed, not runnable, its error, its exit code', () => {
-    expect(probeBwrap('allow', null)).toEqual({
-      ok: false,
-      reason: 'bwrap is not installed (on Debian or Ubuntu: apt-get install bubblewrap)',
-    });
-    const missing = path.join(base, 'no-such-bwrap');
-    expect(probeBwrap('allow', missing)).toEqual({
-      ok: false,
-      reason: `bwrap could not be run: spawnSync ${missing} ENOENT`,
-    });
-    const refusing = fakeBwrap(
-      "echo 'bwrap: No permissions to create new namespace' >&2; echo second line >&2; exit 1",
-    );
-    expect(probeBwrap('allow', refusing)).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: bwrap: No permissions to create new namespace',
-    });
-    const blankFirst = fakeBwrap(
-      "echo >&2; echo '  bwrap: Creating new namespace failed' >&2; exit 1",
-    );
-    expect(probeBwrap('allow', blankFirst)).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: bwrap: Creating new namespace failed',
-    });
-    expect(probeBwrap('allow', fakeBwrap('exit 3'))).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: exit code 3',
-    });
-    // Both count: the exit code and the command inside having run to its end.
-    expect(probeBwrap('allow', fakeBwrap('echo inside; exit 2'))).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: exit code 2',
-    });
-    expect(probeBwrap('allow', fakeBwrap('echo outside; exit 0'))).toEqual({
-      ok: false,
-      reason: 'bwrap fails here: exit code 0',
-    });
+    const offline = bwrapShell('/usr/bin/bwrap', shell, policy({ network: 'deny' }), ws);
+    offline.release?.();
+    expect(offline.fd3).toEqual(socketFilterBytes());
+    const unasked = bwrapShell('/usr/bin/bwrap', shell, policy(), ws, 'unasked');
+    expect(unasked.fd3).toEqual(socketFilterBytes());
+    expect(unasked.args('x')).not.toContain('--bind');
   });
 });

@@ -1,18 +1,19 @@
 /**
- * Linux: the command runs under bubblewrap (`bwrap`). Mounts are applied in order, each on
- * top of the ones before: the whole file system read-only, a fresh /dev, /proc and /tmp,
- * the workspace roots writable again (a root holding a linked `.git` or prompt folder with
- * only its entries writable), git folders and prompt folders (`.toolhost`, `.qwen`, ...)
- * read-only, credential
- * locations covered, and toolhost's project temporary folder writable.
+ * Linux: the command runs under bubblewrap (`bwrap`). A profile's mounts (profiles/) become
+ * bwrap's mount options, applied in order, each on top of the ones before. Every profile
+ * gets its own PID and IPC namespaces, no capabilities (root's included: `--cap-drop ALL`,
+ * so a command cannot remount, unmount or mount anything) and bwrap's no-new-privileges;
+ * without network, an empty network namespace and the socket filter (seccomp.ts), read by
+ * bwrap on descriptor 3.
  */
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
+  closeSync,
   constants,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
+  openSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -20,15 +21,14 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { ShellProgram } from '../shell-execution.js';
-import {
-  existingCredentialPaths,
-  PROTECTED_ROOT_ENTRIES,
-  protectedPaths,
-  releaseMade,
-  type SandboxPolicy,
-} from './policy.js';
+import type { SandboxPolicy } from './policy.js';
+import { type Mount, type ProfileName, sandboxLayout } from './profiles/profiles.js';
+import { encodeFilter, socketFilter } from './seccomp.js';
 
 const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
+
+/** The descriptor bwrap reads the socket filter from. */
+export const SECCOMP_FD = 3;
 
 /** The bwrap program: a system location first, then PATH's absolute folders. */
 export function findBwrap(
@@ -55,6 +55,12 @@ export function findBwrap(
   return null;
 }
 
+/** The socket filter's bytes for this machine; null where the filter is not known. */
+export function socketFilterBytes(machine: string = process.arch): Buffer | null {
+  const program = socketFilter(machine);
+  return program ? encodeFilter(program) : null;
+}
+
 /** The namespace and process options, shared by the real command and the probe. */
 function isolationArgs(
   network: SandboxPolicy['network'],
@@ -64,62 +70,77 @@ function isolationArgs(
     ...(dieWithParent ? ['--die-with-parent'] : []),
     '--unshare-pid',
     '--unshare-ipc',
-    ...(network === 'deny' ? ['--unshare-net'] : []),
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
+    ...(network === 'deny' ? ['--unshare-net', '--seccomp', String(SECCOMP_FD)] : []),
+    '--cap-drop',
+    'ALL',
   ];
 }
 
-/** bwrap's arguments for one command, up to and including `--`. */
-export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
-  return bwrapLaunch(policy, cwd).args;
+/** Each kind of mount as bwrap's option and operands. */
+const MOUNT_OPTIONS: { [K in Mount['kind']]: (mount: Extract<Mount, { kind: K }>) => string[] } = {
+  'read-only': (mount) => ['--ro-bind', mount.path, mount.path],
+  writable: (mount) => ['--bind', mount.path, mount.path],
+  'empty-folder': (mount) => ['--tmpfs', mount.path],
+  'empty-file': (mount) => ['--ro-bind', '/dev/null', mount.path],
+  link: (mount) => ['--symlink', mount.target, mount.path],
+  devices: (mount) => ['--dev', mount.path],
+  processes: (mount) => ['--proc', mount.path],
+};
+
+function mountArgs(mounts: readonly Mount[]): string[] {
+  return mounts.flatMap((mount) =>
+    (MOUNT_OPTIONS[mount.kind] as (mount: Mount) => string[])(mount),
+  );
 }
 
-/**
- * bwrap's arguments for one command, and what to call once it has ended: the empty prompt
- * folders made as mount points are removed again (releaseMade).
- */
+export interface BwrapLaunch {
+  /** bwrap's arguments, up to and including `--`. */
+  args: string[];
+  /** What bwrap must read on SECCOMP_FD, when anything. */
+  seccomp?: Buffer;
+  /** Gives back the empty prompt folders made as mount points (releaseMade). */
+  release: () => void;
+}
+
+/** bwrap's arguments for one command, up to and including `--`. */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  cwd: string,
+  profile: ProfileName = 'approved',
+): string[] {
+  const launch = bwrapLaunch(policy, cwd, profile);
+  launch.release();
+  return launch.args;
+}
+
+/** How bwrap runs one command in `profile`; release() once it has ended. */
 export function bwrapLaunch(
   policy: SandboxPolicy,
   cwd: string,
-): { args: string[]; release: () => void } {
-  const args = isolationArgs(policy.network, policy.dieWithParent);
-  for (const root of policy.workspaceRoots) args.push('--bind', root, root);
-  const kept = protectedPaths(policy.workspaceRoots);
-  for (const root of kept.pinnedRoots) {
-    // The root's own entries become mount points, which cannot be removed or renamed, and
-    // no entry can be added beside them; links stay as they are, read-only.
-    args.push('--ro-bind', root, root);
-    for (const entry of readdirSync(root, { withFileTypes: true })) {
-      const protectedName = (PROTECTED_ROOT_ENTRIES as readonly string[]).includes(entry.name);
-      if (protectedName || entry.isSymbolicLink()) continue;
-      const target = path.join(root, entry.name);
-      args.push('--bind', target, target);
+  profile: ProfileName = 'approved',
+  machine: string = process.arch,
+): BwrapLaunch {
+  const layout = sandboxLayout(profile, policy);
+  let seccomp: Buffer | undefined;
+  if (layout.network === 'deny') {
+    const filter = socketFilterBytes(machine);
+    if (!filter) {
+      layout.release();
+      throw new Error(`unix sockets cannot be filtered on this machine (${machine})`);
     }
+    seccomp = filter;
   }
-  // Before the credentials are covered: a settings folder in a home folder that is a
-  // root must stay covered.
-  for (const target of kept.readOnly) args.push('--ro-bind', target, target);
-  for (const hidden of existingCredentialPaths(policy.homeDirs)) {
-    if (statSync(hidden).isDirectory()) args.push('--tmpfs', hidden);
-    else args.push('--ro-bind', '/dev/null', hidden);
-  }
-  mkdirSync(policy.projectTempDir, { recursive: true });
-  args.push('--bind', policy.projectTempDir, policy.projectTempDir);
-  args.push('--setenv', 'TOOLHOST_SANDBOX', 'bwrap', '--chdir', cwd, '--');
-  let released = false;
-  const release = () => {
-    if (!released) releaseMade(kept.made);
-    released = true;
-  };
-  return { args, release };
+  const args = [
+    ...isolationArgs(layout.network, policy.dieWithParent),
+    ...mountArgs(layout.mounts),
+    '--setenv',
+    'TOOLHOST_SANDBOX',
+    'bwrap',
+    '--chdir',
+    cwd,
+    '--',
+  ];
+  return { args, release: layout.release, ...(seccomp ? { seccomp } : {}) };
 }
 
 export function bwrapShell(
@@ -127,22 +148,26 @@ export function bwrapShell(
   shell: ShellProgram,
   policy: SandboxPolicy,
   cwd: string,
+  profile: ProfileName = 'approved',
 ): ShellProgram {
-  const { args: prefix, release } = bwrapLaunch(policy, cwd);
+  const { args: prefix, release, seccomp } = bwrapLaunch(policy, cwd, profile);
   return {
     file: bwrap,
     args: (command) => [...prefix, shell.file, ...shell.args(command)],
     release,
+    ...(seccomp ? { fd3: seccomp } : {}),
   };
 }
 
 /**
- * Whether bwrap can build this sandbox here: the same namespaces and mounts as a real
- * command, a writable bind and a covered folder, checked by running a command inside.
+ * Whether bwrap can build a profile's sandbox here: the same namespaces, filter and mounts
+ * as a real command, in a scratch workspace and home, checked by a command inside that
+ * must see, change and miss what the profile says.
  */
 export function probeBwrap(
   network: SandboxPolicy['network'],
   bwrap: string | null = findBwrap(),
+  profile: ProfileName = 'approved',
 ): { ok: true; program: string } | { ok: false; reason: string } {
   if (!bwrap)
     return {
@@ -150,32 +175,38 @@ export function probeBwrap(
       reason: 'bwrap is not installed (on Debian or Ubuntu: apt-get install bubblewrap)',
     };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolhost-sandbox-probe-'));
+  let filterFd: number | undefined;
+  let release = () => {};
   try {
-    const writable = path.join(scratch, 'writable');
-    const hidden = path.join(scratch, 'hidden');
-    mkdirSync(writable);
-    mkdirSync(hidden);
-    writeFileSync(path.join(hidden, 'x'), 'secret');
-    const script = `echo ok > ${writable}/probe && ! ls ${hidden}/x 2>/dev/null && test -r /proc/1/stat && echo inside`;
-    const result = spawnSync(
-      bwrap,
-      [
-        ...isolationArgs(network),
-        '--bind',
-        writable,
-        writable,
-        '--ro-bind',
-        hidden,
-        hidden,
-        '--tmpfs',
-        hidden,
-        '--',
-        '/bin/sh',
-        '-c',
-        script,
-      ],
-      { encoding: 'utf8', timeout: 10_000 },
+    const ws = path.join(scratch, 'ws');
+    const home = path.join(scratch, 'home');
+    // Folders, not files: whether they show is the test, not what they hold.
+    mkdirSync(path.join(ws, 'seen'), { recursive: true });
+    mkdirSync(path.join(home, '.ssh', 'x'), { recursive: true });
+    const launch = bwrapLaunch(
+      {
+        workspaceRoots: [ws],
+        projectTempDir: path.join(scratch, 'tmp'),
+        homeDirs: [home],
+        network,
+      },
+      ws,
+      profile,
     );
+    release = launch.release;
+    // The workspace is writable in the approved profile only; the secret is never there.
+    const write = profile === 'unasked' ? `! touch ${ws}/probe 2>/dev/null` : `touch ${ws}/probe`;
+    const script = `${write} && test -e ${ws}/seen && ! test -e ${home}/.ssh/x && test -r /proc/1/stat && echo inside`;
+    if (launch.seccomp) {
+      writeFileSync(path.join(scratch, 'filter'), launch.seccomp);
+      filterFd = openSync(path.join(scratch, 'filter'), 'r');
+    }
+    const result = spawnSync(bwrap, [...launch.args, '/bin/sh', '-c', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      // No descriptor 3 where there is no filter (undefined).
+      stdio: ['ignore', 'pipe', 'pipe', filterFd],
+    });
     if (result.error)
       return { ok: false, reason: `bwrap could not be run: ${result.error.message}` };
     if (result.status !== 0 || !result.stdout.includes('inside')) {
@@ -184,6 +215,8 @@ export function probeBwrap(
     }
     return { ok: true, program: bwrap };
   } finally {
+    release();
+    if (filterFd !== undefined) closeSync(filterFd);
     rmSync(scratch, { recursive: true });
   }
 }

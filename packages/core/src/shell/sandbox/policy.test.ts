@@ -2,16 +2,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  SECRET_FILES,
-  VISIBLE_FILES,
-  writeCredentialHome,
-} from '../../../test/helpers/credentials.js';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { waitUntil } from '../../../test/helpers/processes.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { findBwrap } from './bwrap.js';
-import { existingCredentialPaths, mountedNow, protectedPaths, releaseMade } from './policy.js';
+import { mountedNow, protectedPaths, releaseMade } from './policy.js';
 
 let base: string;
 let home: string;
@@ -24,53 +19,6 @@ beforeEach(() => {
   fs.mkdirSync(ws);
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
-
-/** Whether `file` is `hidden` itself or lies inside it. */
-const covers = (hidden: string, file: string) =>
-  file === hidden || file.startsWith(`${hidden}${path.sep}`);
-
-describe('existingCredentialPaths', () => {
-  it('covers a secret in every usual credential location, and nothing beside them', () => {
-    writeCredentialHome(home);
-    const hidden = existingCredentialPaths([home]);
-    for (const file of Object.keys(SECRET_FILES))
-      expect(
-        hidden.some((place) => covers(place, path.join(home, file))),
-        file,
-      ).toBe(true);
-    for (const file of Object.keys(VISIBLE_FILES))
-      expect(
-        hidden.some((place) => covers(place, path.join(home, file))),
-        file,
-      ).toBe(false);
-  });
-
-  it('lists the ones that exist, by real path, sorted, each once', () => {
-    const other = path.join(base, 'other-home');
-    fs.mkdirSync(path.join(home, '.ssh'));
-    fs.mkdirSync(path.join(home, '.config', 'gcloud'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.netrc'), 'machine x password y');
-    const realAws = path.join(base, 'aws-elsewhere');
-    fs.mkdirSync(realAws);
-    fs.symlinkSync(realAws, path.join(home, '.aws'));
-    fs.mkdirSync(other);
-    fs.symlinkSync(path.join(home, '.ssh'), path.join(other, '.ssh'));
-    expect(existingCredentialPaths([home, other])).toEqual(
-      [
-        path.join(home, '.ssh'),
-        path.join(home, '.config', 'gcloud'),
-        path.join(home, '.netrc'),
-        realAws,
-      ].sort(),
-    );
-    expect(existingCredentialPaths([path.join(base, 'missing')])).toEqual([]);
-  });
-
-  it('skips a link to nowhere', () => {
-    fs.symlinkSync(path.join(base, 'gone'), path.join(home, '.ssh'));
-    expect(existingCredentialPaths([home])).toEqual([]);
-  });
-});
 
 describe('protectedPaths', () => {
   /** A git folder with HEAD, hooks and config at `dir`. */

@@ -29,37 +29,6 @@ export interface SandboxPolicy {
   dieWithParent?: boolean;
 }
 
-/** Where credentials usually live, relative to a home folder. */
-export const CREDENTIAL_LOCATIONS = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gcloud',
-  '.kube',
-  '.docker',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.git-credentials',
-  '.toolhost',
-  '.qwen',
-] as const;
-
-/** The credential locations that exist, as real paths (a link to elsewhere is hidden there). */
-export function existingCredentialPaths(homeDirs: readonly string[]): string[] {
-  const found = new Set<string>();
-  for (const home of homeDirs) {
-    for (const location of CREDENTIAL_LOCATIONS) {
-      try {
-        found.add(realpathSync.native(path.join(home, location)));
-      } catch {
-        // not there (or a link to nowhere)
-      }
-    }
-  }
-  return [...found].sort();
-}
-
 /**
  * The names at a workspace root that decide what runs outside the sandbox later: the
  * repository's git folder (hooks, configuration, `commondir`, submodules), the project's

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shellProgram } from '../shell-execution.js';
 import type { SandboxSetting } from './policy.js';
+import type { ProfileName } from './profiles/profiles.js';
 import { CommandSandbox, sandboxFailureHint } from './sandbox.js';
 
 const broken = () => ({ available: false as const, reason: 'bwrap is not installed' });
@@ -32,6 +33,56 @@ describe('CommandSandbox on a machine where the sandbox does not work', () => {
   });
 });
 
+describe('CommandSandbox and the unasked profile', () => {
+  const works = { available: true as const, kind: 'bwrap' as const, program: '/usr/bin/bwrap' };
+  /** A machine where only `profiles` work. */
+  const machine = (sandbox: SandboxSetting, ...profiles: ProfileName[]) => {
+    const asked: string[] = [];
+    const box = new CommandSandbox(
+      () => ({ sandbox, network: 'allow' }),
+      () => ({ workspaceRoots: ['/ws'], projectTempDir: '/tmp/t', homeDirs: [] }),
+      (network, profile) => {
+        asked.push(`${profile}:${network}`);
+        return profiles.includes(profile) ? works : broken();
+      },
+    );
+    return { box, asked };
+  };
+
+  it('says why what nobody said yes to cannot run contained, or null where it can', () => {
+    const { box, asked } = machine('auto', 'approved', 'unasked');
+    expect(box.unaskedMissing()).toBeNull();
+    expect(asked).toEqual(['unasked:deny']);
+    expect(machine('auto', 'approved').box.unaskedMissing()).toBe('bwrap is not installed');
+    expect(machine('off', 'approved', 'unasked').box.unaskedMissing()).toBe(
+      'tools.shell.sandbox is "off"',
+    );
+  });
+
+  it('asks about the approved profile with the network setting to confine', () => {
+    const { box, asked } = machine('on', 'approved');
+    expect(box.confines()).toBe(true);
+    expect(asked).toEqual(['approved:allow']);
+    expect(machine('off', 'approved').box.confines()).toBe(false);
+  });
+
+  it('falls back to the approved profile where the unasked one does not work, and runs unsandboxed when off', () => {
+    const onlyApproved = machine('on', 'approved').box;
+    const plan = onlyApproved.plan(shellProgram(), '/ws', false, false, 'unasked');
+    expect(plan).toMatchObject({ kind: 'refused' }); // the approved plan, which sets up mounts
+    expect(plan.kind === 'refused' && plan.message).toContain('could not be set up');
+    const off = machine('off', 'approved', 'unasked').box;
+    expect(off.plan(shellProgram(), '/ws', false, false, 'unasked')).toEqual({
+      kind: 'unsandboxed',
+    });
+    // Asked to run outside: the unasked profile does not apply.
+    const auto = machine('auto', 'approved', 'unasked').box;
+    expect(auto.plan(shellProgram(), '/ws', true, false, 'unasked')).toEqual({
+      kind: 'unsandboxed',
+    });
+  });
+});
+
 describe('sandboxFailureHint', () => {
   it('speaks only for failures the sandbox may cause', () => {
     expect(
@@ -47,6 +98,23 @@ describe('sandboxFailureHint', () => {
     ).toContain('no network');
     expect(sandboxFailureHint('Permission denied', true, 'allow', 'on')).toContain(
       'cannot run outside',
+    );
+    const unasked = sandboxFailureHint('Read-only file system', true, 'deny', 'auto', 'unasked');
+    expect(unasked).toContain('ran without asking');
+    expect(unasked).toContain('no unix socket');
+    expect(unasked).not.toContain('credentials');
+    expect(
+      sandboxFailureHint('bash: rg: command not found', true, 'deny', 'auto', 'unasked'),
+    ).toContain('programs installed there are missing');
+    expect(
+      sandboxFailureHint('cat: x: No such file or directory', true, 'deny', 'auto'),
+    ).toBeNull();
+    const dubious = "fatal: detected dubious ownership in repository at '/ws'";
+    expect(sandboxFailureHint(dubious, true, 'deny', 'auto', 'unasked')).toContain(
+      'ran without asking',
+    );
+    expect(sandboxFailureHint('Permission denied', true, 'deny', 'auto')).toContain(
+      "toolhost's own folders",
     );
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The OS sandbox around shell commands (bubblewrap on Linux, sandbox-exec on macOS as best
- * effort). This module owns how a command is launched: inside the sandbox or not, per
- * `tools.shell.sandbox` (auto | on | off) and `tools.shell.network` (allow | deny), whether
- * the sandbox works on this machine, and the words that tell the model a failure may come
- * from it. It does not decide whether a command may run at all (shell-permissions.ts does),
- * nor which environment variables it gets (shell-environment.ts).
+ * effort). This module owns how a command is launched: inside the sandbox or not, in which
+ * profile (profiles/: unasked for what runs without the person's yes, approved for the
+ * rest), per `tools.shell.sandbox` (auto | on | off) and `tools.shell.network` (allow |
+ * deny), whether each profile works on this machine, and the words that tell the model a
+ * failure may come from it. It does not decide whether a command may run at all
+ * (shell-permissions.ts), nor which environment variables it gets (shell-environment.ts).
  */
 import os from 'node:os';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
@@ -12,6 +13,7 @@ import { SETTING_DEFAULTS } from '../../config/settings-types.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
+import type { ProfileName } from './profiles/profiles.js';
 import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';
@@ -29,28 +31,43 @@ export const SANDBOX_RECHECK_MS = 30_000;
 
 const statusCache = new Map<string, { status: SandboxStatus; checkedAt: number }>();
 
-/** Whether the sandbox works on this machine (probed per process and network setting). */
+/**
+ * Whether a profile's sandbox works on this machine (probed per process, profile and
+ * network setting; the unasked profile never has network).
+ */
 export function sandboxStatus(
   network: NetworkSetting = 'allow',
   platform: NodeJS.Platform = process.platform,
   now: number = Date.now(),
+  profile: ProfileName = 'approved',
 ): SandboxStatus {
-  const key = `${platform}:${network}`;
+  const key = `${platform}:${profile}:${profile === 'unasked' ? 'deny' : network}`;
   const cached = statusCache.get(key);
   if (cached && (cached.status.available || now - cached.checkedAt < SANDBOX_RECHECK_MS))
     return cached.status;
-  const status = probeSandbox(network, platform);
+  const status = probeSandbox(network, platform, profile);
   statusCache.set(key, { status, checkedAt: now });
   return status;
 }
 
-function probeSandbox(network: NetworkSetting, platform: NodeJS.Platform): SandboxStatus {
+function probeSandbox(
+  network: NetworkSetting,
+  platform: NodeJS.Platform,
+  profile: ProfileName,
+): SandboxStatus {
   try {
     if (platform === 'linux') {
-      const probe = probeBwrap(network);
+      const probe = probeBwrap(network, undefined, profile);
       return probe.ok
         ? { available: true, kind: 'bwrap', program: probe.program }
         : { available: false, reason: probe.reason };
+    }
+    if (platform === 'darwin' && profile === 'unasked') {
+      return {
+        available: false,
+        reason:
+          'sandbox-exec cannot hide the rest of the machine from a command; this profile needs bwrap (Linux)',
+      };
     }
     if (platform === 'darwin') {
       const probe = probeSeatbelt();
@@ -72,7 +89,13 @@ export interface SandboxSettings {
 }
 
 export type LaunchPlan =
-  | { kind: 'sandboxed'; shell: ShellProgram; sandbox: SandboxKind; network: NetworkSetting }
+  | {
+      kind: 'sandboxed';
+      shell: ShellProgram;
+      sandbox: SandboxKind;
+      network: NetworkSetting;
+      profile: ProfileName;
+    }
   | { kind: 'unsandboxed'; notice?: string }
   | { kind: 'refused'; message: string };
 
@@ -83,8 +106,11 @@ export class CommandSandbox {
   constructor(
     private readonly settings: () => SandboxSettings,
     private readonly policy: () => Omit<SandboxPolicy, 'network'>,
-    /** Whether the sandbox works here; replaceable to try a machine where it does not. */
-    private readonly status: (network: NetworkSetting) => SandboxStatus = sandboxStatus,
+    /** Whether a profile works here; replaceable to try a machine where it does not. */
+    private readonly status: (network: NetworkSetting, profile: ProfileName) => SandboxStatus = (
+      network,
+      profile,
+    ) => sandboxStatus(network, undefined, undefined, profile),
   ) {}
 
   get setting(): SandboxSetting {
@@ -97,15 +123,36 @@ export class CommandSandbox {
 
   /** True when commands run sandboxed, so running one outside is a separate permission. */
   confines(): boolean {
-    return this.setting !== 'off' && this.status(this.network).available;
+    return this.setting !== 'off' && this.status(this.network, 'approved').available;
   }
 
-  /** `outlivesToolhost`: a background command kept after toolhost exits. */
-  plan(shell: ShellProgram, cwd: string, outside = false, outlivesToolhost = false): LaunchPlan {
+  /**
+   * Why what nobody said yes to cannot run in the unasked profile here (the sandbox is
+   * off, or that profile does not work), or null when it can.
+   */
+  unaskedMissing(): string | null {
+    if (this.setting === 'off') return 'tools.shell.sandbox is "off"';
+    const status = this.status('deny', 'unasked');
+    return status.available ? null : status.reason;
+  }
+
+  /**
+   * `outlivesToolhost`: a background command kept after toolhost exits. `profile`
+   * unasked falls back to approved where it cannot run: the caller asked the person then.
+   */
+  plan(
+    shell: ShellProgram,
+    cwd: string,
+    outside = false,
+    outlivesToolhost = false,
+    profile: ProfileName = 'approved',
+  ): LaunchPlan {
     const setting = this.setting;
     if (setting === 'off') return { kind: 'unsandboxed' };
+    if (profile === 'unasked' && !outside && this.unaskedMissing() === null)
+      return this.launch('unasked', this.status('deny', 'unasked'), shell, cwd, outlivesToolhost);
     const network = this.network;
-    const status = this.status(network);
+    const status = this.status(network, 'approved');
     if (!status.available) {
       if (setting === 'on') {
         return {
@@ -130,13 +177,25 @@ export class CommandSandbox {
       }
       return { kind: 'unsandboxed' };
     }
+    return this.launch('approved', status, shell, cwd, outlivesToolhost);
+  }
+
+  private launch(
+    profile: ProfileName,
+    status: SandboxStatus,
+    shell: ShellProgram,
+    cwd: string,
+    outlivesToolhost: boolean,
+  ): LaunchPlan {
+    if (!status.available) throw new Error('launch() needs a sandbox that works');
+    const network = profile === 'unasked' ? 'deny' : this.network;
     const policy: SandboxPolicy = { ...this.policy(), network, dieWithParent: !outlivesToolhost };
     try {
       const sandboxed =
         status.kind === 'bwrap'
-          ? bwrapShell(status.program, shell, policy, cwd)
+          ? bwrapShell(status.program, shell, policy, cwd, profile)
           : seatbeltShell(shell, policy);
-      return { kind: 'sandboxed', shell: sandboxed, sandbox: status.kind, network };
+      return { kind: 'sandboxed', shell: sandboxed, sandbox: status.kind, network, profile };
     } catch (error) {
       // What must stay read-only could not be worked out: running anyway could leave it open.
       const message = error instanceof Error ? error.message : String(error);
@@ -155,6 +214,7 @@ export function homeFolders(sessionHome: string): string[] {
 
 const BLOCKED_FILE_ACCESS =
   /read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES/i;
+const MISSING = /no such file or directory|command not found|ENOENT|dubious ownership/i;
 const BLOCKED_NETWORK =
   /could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|ENETUNREACH|EAI_AGAIN|ENOTFOUND|getaddrinfo|no route to host|failed to connect|connection refused|unable to access/i;
 
@@ -167,17 +227,27 @@ export function sandboxFailureHint(
   failed: boolean,
   network: NetworkSetting,
   setting: SandboxSetting,
+  profile: ProfileName = 'approved',
 ): string | null {
   if (!failed) return null;
-  const files = BLOCKED_FILE_ACCESS.test(output);
+  // What the unasked profile leaves out (the home folder, programs installed there) is missing.
+  const files = BLOCKED_FILE_ACCESS.test(output) || (profile === 'unasked' && MISSING.test(output));
   const net = network === 'deny' && BLOCKED_NETWORK.test(output);
   if (!files && !net) return null;
-  const limits = [
-    "files outside the workspace, its private /tmp and toolhost's temporary folder are read-only",
-    'credential folders in the home folder (~/.ssh, ~/.aws, ...) are hidden',
-    `the repository's .git and the project's ${PROMPT_FOLDER_ROOTS.join(', ')} are read-only (git commit, checkout, fetch and the like cannot change the repository here; subagents and commands are written with the file tools)`,
-    ...(network === 'deny' ? ['there is no network (tools.shell.network is "deny")'] : []),
-  ];
+  const limits =
+    profile === 'unasked'
+      ? [
+          'it ran without asking, so in the read-only profile: the workspace is read-only, nothing outside it but the system folders is there (the home folder is empty, so programs installed there are missing), only /tmp is writable (a private one)',
+          'there is no network and no unix socket',
+        ]
+      : [
+          "files outside the workspace and its private /tmp are read-only, toolhost's own folders included",
+          'credentials in the home folder (~/.ssh, ~/.aws, tokens, shell histories...) are hidden',
+          `the repository's .git and the project's ${PROMPT_FOLDER_ROOTS.join(', ')} are read-only (git commit, checkout, fetch and the like cannot change the repository here; subagents and commands are written with the file tools)`,
+          ...(network === 'deny'
+            ? ['there is no network and no unix socket (tools.shell.network is "deny")']
+            : []),
+        ];
   const next =
     setting === 'on'
       ? 'The person\'s settings require the sandbox (tools.shell.sandbox is "on"), so it cannot run outside it: find another way, or ask the person to run it themselves.'

@@ -1,19 +1,16 @@
 /**
- * macOS, best effort: the command runs under `sandbox-exec` with a profile that allows
- * everything except writes outside the workspace roots, toolhost's project temporary
- * folder and the temporary folders, reads of credential locations, writes to git folders and
- * project settings, and (when denied) the network. There is no PID namespace: other processes
- * of the same user stay visible (`ps -E` shows their environment).
+ * macOS, best effort, approved profile only: the command runs under `sandbox-exec` with a
+ * profile that allows everything except writes outside the workspace roots and the
+ * temporary folders, reads of credential locations, writes to git folders and project
+ * settings, and (when denied) the network. There is no PID namespace: other processes of
+ * the same user stay visible (`ps -E` shows their environment). The unasked profile needs
+ * bwrap: on macOS, what would run unasked asks instead.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellProgram } from '../shell-execution.js';
-import {
-  existingCredentialPaths,
-  PROTECTED_ROOT_ENTRIES,
-  protectedPaths,
-  type SandboxPolicy,
-} from './policy.js';
+import { PROTECTED_ROOT_ENTRIES, protectedPaths, type SandboxPolicy } from './policy.js';
+import { existingCredentialPaths } from './profiles/credentials.js';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -23,12 +20,8 @@ function quote(text: string): string {
 }
 
 export function seatbeltProfile(policy: SandboxPolicy): string {
-  const writable = [
-    ...policy.workspaceRoots,
-    policy.projectTempDir,
-    '/private/tmp',
-    '/private/var/folders',
-  ];
+  // Not toolhost's project temporary folder: a link planted there would be written through.
+  const writable = [...policy.workspaceRoots, '/private/tmp', '/private/var/folders'];
   // Missing names are denied by path, so nothing is made for them.
   const kept = protectedPaths(policy.workspaceRoots, false);
   // The entries by name too: a link there can neither be removed nor made anew.
