@@ -191,7 +191,10 @@ describe.skipIf(!hasTmux)(
       await term.waitFor('shell-42');
       expect(readFileSync(path.join(dirs.root, 'made.txt'), 'utf8')).toBe('made\n');
       expect(server.requests).toHaveLength(0);
+      // The prompt takes keys again once the command's row is done (a busy machine is slow).
+      await term.waitFor(idle);
       term.type('what happened?');
+      await term.waitFor('> what happened?');
       term.press('Enter');
       await term.waitFor('I see the file was made.');
       const prompt = lastPrompt(server);
