@@ -96,7 +96,7 @@ export async function runHeadless(
  * The prompt with what its `@` references name attached (files, folders, images, PDFs),
  * read the way the interactive app reads them; problems are warnings, the run goes on.
  */
-async function withAttachments(
+export async function withAttachments(
   prompt: string,
   session: Session,
   signal: AbortSignal,
