@@ -337,6 +337,11 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
       const editor = startEditor(env);
       const { sessionId } = await newSession(editor);
       await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
+      // The mode menu follows a change of mode, however it came (exit_plan_mode too).
+      expect(await waitUntil(() => updatesOf(editor, 'current_mode_update').length > 0)).toBe(true);
+      expect(updatesOf(editor, 'current_mode_update')).toEqual([
+        { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' },
+      ]);
       const answer = prompt(editor, sessionId, 'Wait a long time.');
       const started = await waitUntil(
         () => processesMatching(`sleep ${seconds}`).length > 0,
