@@ -39,6 +39,9 @@ interface Editor {
   connection: ClientConnection;
   updates: SessionNotification[];
   permissions: RequestPermissionRequest[];
+  /** The paths the agent asked the editor's buffers for. */
+  bufferReads: string[];
+  offersBuffers: boolean;
   child: ChildProcess;
   stderr(): string;
   /** Closes the agent's standard input and waits for it to exit. */
@@ -72,8 +75,15 @@ async function modelEnv(script: Script): Promise<NodeJS.ProcessEnv> {
   };
 }
 
-/** Starts `toolhost --acp` and connects to it as an editor (answering permissions with `answer`). */
-function startEditor(env: NodeJS.ProcessEnv, answer?: PermissionAnswer): Editor {
+/**
+ * Starts `toolhost --acp` and connects to it as an editor (answering permissions with
+ * `answer`; with `buffers`, offering its open files' text through fs/read_text_file).
+ */
+function startEditor(
+  env: NodeJS.ProcessEnv,
+  answer?: PermissionAnswer,
+  buffers?: Map<string, string>,
+): Editor {
   const child = spawn(CLI, ['--acp'], {
     cwd: root,
     env: {
@@ -89,6 +99,7 @@ function startEditor(env: NodeJS.ProcessEnv, answer?: PermissionAnswer): Editor 
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
+  const asked: string[] = [];
   const app = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
@@ -96,6 +107,12 @@ function startEditor(env: NodeJS.ProcessEnv, answer?: PermissionAnswer): Editor 
     .onRequest('session/request_permission', ({ params }) => {
       permissions.push(params);
       return answer ? answer(params) : { outcome: { outcome: 'cancelled' } };
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      asked.push(params.path);
+      const text = buffers?.get(params.path);
+      if (text === undefined) throw new Error(`no buffer for ${params.path}`);
+      return { content: text };
     });
   const connection = app.connect(
     ndJsonStream(
@@ -107,6 +124,8 @@ function startEditor(env: NodeJS.ProcessEnv, answer?: PermissionAnswer): Editor 
     connection,
     updates,
     permissions,
+    bufferReads: asked,
+    offersBuffers: buffers !== undefined,
     child,
     stderr: () => stderr,
     close: async () => {
@@ -121,7 +140,10 @@ function startEditor(env: NodeJS.ProcessEnv, answer?: PermissionAnswer): Editor 
 async function initialize(editor: Editor) {
   return editor.connection.agent.request('initialize', {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: {
+      fs: { readTextFile: editor.offersBuffers, writeTextFile: false },
+      terminal: false,
+    },
     clientInfo: { name: 'test-editor', version: '1.0.0' },
   });
 }
@@ -384,6 +406,45 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     const messages = server!.requests[1]!.body.messages.map((message) => message.content);
     expect(messages).toContain('Remember the word plover.');
     expect(messages).toContain('The word is plover.');
+  });
+
+  it("read_file reads the editor's unsaved buffer, and asks the editor only for what it may read", async () => {
+    const open = path.join(root, 'open.ts');
+    const saved = path.join(root, 'saved.ts');
+    const outside = path.join(dirs.base, 'outside.ts');
+    writeFileSync(open, 'const onDisk = 1;\n');
+    writeFileSync(saved, 'const same = 2;\n');
+    writeFileSync(outside, 'const secret = 3;\n');
+    const buffers = new Map([
+      [open, 'const inTheEditor = 1;\n'],
+      [saved, 'const same = 2;\n'],
+      [outside, 'const leaked = 3;\n'],
+    ]);
+    const env = await modelEnv([
+      {
+        toolCalls: [
+          { id: 'call_open', name: 'read_file', args: { absolute_path: open } },
+          { id: 'call_saved', name: 'read_file', args: { absolute_path: saved } },
+          { id: 'call_outside', name: 'read_file', args: { absolute_path: outside } },
+        ],
+      },
+      { text: 'Read.' },
+    ]);
+    // Nobody approves a read outside the workspace.
+    const editor = startEditor(env, pick('reject_once'), buffers);
+    const { sessionId } = await newSession(editor);
+    expect((await prompt(editor, sessionId, 'Read them.')).stopReason).toBe('end_turn');
+    const results = Object.fromEntries(
+      server!.requests[1]!.body.messages.filter((message) => message.role === 'tool').map(
+        (message) => [message.tool_call_id as string, String(message.content)],
+      ),
+    );
+    expect(results.call_open).toContain('const inTheEditor = 1;');
+    expect(results.call_open).toContain('unsaved changes in the editor');
+    expect(results.call_saved).toContain('const same = 2;');
+    expect(results.call_saved).not.toContain('unsaved');
+    expect(results.call_outside).not.toContain('leaked');
+    expect(editor.bufferReads.sort()).toEqual([open, saved].sort());
   });
 
   it('without a model: an auth method says how to configure one, and a new session is refused', async () => {

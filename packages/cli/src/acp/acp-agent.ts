@@ -13,6 +13,7 @@ import { Readable, Writable } from 'node:stream';
 import {
   type AuthMethod,
   agent,
+  type ClientCapabilities,
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
@@ -46,22 +47,26 @@ const CONFIGURE_MODEL: AuthMethod = {
 export async function runAcp(flags: AgentFlags, io: AcpIo): Promise<number> {
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
   const sessions = new Map<string, AcpSession>();
+  let editor: ClientCapabilities | undefined;
   const find = (sessionId: string) => {
     const session = sessions.get(sessionId);
     if (!session) throw RequestError.sessionNotFound(sessionId);
     return session;
   };
   const app = agent({ name: 'toolhost' })
-    .onRequest('initialize', () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-      },
-      authMethods: modelConfigured(flags) ? [] : [CONFIGURE_MODEL],
-      agentInfo: { name: 'toolhost', title: 'toolhost', version },
-    }))
+    .onRequest('initialize', ({ params }) => {
+      editor = params.clientCapabilities;
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        authMethods: modelConfigured(flags) ? [] : [CONFIGURE_MODEL],
+        agentInfo: { name: 'toolhost', title: 'toolhost', version },
+      };
+    })
     .onRequest('authenticate', () => {
       // toolhost signs in nowhere: a model is configured in settings or the environment.
       if (!modelConfigured(flags))
@@ -69,7 +74,7 @@ export async function runAcp(flags: AgentFlags, io: AcpIo): Promise<number> {
       return {};
     })
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await openAcpSession(flags, params, client, warn);
+      const session = await openAcpSession(flags, { ...params, editor }, client, warn);
       sessions.set(session.id, session);
       return { sessionId: session.id, modes: sessionModes(session.approvalMode) };
     })
@@ -77,7 +82,7 @@ export async function runAcp(flags: AgentFlags, io: AcpIo): Promise<number> {
       await sessions.get(params.sessionId)?.close();
       const session = await openAcpSession(
         flags,
-        { ...params, loadId: params.sessionId },
+        { ...params, editor, loadId: params.sessionId },
         client,
         warn,
       );

@@ -5,6 +5,7 @@
  */
 import {
   type AgentContext,
+  type ClientCapabilities,
   type ContentBlock,
   type McpServer,
   type PromptResponse,
@@ -22,6 +23,7 @@ import { type AgentStart, withAgentStart } from '../agent/agent-start.js';
 import { withAttachments } from '../agent/headless.js';
 import { UsageError } from '../errors.js';
 import type { PromptContent } from '../ui/prompt-content.js';
+import { readUnsavedBuffers } from './editor-buffers.js';
 import { replayUpdates } from './history-replay.js';
 import { mcpServerSettings } from './mcp-servers.js';
 import { requestPermission } from './permission.js';
@@ -29,6 +31,8 @@ import { promptFromBlocks } from './prompt-blocks.js';
 import { ToolCallTracker } from './tool-calls.js';
 
 export interface AcpSessionRequest {
+  /** What the editor said it offers at `initialize`. */
+  editor: ClientCapabilities | undefined;
   cwd: string;
   additionalDirectories?: string[] | undefined;
   mcpServers: McpServer[];
@@ -50,6 +54,7 @@ export class AcpSession {
   constructor(
     private readonly start: AgentStart,
     private readonly client: AgentContext,
+    editor: ClientCapabilities | undefined,
     private readonly warn: (line: string) => void,
     private readonly end: () => void,
     /** Settles once the toolhost session has closed (servers and commands ended). */
@@ -57,6 +62,7 @@ export class AcpSession {
   ) {
     this.id = start.session.config.sessionId;
     this.tracker = new ToolCallTracker(start.session.registry);
+    if (editor?.fs?.readTextFile) readUnsavedBuffers(start.session.registry, client, this.id);
     this.agent = start.createAgent({
       onEvent: (event) => this.onEvent(event),
       onConfirmationRequest: async (call) => {
@@ -261,7 +267,7 @@ export function openAcpSession(
       (start) =>
         new Promise<void>((ended) => {
           opened = true;
-          resolve(new AcpSession(start, client, warn, ended, () => closed));
+          resolve(new AcpSession(start, client, request.editor, warn, ended, () => closed));
         }),
       () => reject(RequestError.authRequired(undefined, HOW_TO_CONFIGURE_MODEL)),
       false,
