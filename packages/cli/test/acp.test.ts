@@ -19,6 +19,7 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
 import {
   type ModelServer,
   type Script,
@@ -406,6 +407,34 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     const messages = server!.requests[1]!.body.messages.map((message) => message.content);
     expect(messages).toContain('Remember the word plover.');
     expect(messages).toContain('The word is plover.');
+  });
+
+  it("the editor's MCP server (stdio) is started for the session and its tool asked about and run", async () => {
+    const env = await modelEnv([
+      { toolCalls: [{ id: 'call_echo', name: 'echo', args: { message: 'from the editor' } }] },
+      { text: 'Echoed.' },
+    ]);
+    const editor = startEditor(env, pick('allow_once'));
+    await initialize(editor);
+    const { sessionId } = await editor.connection.agent.request('session/new', {
+      cwd: root,
+      mcpServers: [
+        { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
+      ],
+    });
+    expect((await prompt(editor, sessionId, 'Echo something.')).stopReason).toBe('end_turn');
+    expect(
+      editor.permissions.map((request) => request.options.map((option) => option.name)),
+    ).toEqual([
+      [
+        'Yes, this once',
+        'Yes, and always allow echo this session',
+        'Yes, and always allow every tool of everything this session',
+        'No',
+      ],
+    ]);
+    const result = server!.requests[1]!.body.messages.find((message) => message.role === 'tool');
+    expect(String(result?.content)).toContain('from the editor');
   });
 
   it("read_file reads the editor's unsaved buffer, and asks the editor only for what it may read", async () => {
