@@ -351,7 +351,7 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
             {
               id: 'call_sleep',
               name: 'run_shell_command',
-              args: { command: `sleep ${seconds}`, is_background: false },
+              args: { command: `echo warming up && sleep ${seconds}`, is_background: false },
             },
           ],
         },
@@ -372,6 +372,13 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
       );
       expect(started, editor.stderr()).toBe(true);
       expect(editor.permissions).toEqual([]);
+      // The running command's output reaches the editor as it comes.
+      const streamed = await waitUntil(() =>
+        updatesOf(editor, 'tool_call_update').some(
+          (update) => 'content' in update && JSON.stringify(update.content).includes('warming up'),
+        ),
+      );
+      expect(streamed).toBe(true);
       await editor.connection.agent.notify('session/cancel', { sessionId });
       expect((await answer).stopReason).toBe('cancelled');
       expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
