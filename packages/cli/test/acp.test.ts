@@ -84,8 +84,9 @@ function startEditor(
   env: NodeJS.ProcessEnv,
   answer?: PermissionAnswer,
   buffers?: Map<string, string>,
+  flags: string[] = [],
 ): Editor {
-  const child = spawn(CLI, ['--acp'], {
+  const child = spawn(CLI, ['--acp', ...flags], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -481,6 +482,24 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     expect(results.call_saved).not.toContain('unsaved');
     expect(results.call_outside).not.toContain('leaked');
     expect(editor.bufferReads.sort()).toEqual([open, saved].sort());
+  });
+
+  it('stop reasons: max_tokens when the answer stays cut off, max_turn_requests at the turn limit', async () => {
+    const cutOff = ['It began', ' on a Monday,', ' went on through Tuesday', ' and never ended'];
+    // Four answers cut off by the output limit, then tool calls that never end the run.
+    const env = await modelEnv((_request, index) =>
+      index < cutOff.length
+        ? { text: cutOff[index]!, finishReason: 'length' }
+        : { toolCalls: [{ name: 'glob', args: { pattern: `*.kind${index}` } }] },
+    );
+    const editor = startEditor(env, undefined, undefined, ['--max-session-turns', '4']);
+    const { sessionId } = await newSession(editor);
+    expect((await prompt(editor, sessionId, 'Talk at length.')).stopReason).toBe('max_tokens');
+    expect(server!.requests).toHaveLength(4);
+    expect((await prompt(editor, sessionId, 'List the folder.')).stopReason).toBe(
+      'max_turn_requests',
+    );
+    expect(textOf(editor, 'agent_message_chunk')).toContain('turn limit');
   });
 
   it('without a model: an auth method says how to configure one, and a new session is refused', async () => {
