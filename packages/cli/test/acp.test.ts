@@ -34,7 +34,9 @@ import {
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { CLI } from './run-cli.js';
 
-type PermissionAnswer = (request: RequestPermissionRequest) => RequestPermissionResponse;
+type PermissionAnswer = (
+  request: RequestPermissionRequest,
+) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
 
 interface Editor {
   connection: ClientConnection;
@@ -341,6 +343,27 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     expect(existsSync(canary)).toBe(false);
     const last = updatesOf(editor, 'tool_call_update').at(-1);
     expect(last).toMatchObject({ toolCallId: 'call_write', status: 'failed' });
+  });
+
+  it('session/cancel while the editor has not answered a permission request: the call does not run', async () => {
+    const canary = path.join(root, 'canary.txt');
+    const env = await modelEnv([
+      {
+        toolCalls: [
+          { id: 'call_write', name: 'write_file', args: { file_path: canary, content: 'x' } },
+        ],
+      },
+      { text: 'should not be asked for' },
+    ]);
+    // An editor that shows the question and never answers it.
+    const editor = startEditor(env, () => new Promise(() => undefined));
+    const { sessionId } = await newSession(editor);
+    const answer = prompt(editor, sessionId, 'Write the canary.');
+    expect(await waitUntil(() => editor.permissions.length > 0, 60_000)).toBe(true);
+    await editor.connection.agent.notify('session/cancel', { sessionId });
+    expect((await answer).stopReason).toBe('cancelled');
+    expect(existsSync(canary)).toBe(false);
+    expect(server!.requests).toHaveLength(1);
   });
 
   it('yolo set as the session mode runs a command unasked; session/cancel ends it and the prompt stops cancelled', async () => {

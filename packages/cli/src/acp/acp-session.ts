@@ -128,7 +128,9 @@ export class AcpSession {
       );
       this.start.recorder.recordEnd(result.status);
       const stopReason = this.stopReason(result);
+      // Every update before the answer, a failure's too.
       await this.updates;
+      if (!stopReason) throw new RequestError(-32603, result.message ?? 'The run failed.');
       return { stopReason };
     } finally {
       requestSignal.removeEventListener('abort', cancel);
@@ -150,7 +152,8 @@ export class AcpSession {
     await this.closed().catch(() => undefined);
   }
 
-  private stopReason(result: AgentRunResult): StopReason {
+  /** Undefined when the run failed (the prompt is answered with an error). */
+  private stopReason(result: AgentRunResult): StopReason | undefined {
     switch (result.status) {
       case 'success':
         if (this.lastFinishReason === 'length') return 'max_tokens';
@@ -159,7 +162,7 @@ export class AcpSession {
       case 'cancelled':
         return 'cancelled';
       case 'error':
-        throw new RequestError(-32603, result.message ?? 'The run failed.');
+        return undefined;
       default:
         // A limit or a loop stopped the run: the person reads why, below the answer.
         this.send({

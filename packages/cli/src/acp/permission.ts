@@ -8,6 +8,7 @@ import type {
   AgentContext,
   PermissionOption,
   PermissionOptionKind,
+  RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type {
   ConfirmationDecision,
@@ -43,15 +44,21 @@ export async function requestPermission(
     return { outcome: ToolConfirmationOutcome.Cancel };
   }
   const options = permissionOptions(call);
-  const response = await client.request(
-    'session/request_permission',
-    {
-      sessionId,
-      toolCall: { ...describeToolCall(call), content: confirmationContent(details) },
-      options,
-    },
-    { cancellationSignal: signal, stopWaitingOnCancel: true },
-  );
+  let response: RequestPermissionResponse;
+  try {
+    response = await client.request(
+      'session/request_permission',
+      {
+        sessionId,
+        toolCall: { ...describeToolCall(call), content: confirmationContent(details) },
+        options,
+      },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  } catch {
+    // Cancelled, or the editor could not ask: without a yes, the call does not run.
+    return { outcome: ToolConfirmationOutcome.Cancel };
+  }
   if (response.outcome.outcome !== 'selected') return { outcome: ToolConfirmationOutcome.Cancel };
   const picked = response.outcome.optionId;
   const offered = options.find((option) => option.optionId === picked);
