@@ -525,6 +525,16 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     expect(textOf(editor, 'agent_message_chunk')).toContain('turn limit');
   });
 
+  it('a run that fails answers the prompt with an error saying why', async () => {
+    const env = await modelEnv([{ status: 400, message: 'the model does not exist' }]);
+    const editor = startEditor(env);
+    const { sessionId } = await newSession(editor);
+    await expect(prompt(editor, sessionId, 'Hello?')).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('the model does not exist'),
+    });
+  });
+
   it('without a model: an auth method says how to configure one, and a new session is refused', async () => {
     const editor = startEditor({});
     const init = await initialize(editor);
