@@ -90,6 +90,11 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .argument('[prompt...]', 'the task for the agent (headless: runs it and exits)');
   addAgentOptions(program).action(async (positional: string[], flags: AgentFlags) => {
     if (flags.acp) {
+      if (positional.length > 0 || flags.prompt !== undefined) {
+        throw new UsageError(
+          '--acp serves an editor, which sends the prompts; drop the prompt, or drop --acp to run it here.',
+        );
+      }
       const { runAcp } = await import('./acp/acp-agent.js');
       exitCode = await runAcp(flags, io);
       return;

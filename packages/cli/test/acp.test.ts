@@ -32,7 +32,7 @@ import {
   waitUntil,
 } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { CLI } from './run-cli.js';
+import { CLI, runCli } from './run-cli.js';
 
 type PermissionAnswer = (
   request: RequestPermissionRequest,
@@ -533,6 +533,13 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
       code: -32603,
       message: expect.stringContaining('the model does not exist'),
     });
+  });
+
+  it('--acp with a prompt is a usage error that says what to drop', () => {
+    const result = runCli(['--acp', '-p', 'hello'], { cwd: root, home: dirs.home });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--acp serves an editor');
+    expect(result.stdout).toBe('');
   });
 
   it('without a model: an auth method says how to configure one, and a new session is refused', async () => {

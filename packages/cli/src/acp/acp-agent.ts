@@ -46,6 +46,8 @@ const CONFIGURE_MODEL: AuthMethod = {
 /** Serves one editor until it closes standard input; resolves with the exit code. */
 export async function runAcp(flags: AgentFlags, io: AcpIo): Promise<number> {
   const warn = (line: string) => io.stderr.write(`toolhost: ${line}\n`);
+  // A library that logs to the console must not break the protocol on stdout.
+  console.log = console.info = console.debug = console.error;
   const sessions = new Map<string, AcpSession>();
   let editor: ClientCapabilities | undefined;
   const find = (sessionId: string) => {
