@@ -417,7 +417,20 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
   });
 
   it('session/load replays a saved session and continues it', async () => {
-    const env = await modelEnv([{ text: 'The word is plover.' }, { text: 'Still plover.' }]);
+    writeFileSync(path.join(root, 'word.txt'), 'plover\n');
+    const env = await modelEnv([
+      {
+        toolCalls: [
+          {
+            id: 'call_read',
+            name: 'read_file',
+            args: { absolute_path: path.join(root, 'word.txt') },
+          },
+        ],
+      },
+      { text: 'The word is plover.' },
+      { text: 'Still plover.' },
+    ]);
     const first = startEditor(env);
     const { sessionId } = await newSession(first);
     await prompt(first, sessionId, 'Remember the word plover.');
@@ -433,9 +446,17 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     expect(loaded.modes?.currentModeId).toBe('default');
     expect(textOf(second, 'user_message_chunk')).toBe('Remember the word plover.');
     expect(textOf(second, 'agent_message_chunk')).toBe('The word is plover.');
+    expect(updatesOf(second, 'tool_call')).toMatchObject([
+      {
+        toolCallId: 'call_read',
+        kind: 'read',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'plover\n' } }],
+      },
+    ]);
     const answer = await prompt(second, sessionId, 'What was the word?');
     expect(answer.stopReason).toBe('end_turn');
-    const messages = server!.requests[1]!.body.messages.map((message) => message.content);
+    const messages = server!.requests[2]!.body.messages.map((message) => message.content);
     expect(messages).toContain('Remember the word plover.');
     expect(messages).toContain('The word is plover.');
   });

@@ -13,6 +13,11 @@ export function replayUpdates(
   registry: ToolRegistry,
 ): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
+  // What each call answered the model, shown under the call as it was then.
+  const results = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role === 'tool') results.set(message.tool_call_id, textOf(message.content));
+  }
   for (const item of historyItemsFromMessages(messages, registry)) {
     if (item.kind === 'user') {
       updates.push({
@@ -34,12 +39,30 @@ export function replayUpdates(
           kind: toolKind(tool, row.toolName),
           status: row.status === 'success' ? 'completed' : 'failed',
           rawInput: row.args,
-          ...(row.failure
-            ? { content: [{ type: 'content', content: { type: 'text', text: row.failure } }] }
-            : {}),
+          content: [
+            {
+              type: 'content',
+              content: {
+                type: 'text',
+                text: shortened(results.get(row.callId) ?? row.failure ?? ''),
+              },
+            },
+          ],
         });
       }
     }
   }
   return updates;
+}
+
+/** A replayed result is a reminder, not the whole output again. */
+const MAX_REPLAYED_CHARS = 2000;
+
+function shortened(text: string): string {
+  return text.length > MAX_REPLAYED_CHARS ? `${text.slice(0, MAX_REPLAYED_CHARS)}…` : text;
+}
+
+function textOf(content: ChatMessage['content']): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
