@@ -32,6 +32,7 @@ Examples:
   $ toolhost settings schema                the JSON Schema of settings.json
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
+  $ toolhost --acp                          serve an editor (Zed, JetBrains...) over ACP on stdio
 
 Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model configured),
 53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C; 143 and 129 after SIGTERM and SIGHUP).
@@ -88,6 +89,16 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .enablePositionalOptions()
     .argument('[prompt...]', 'the task for the agent (headless: runs it and exits)');
   addAgentOptions(program).action(async (positional: string[], flags: AgentFlags) => {
+    if (flags.acp) {
+      if (positional.length > 0 || flags.prompt !== undefined) {
+        throw new UsageError(
+          '--acp serves an editor, which sends the prompts; drop the prompt, or drop --acp to run it here.',
+        );
+      }
+      const { runAcp } = await import('./acp/acp-agent.js');
+      exitCode = await runAcp(flags, io);
+      return;
+    }
     rejectMistypedCommand(program, positional, flags);
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);

@@ -27,6 +27,7 @@ export interface AgentFlags {
   root?: string;
   includeDirectories?: string[];
   screenReader?: boolean;
+  acp?: boolean;
 }
 
 const collectList = (value: string, previous: string[] = []) => [
@@ -84,6 +85,7 @@ export function addAgentOptions(command: Command): Command {
       'more workspace folders, comma-separated (repeatable)',
       collectList,
     )
+    .option('--acp', 'serve an editor over the Agent Client Protocol (JSON-RPC on stdin/stdout)')
     .option(
       '--screen-reader',
       'interactive terminal: plain lines for screen readers (no spinners or redrawn areas)',

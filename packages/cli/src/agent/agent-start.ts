@@ -14,6 +14,7 @@ import {
   sessionFile,
 } from '@toolhost/core/internal/agent/sessions/session-file.js';
 import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import type { Settings } from '@toolhost/core/internal/config/settings-types.js';
 import { type ModelEndpoint, resolveEndpoint } from '@toolhost/core/internal/models/endpoint.js';
 import { closeSession, openSession, type Session } from '../session.js';
 import {
@@ -53,6 +54,8 @@ export async function withAgentStart<T>(
   noModel: () => T,
   /** True for a front end where a person answers questions (the interactive terminal). */
   personAnswers = false,
+  /** Settings the front end adds to the flags' (an editor's MCP servers), the same layer. */
+  frontEndSettings: Settings = {},
 ): Promise<T> {
   // Read before the session opens: a usage error in them must not leave a session behind.
   const limits = limitsFrom(flags);
@@ -64,7 +67,7 @@ export async function withAgentStart<T>(
       root: flags.root,
       includeDirectories: flags.includeDirectories,
       approvalMode,
-      overrides: settingsFrom(flags),
+      overrides: { ...settingsFrom(flags), ...frontEndSettings },
       ...(resumed ? { sessionId: resumed.id } : {}),
       urlElicitation: personAnswers,
     },

@@ -117,7 +117,7 @@ async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<v
  * The prompt with what its `@` references name attached (files, folders, images, PDFs),
  * read the way the interactive app reads them; problems are warnings, the run goes on.
  */
-async function withAttachments(
+export async function withAttachments(
   prompt: string,
   session: Session,
   signal: AbortSignal,

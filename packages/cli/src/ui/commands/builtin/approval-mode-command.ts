@@ -5,7 +5,8 @@ import {
 } from '@toolhost/core/internal/config/settings-types.js';
 import type { SlashCommand } from '../command-types.js';
 
-const MEANINGS: Record<ApprovalMode, string> = {
+/** What each mode means, one line each (also the modes' descriptions an editor shows). */
+export const MEANINGS: Record<ApprovalMode, string> = {
   plan: 'read-only: the model investigates and proposes a plan, nothing is changed',
   default: 'ask before every change and every command not known to be safe',
   'auto-edit': 'file edits run without asking; commands still ask',

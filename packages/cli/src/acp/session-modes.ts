@@ -1,0 +1,29 @@
+/** toolhost's approval modes offered to the editor as ACP session modes. */
+import type { SessionModeState } from '@agentclientprotocol/sdk';
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+} from '@toolhost/core/internal/config/settings-types.js';
+import { MEANINGS } from '../ui/commands/builtin/approval-mode-command.js';
+
+const NAMES: Record<ApprovalMode, string> = {
+  plan: 'Plan',
+  default: 'Ask',
+  'auto-edit': 'Auto-edit',
+  yolo: 'YOLO',
+};
+
+export function sessionModes(current: ApprovalMode): SessionModeState {
+  return {
+    currentModeId: current,
+    availableModes: APPROVAL_MODES.map((mode) => ({
+      id: mode,
+      name: NAMES[mode],
+      description: MEANINGS[mode],
+    })),
+  };
+}
+
+export function isApprovalMode(value: string): value is ApprovalMode {
+  return (APPROVAL_MODES as readonly string[]).includes(value);
+}
