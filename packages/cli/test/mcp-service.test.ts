@@ -5,10 +5,13 @@
  * call cancelled when its client drops the connection; a graceful stop on SIGTERM; human
  * tool titles and unknown-tool errors with one prefix in the SDK's client.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
 import {
   killMatching,
   processesMatching,
@@ -205,6 +208,34 @@ describe('toolhost mcp --http: protocol answers a client can act on', () => {
     const message = (error as McpError).message;
     expect(message).toMatch(/^MCP error -32602: Tool "read_fiel" does not exist/);
     expect(message.match(/MCP error/g)).toHaveLength(1);
+  });
+});
+
+describe('toolhost mcp --http: progress of another MCP server’s tool', () => {
+  it('reaches the client with its total', { timeout: 60_000 }, async () => {
+    mkdirSync(path.join(dirs.home, '.toolhost'));
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+        },
+      }),
+    );
+    const url = await startService();
+    const { client } = await connect(url);
+    const seen: { progress: number; total?: number }[] = [];
+    const result = await client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+      undefined,
+      { onprogress: ({ progress, total }) => seen.push({ progress, total }) },
+    );
+    expect(JSON.stringify(result.content)).toContain('Long running operation completed');
+    // The last notification may cross the result on the wire; the ones before it arrive.
+    expect(seen.slice(0, 2)).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3 },
+    ]);
   });
 });
 

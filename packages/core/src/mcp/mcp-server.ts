@@ -21,6 +21,7 @@ import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
+import { withProgressForwarding } from '../tools/mcp-progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   Kind,
@@ -162,16 +163,31 @@ export function createToolhostMcpServer(
       onConfirmationRequest: ask,
       outputUpdateHandler: progressSender(request.params._meta?.progressToken, extra),
     });
+    const progressToken = request.params._meta?.progressToken;
+    const run = () =>
+      scheduler.schedule(
+        {
+          callId: `mcp-${String(extra.requestId)}`,
+          name: request.params.name,
+          args: request.params.arguments ?? {},
+        },
+        signal,
+      );
     const [done] = await withApprovalMemory(approvals, () =>
       withProcessOwner(processOwner, () =>
-        scheduler.schedule(
-          {
-            callId: `mcp-${String(extra.requestId)}`,
-            name: request.params.name,
-            args: request.params.arguments ?? {},
-          },
-          signal,
-        ),
+        // A tool of another MCP server reports progress of its own: passed on as it came.
+        progressToken === undefined
+          ? run()
+          : withProgressForwarding(
+              ({ progress, total, message }) =>
+                void extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, total, message },
+                  })
+                  .catch(() => undefined),
+              run,
+            ),
       ),
     );
     if (!done)
