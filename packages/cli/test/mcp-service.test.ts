@@ -5,6 +5,7 @@
  * call cancelled when its client drops the connection; a graceful stop on SIGTERM; human
  * tool titles and unknown-tool errors with one prefix in the SDK's client.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,7 +20,7 @@ import {
   waitUntil,
 } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { type RunningCli, startCli } from './run-cli.js';
+import { CLI, type RunningCli, startCli } from './run-cli.js';
 
 const TOKEN = 'service-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -346,6 +347,44 @@ describe('toolhost mcp --http: calls whose client went away', () => {
     expect(await waitUntil(() => processesMatching(marker).length === 0, 5_000)).toBe(true);
     // The session outlives the dropped connection.
     expect((await health(url)).body.sessions).toBe(1);
+  });
+
+  it('cancels a running command when a stdio client closes its end', {
+    timeout: 60_000,
+  }, async () => {
+    const { command, marker } = sleepCommand();
+    const child = spawn(CLI, ['mcp', '--root', dirs.root, '--approval-mode', 'yolo'], {
+      cwd: dirs.root,
+      env: { PATH: process.env.PATH, HOME: dirs.home },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'c', version: '1' },
+      },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'run_shell_command', arguments: { command, is_background: false } },
+    });
+    try {
+      expect(await waitUntil(() => processesMatching(marker).length > 0, 20_000)).toBe(true);
+      child.stdin.end();
+      expect(await waitUntil(() => processesMatching(marker).length === 0, 5_000)).toBe(true);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('on SIGTERM stops accepting, cancels calls after the grace period, and exits 0', {
