@@ -323,9 +323,12 @@ export class McpServerConnection {
   private checkLiveness(client: Client, error: Error): void {
     // Said as what it is: the close that follows would read only "closed the connection".
     const tooLarge = messageTooLarge(this.alias, error);
+    if (tooLarge) {
+      this.lose(client, tooLarge);
+      return;
+    }
     const url = remoteUrl(this.settings);
-    if (tooLarge) this.lose(client, tooLarge);
-    if (tooLarge || !url || this.client !== client) return;
+    if (!url || this.client !== client) return;
     if (!/disconnected|reconnect|terminated|ECONNRESET|fetch failed|SSE error/i.test(error.message))
       return;
     void probeReachable(url).then((unreachable) => {
