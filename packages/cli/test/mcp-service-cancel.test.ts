@@ -8,11 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import {
   health,
+  INITIALIZE,
   initialize,
   jsonLines,
   mcpServicePerTest,
   post,
   SESSION_HEADERS,
+  shellCall,
 } from './helpers/mcp-service.js';
 import { CLI } from './run-cli.js';
 
@@ -26,17 +28,7 @@ describe('toolhost mcp --http: calls whose client went away', () => {
     const id = await initialize(url);
     const { command, marker } = service.sleepCommand();
     const dropped = new AbortController();
-    const response = await post(
-      url,
-      {
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'run_shell_command', arguments: { command, is_background: false } },
-      },
-      SESSION_HEADERS(id),
-      dropped.signal,
-    );
+    const response = await post(url, shellCall(7, command), SESSION_HEADERS(id), dropped.signal);
     expect(response.status).toBe(200);
     expect(await waitUntil(() => processesMatching(marker).length > 0, 10_000)).toBe(true);
     dropped.abort();
@@ -56,23 +48,9 @@ describe('toolhost mcp --http: calls whose client went away', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
-    });
+    send(INITIALIZE);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'run_shell_command', arguments: { command, is_background: false } },
-    });
+    send(shellCall(2, command));
     try {
       expect(await waitUntil(() => processesMatching(marker).length > 0, 20_000)).toBe(true);
       child.stdin.end();

@@ -122,6 +122,16 @@ export const INITIALIZE = {
   },
 };
 
+/** A tools/call request running `command` in the foreground. */
+export function shellCall(id: number, command: string) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'run_shell_command', arguments: { command, is_background: false } },
+  };
+}
+
 /** A session opened by hand (initialize + initialized); returns its id. */
 export async function initialize(url: string): Promise<string> {
   const response = await post(url, INITIALIZE);
