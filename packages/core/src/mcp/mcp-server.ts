@@ -142,6 +142,7 @@ export function createToolhostMcpServer(
       // message, and a client's McpError adds the same prefix again.
       throw protocolError(ErrorCode.InvalidParams, registry.unknownToolMessage(name));
     }
+    const progressToken = request.params._meta?.progressToken;
     let refusal: string | undefined;
     const ask = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
       const details = call.confirmationDetails;
@@ -161,9 +162,8 @@ export function createToolhostMcpServer(
       config,
       toolRegistry: registry,
       onConfirmationRequest: ask,
-      outputUpdateHandler: progressSender(request.params._meta?.progressToken, extra),
+      outputUpdateHandler: progressSender(progressToken, extra),
     });
-    const progressToken = request.params._meta?.progressToken;
     const run = () =>
       scheduler.schedule(
         {
