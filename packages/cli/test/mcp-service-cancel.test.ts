@@ -87,4 +87,22 @@ describe('toolhost mcp --http: calls whose client went away', () => {
     );
     await expect(fetch(new URL('/healthz', url))).rejects.toThrow();
   });
+
+  it('on SIGTERM lets a call that ends within the grace period finish with its result', {
+    timeout: 60_000,
+  }, async () => {
+    const url = await service.start('--shutdown-grace', '20');
+    const { client } = await service.connect(url);
+    const marker = `sleep 1.5${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+    const call = client.callTool({
+      name: 'run_shell_command',
+      arguments: { command: `${marker} && echo finished`, is_background: false },
+    });
+    expect(await waitUntil(() => processesMatching(marker).length > 0, 10_000)).toBe(true);
+    service.server.child.kill('SIGTERM');
+    const answer = await call;
+    expect(answer.isError).toBeFalsy();
+    expect(JSON.stringify(answer.content)).toContain('finished');
+    expect((await service.server.exited).code).toBe(0);
+  });
 });
