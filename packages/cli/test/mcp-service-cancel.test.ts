@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import {
+  AUTH,
   health,
   INITIALIZE,
   initialize,
@@ -35,6 +36,22 @@ describe('toolhost mcp --http: calls whose client went away', () => {
     expect(await waitUntil(() => processesMatching(marker).length === 0, 5_000)).toBe(true);
     // The session outlives the dropped connection.
     expect((await health(url)).body.sessions).toBe(1);
+  });
+
+  it('cancels a running command when its session is deleted', { timeout: 60_000 }, async () => {
+    const url = await service.start();
+    const id = await initialize(url);
+    const { command, marker } = service.sleepCommand();
+    const response = await post(url, shellCall(3, command), SESSION_HEADERS(id));
+    expect(response.status).toBe(200);
+    expect(await waitUntil(() => processesMatching(marker).length > 0, 10_000)).toBe(true);
+    const deleted = await fetch(url, {
+      method: 'DELETE',
+      headers: { ...AUTH, ...SESSION_HEADERS(id) },
+    });
+    expect(deleted.status).toBe(200);
+    expect(await waitUntil(() => processesMatching(marker).length === 0, 5_000)).toBe(true);
+    await response.body?.cancel().catch(() => undefined);
   });
 
   it('cancels a running command when a stdio client closes its end', {
