@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
+import type { McpCommandOptions } from './commands/mcp-command.js';
 import type { RestoreOptions } from './commands/restore-command.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
@@ -195,8 +196,18 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       .option(
         '--token <token>',
         'bearer token HTTP clients must send (default: $TOOLHOST_MCP_TOKEN, else a new one, printed)',
-      ),
-  ).action(async (options: SessionOptions & { http?: string | boolean; token?: string }) => {
+      )
+      .option(
+        '--session-idle-timeout <seconds>',
+        'HTTP: end a session after this long without requests (default 1800)',
+      )
+      .option('--max-sessions <n>', 'HTTP: live sessions at most; more are refused (default 100)')
+      .option(
+        '--shutdown-grace <seconds>',
+        'HTTP: on SIGTERM, time running calls get to finish before they are cancelled (default 10)',
+      )
+      .option('--log-json', 'HTTP: one JSON line on stderr per session start/end and refusal'),
+  ).action(async (options: SessionOptions & McpCommandOptions) => {
     const { openSession, closeSession } = await import('./session.js');
     const { runMcpCommand } = await import('./commands/mcp-command.js');
     const session = await openSession(options, warn);

@@ -1,28 +1,29 @@
 /**
  * `toolhost mcp`: serves the tools over MCP, on stdio (the default) or on streamable HTTP
- * bound to 127.0.0.1, where every request must carry the bearer token and come from a
- * local origin.
+ * bound to 127.0.0.1 as a service for many clients (see mcp/http-service.ts).
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  createToolhostMcpServer,
-  type ToolhostMcpServerOptions,
-} from '@toolhost/core/internal/mcp/mcp-server.js';
-import {
-  isInitializeRequest,
-  StdioServerTransport,
-  StreamableHTTPServerTransport,
-} from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { randomBytes } from 'node:crypto';
+import { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
+import { StdioServerTransport } from '@toolhost/core/internal/mcp/mcp-transports.js';
 import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
+import { serveHttp } from './mcp/http-service.js';
 
 export interface McpCommandOptions {
   http?: string | boolean;
   token?: string;
+  /** Seconds a session may stay idle before it ends. */
+  sessionIdleTimeout?: string;
+  maxSessions?: string;
+  /** Seconds running calls get to finish after a stop signal. */
+  shutdownGrace?: string;
+  logJson?: boolean;
 }
+
+const DEFAULT_IDLE_TIMEOUT_S = 30 * 60;
+const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_SHUTDOWN_GRACE_S = 10;
 
 export async function runMcpCommand(
   session: Session,
@@ -71,111 +72,44 @@ async function serve(
   }
   const token = options.token ?? process.env.TOOLHOST_MCP_TOKEN ?? randomBytes(24).toString('hex');
   return serveHttp(
-    session,
-    port,
-    token,
+    (stopSignal) =>
+      createToolhostMcpServer(session.config, session.registry, { ...serverOptions, stopSignal }),
+    {
+      port,
+      token,
+      printToken: options.token === undefined && !process.env.TOOLHOST_MCP_TOKEN,
+      idleTimeoutMs:
+        numberFlag('--session-idle-timeout', options.sessionIdleTimeout, DEFAULT_IDLE_TIMEOUT_S) *
+        1000,
+      maxSessions: numberFlag('--max-sessions', options.maxSessions, DEFAULT_MAX_SESSIONS, {
+        integer: true,
+      }),
+      shutdownGraceMs:
+        numberFlag('--shutdown-grace', options.shutdownGrace, DEFAULT_SHUTDOWN_GRACE_S, {
+          zeroAllowed: true,
+        }) * 1000,
+      logJson: options.logJson === true,
+    },
     stderr,
-    serverOptions,
-    options.token === undefined && !process.env.TOOLHOST_MCP_TOKEN,
   );
 }
 
-async function serveHttp(
-  session: Session,
-  port: number,
-  token: string,
-  stderr: NodeJS.WriteStream,
-  serverOptions: ToolhostMcpServerOptions,
-  printToken: boolean,
-): Promise<number> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const expected = Buffer.from(`Bearer ${token}`);
-  let actualPort = port;
-  const localHosts = () => new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
-  const refuse = (
-    res: http.ServerResponse,
-    status: number,
-    message: string,
-    headers: Record<string, string> = {},
-  ) =>
-    res
-      .writeHead(status, { 'content-type': 'application/json', ...headers })
-      .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp.');
-    // A page in a browser must not reach this server by rebinding a name to 127.0.0.1.
-    if (!localHosts().has(req.headers.host ?? ''))
-      return refuse(res, 403, 'Forbidden: unexpected Host header.');
-    const origin = req.headers.origin;
-    if (origin && !localHosts().has(origin.replace(/^https?:\/\//, '')))
-      return refuse(res, 403, 'Forbidden: requests from other origins are refused.');
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return refuse(
-        res,
-        401,
-        'Unauthorized: send the bearer token printed when toolhost mcp started.',
-        { 'www-authenticate': 'Bearer' },
-      );
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    let body: unknown;
-    if (req.method === 'POST') {
-      try {
-        body = await readJson(req);
-      } catch {
-        return refuse(res, 400, 'Bad request: the body is not JSON.');
-      }
-    }
-    if (!transport) {
-      if (req.method !== 'POST' || !isInitializeRequest(body))
-        return refuse(res, 400, 'Bad request: no valid session; start with an initialize request.');
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) transports.delete(created.sessionId);
-      };
-      await createToolhostMcpServer(session.config, session.registry, serverOptions).connect(
-        created,
-      );
-      transport = created;
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  actualPort = (server.address() as AddressInfo).port;
-  stderr.write(`toolhost mcp: serving on http://127.0.0.1:${actualPort}/mcp\n`);
-  if (printToken) stderr.write(`toolhost mcp: bearer token ${token}\n`);
-  // It serves until a signal stops the process (see utils/termination.ts in core).
-  await new Promise<never>(() => undefined);
-  return 0;
-}
-
-function readJson(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.length > 16 * 1024 * 1024) req.destroy();
-    });
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(text));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    req.on('error', reject);
-  });
+/** A number flag's value: at least `min` (above 0 when min is 0 and zero is not allowed). */
+function numberFlag(
+  flag: string,
+  given: string | undefined,
+  fallback: number,
+  rule: { zeroAllowed?: boolean; integer?: boolean } = {},
+): number {
+  if (given === undefined) return fallback;
+  const value = Number(given);
+  const fits =
+    Number.isFinite(value) &&
+    (rule.zeroAllowed ? value >= 0 : value > 0) &&
+    (!rule.integer || Number.isInteger(value));
+  if (!fits)
+    throw new UsageError(
+      `${flag} takes ${rule.integer ? 'a whole number' : 'a number'} ${rule.zeroAllowed ? 'of 0 or more' : 'above 0'}; got "${given}".`,
+    );
+  return value;
 }

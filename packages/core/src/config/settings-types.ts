@@ -16,6 +16,8 @@ export interface McpServerSettings {
   /** Milliseconds the server has to start and list its tools (default: timeout). */
   startTimeout?: number;
   maxTotalTimeout?: number;
+  /** Bytes: the largest message read from a stdio server (the SDK's read buffer). */
+  maxMessageBytes?: number;
   trust?: boolean;
   includeTools?: string[];
   excludeTools?: string[];
@@ -147,5 +149,7 @@ export const SETTING_DEFAULTS = {
 export const MCP_SERVER_DEFAULTS = {
   timeout: 60_000,
   maxTotalTimeout: 30 * 60_000,
+  /** The MCP SDK's own read buffer for stdio servers. */
+  maxMessageBytes: 10 * 1024 * 1024,
   oauth: { enabled: true },
 } as const satisfies McpServerSettings;

@@ -12,7 +12,6 @@ import {
   type ElicitRequestFormParams,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type ServerNotification,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -21,6 +20,8 @@ import { ApprovalMemory, withApprovalMemory } from '../core/approval-memory.js';
 import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import { withProcessOwner } from '../shell/background-processes.js';
+import { withProgressForwarding } from '../tools/mcp-progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   Kind,
@@ -28,6 +29,7 @@ import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
 } from '../tools/tools.js';
+import { toolTitle } from './tool-titles.js';
 
 /** Live output sent in one progress notification, at most (the end of it). */
 const PROGRESS_MESSAGE_CHARS = 8000;
@@ -61,6 +63,11 @@ export interface ToolhostMcpServerOptions {
   version?: string;
   /** toolhost's own warnings so far (settings problems), sent to the client as log messages. */
   warnings?: readonly string[];
+  /**
+   * Aborted when the service stops: running calls end as cancelled and their clients get
+   * that answer (a client's own cancellation, or its session's end, gets none: nobody waits).
+   */
+  stopSignal?: AbortSignal;
 }
 
 export function createToolhostMcpServer(
@@ -95,34 +102,47 @@ export function createToolhostMcpServer(
     for (const failed of registry.getMcpServers().filter((s) => s.status === 'failed'))
       warn(`MCP server "${failed.alias}" is not available: ${failed.error ?? 'it did not start'}`);
   };
+  // Background commands this client started end with its session (expiry, DELETE, a
+  // closed stdin), not with the process that serves every session.
+  const processOwner = {};
   const previousOnClose = server.onclose;
   server.onclose = () => {
     stopListening();
     stopWatching();
+    void config.backgroundProcesses.endOwnedBy(processOwner).catch(() => undefined);
     previousOnClose?.();
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: registry.getAllTools().map((tool) => ({
-      name: tool.name,
-      title: tool.displayName,
-      description: tool.description,
-      inputSchema: { type: 'object' as const, ...tool.parameterSchema },
-      annotations: annotationsForKind(tool.kind, tool.displayName),
-    })),
+    tools: registry.getAllTools().map((tool) => {
+      const title = toolTitle(tool.name, tool.displayName);
+      return {
+        name: tool.name,
+        title,
+        description: tool.description,
+        inputSchema: { type: 'object' as const, ...tool.parameterSchema },
+        annotations: annotationsForKind(tool.kind, title),
+      };
+    }),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
+    const signal = options.stopSignal
+      ? AbortSignal.any([extra.signal, options.stopSignal])
+      : extra.signal;
     // A tool of a server that is still starting is waited for, as in the scheduler.
-    const tool = registry.getTool(name) ?? (await registry.waitForTool(name, extra.signal));
+    const tool = registry.getTool(name) ?? (await registry.waitForTool(name, signal));
     if (!tool) {
       const unavailable = registry.explainMissingTool(name);
       if (unavailable?.server)
         return { isError: true, content: [{ type: 'text', text: unavailable.message }] };
-      // The specification answers an unknown tool with a protocol error, not a result.
-      throw new McpError(ErrorCode.InvalidParams, registry.unknownToolMessage(name));
+      // The specification answers an unknown tool with a protocol error, not a result. Not
+      // an McpError: its message starts "MCP error -32602:", which the SDK sends as the
+      // message, and a client's McpError adds the same prefix again.
+      throw protocolError(ErrorCode.InvalidParams, registry.unknownToolMessage(name));
     }
+    const progressToken = request.params._meta?.progressToken;
     let refusal: string | undefined;
     const ask = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
       const details = call.confirmationDetails;
@@ -142,16 +162,32 @@ export function createToolhostMcpServer(
       config,
       toolRegistry: registry,
       onConfirmationRequest: ask,
-      outputUpdateHandler: progressSender(request.params._meta?.progressToken, extra),
+      outputUpdateHandler: progressSender(progressToken, extra),
     });
-    const [done] = await withApprovalMemory(approvals, () =>
+    const run = () =>
       scheduler.schedule(
         {
           callId: `mcp-${String(extra.requestId)}`,
           name: request.params.name,
           args: request.params.arguments ?? {},
         },
-        extra.signal,
+        signal,
+      );
+    const [done] = await withApprovalMemory(approvals, () =>
+      withProcessOwner(processOwner, () =>
+        // A tool of another MCP server reports progress of its own: passed on as it came.
+        progressToken === undefined
+          ? run()
+          : withProgressForwarding(
+              ({ progress, total, message }) =>
+                void extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, total, message },
+                  })
+                  .catch(() => undefined),
+              run,
+            ),
       ),
     );
     if (!done)
@@ -160,6 +196,11 @@ export function createToolhostMcpServer(
     return toCallToolResult(done.response.responseParts, done.status !== 'success');
   });
   return server;
+}
+
+/** A JSON-RPC error the SDK sends with exactly this code and message. */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 /**

@@ -2,6 +2,7 @@
  * Commands the model started in the background (and processes a command left running):
  * listed for the person, and ended when the session ends unless settings keep them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,19 @@ export interface BackgroundProcess {
   /** Where its output goes, when toolhost started it. */
   logPath?: string;
   startedAt: Date;
+  /** The front-end session whose call started it (see withProcessOwner), if one said so. */
+  owner?: object;
+}
+
+const owners = new AsyncLocalStorage<object>();
+
+/**
+ * Runs `work` with `owner` as the owner of every background process it starts, so a front
+ * end serving several clients (`toolhost mcp --http`) ends one client's processes when that
+ * client's session ends, and no other's.
+ */
+export function withProcessOwner<T>(owner: object, work: () => T): T {
+  return owners.run(owner, work);
 }
 
 export class BackgroundProcesses {
@@ -57,7 +71,13 @@ export class BackgroundProcesses {
       child.on('exit', () => shell.release?.());
       child.unref();
       if (!child.pid) throw new Error(`could not start ${shell.file}`);
-      const entry: BackgroundProcess = { pid: child.pid, command, logPath, startedAt: new Date() };
+      const entry: BackgroundProcess = {
+        pid: child.pid,
+        command,
+        logPath,
+        startedAt: new Date(),
+        owner: owners.getStore(),
+      };
       this.processes.set(child.pid, entry);
       if (!this.keepAfterExit) trackProcessGroup(child.pid);
       return entry;
@@ -69,7 +89,12 @@ export class BackgroundProcesses {
   /** Tracks a process group that a foreground command left running. */
   adopt(pgid: number, command: string): void {
     if (!this.processes.has(pgid))
-      this.processes.set(pgid, { pid: pgid, command, startedAt: new Date() });
+      this.processes.set(pgid, {
+        pid: pgid,
+        command,
+        startedAt: new Date(),
+        owner: owners.getStore(),
+      });
     if (this.keepAfterExit) untrackProcessGroup(pgid);
   }
 
@@ -77,6 +102,19 @@ export class BackgroundProcesses {
   list(): BackgroundProcess[] {
     return [...this.processes.values()].filter(
       (entry) => processGroupMembers(entry.pid).length > 0,
+    );
+  }
+
+  /** Ends the process groups `owner` started (unless settings keep them), TERM then KILL. */
+  async endOwnedBy(owner: object): Promise<void> {
+    if (this.keepAfterExit) return;
+    const owned = [...this.processes.values()].filter((entry) => entry.owner === owner);
+    await Promise.all(
+      owned.map(async ({ pid }) => {
+        this.processes.delete(pid);
+        await endProcessGroup(pid);
+        untrackProcessGroup(pid);
+      }),
     );
   }
 

@@ -34,6 +34,7 @@ import {
   callTimeoutMessage,
   describeError,
   McpConnectionError,
+  messageTooLarge,
   seconds,
   withTimeout,
 } from './mcp-errors.js';
@@ -320,6 +321,12 @@ export class McpServerConnection {
    * nothing answers at its address any more; a live server's stream may be resumed.
    */
   private checkLiveness(client: Client, error: Error): void {
+    // Said as what it is: the close that follows would read only "closed the connection".
+    const tooLarge = messageTooLarge(this.alias, error);
+    if (tooLarge) {
+      this.lose(client, tooLarge);
+      return;
+    }
     const url = remoteUrl(this.settings);
     if (!url || this.client !== client) return;
     if (!/disconnected|reconnect|terminated|ECONNRESET|fetch failed|SSE error/i.test(error.message))

@@ -1,8 +1,19 @@
 /** How MCP failures read: a connection's failure apart from a tool's, time limits, and the SDK's and OAuth's messages in plain words. */
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes } from '../utils/file-content.js';
 
 /** A call's failure that is the connection's, not the tool's. */
 export class McpConnectionError extends Error {}
+
+/**
+ * The SDK's error for a stdio message over its read buffer (it ends the connection), as
+ * what happened and the setting that raises the limit; undefined for any other error.
+ */
+export function messageTooLarge(alias: string, error: Error): string | undefined {
+  const overflow = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+  if (!overflow) return undefined;
+  return `sent a message larger than ${formatBytes(Number(overflow[1]))}, the most toolhost reads from a stdio server, so the connection was ended; raise mcpServers.${alias}.maxMessageBytes (bytes) in settings if its results are that large`;
+}
 
 export function seconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerSettings } from '../config/settings.js';
+import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
 import { withoutSecrets } from '../shell/shell-environment.js';
 import type { ToolhostOAuthProvider } from './mcp-oauth.js';
 
@@ -64,6 +64,7 @@ export function createTransport(
       env: stdioEnvironment(settings.env, process.env, allowEnv),
       cwd: settings.cwd ?? defaultCwd,
       stderr: 'pipe',
+      maxBufferSize: settings.maxMessageBytes ?? MCP_SERVER_DEFAULTS.maxMessageBytes,
     });
   }
   throw new Error('has no command, url or httpUrl; set one of them in its mcpServers entry');

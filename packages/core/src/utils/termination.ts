@@ -37,11 +37,29 @@ export interface TerminationOptions {
   exit?: (code: number) => void;
 }
 
+let gracefulStop: ((signal: NodeJS.Signals) => void) | undefined;
+
+/**
+ * A service that stops gracefully (`toolhost mcp --http`: finish or cancel calls, then
+ * exit 0) takes the first stop signal itself; a second signal stops toolhost as usual.
+ * The returned function gives the signals back.
+ */
+export function stopGracefullyOnSignal(stop: (signal: NodeJS.Signals) => void): () => void {
+  gracefulStop = stop;
+  return () => {
+    if (gracefulStop === stop) gracefulStop = undefined;
+  };
+}
+
 /** Installs the handlers; the returned function removes them. */
 export function exitCleanlyOnSignals(options: TerminationOptions = {}): () => void {
   const signals = options.signals ?? ['SIGTERM', 'SIGHUP'];
-  const onSignal = (signal: NodeJS.Signals) =>
-    stopWith(128 + (os.constants.signals[signal] ?? 15), options);
+  const onSignal = (signal: NodeJS.Signals) => {
+    const graceful = stopping ? undefined : gracefulStop;
+    gracefulStop = undefined;
+    if (graceful) graceful(signal);
+    else stopWith(128 + (os.constants.signals[signal] ?? 15), options);
+  };
   for (const signal of signals) process.on(signal, onSignal);
   return () => {
     for (const signal of signals) process.off(signal, onSignal);

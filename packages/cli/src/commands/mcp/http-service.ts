@@ -1,0 +1,226 @@
+/**
+ * `toolhost mcp --http`: streamable HTTP on 127.0.0.1 as a service for many clients. Every
+ * MCP request carries the bearer token and comes from a local origin; `/healthz` answers
+ * without one. Sessions live in HttpSessions (idle expiry, a cap); a client that drops the
+ * connection of a call has the call cancelled; a stop signal stops accepting, lets calls
+ * finish within a grace period, cancels the rest, closes every session and exits 0.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
+import { isInitializeRequest } from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { stopGracefullyOnSignal } from '@toolhost/core/internal/utils/termination.js';
+import {
+  MAX_BODY_BYTES,
+  PARSE_ERROR,
+  readJsonBody,
+  replyError,
+  replyJson,
+  requestIds,
+  SERVER_ERROR,
+  SESSION_NOT_FOUND,
+} from './http-replies.js';
+import { type HttpSession, HttpSessions } from './http-sessions.js';
+import { serviceLog } from './service-log.js';
+
+export interface HttpServiceOptions {
+  port: number;
+  token: string;
+  printToken: boolean;
+  idleTimeoutMs: number;
+  maxSessions: number;
+  shutdownGraceMs: number;
+  logJson: boolean;
+}
+
+/** Cancelled calls get this long to answer before their sessions are closed anyway. */
+const CANCEL_SETTLE_MS = 2000;
+
+export async function serveHttp(
+  /** A session's server; its running calls end as cancelled, answered, once `stop` aborts. */
+  newServer: (stop: AbortSignal) => ReturnType<typeof createToolhostMcpServer>,
+  options: HttpServiceOptions,
+  stderr: NodeJS.WritableStream,
+): Promise<number> {
+  const log = serviceLog(stderr, options.logJson);
+  const stop = new AbortController();
+  const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  let actualPort = options.port;
+  let stopping = false;
+  const localHosts = () => new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const refuse = (
+      status: number,
+      code: number,
+      message: string,
+      reason: string,
+      headers: Record<string, string> = {},
+    ) => {
+      const session = req.headers['mcp-session-id'];
+      log({
+        event: 'refused',
+        status,
+        reason,
+        ...(typeof session === 'string' ? { session } : {}),
+      });
+      replyError(res, status, code, message, headers);
+    };
+    // For probes: no token, and nothing in the answer a token would protect.
+    if (url.pathname === '/healthz')
+      return replyJson(res, stopping ? 503 : 200, {
+        status: stopping ? 'stopping' : 'ok',
+        sessions: sessions.size,
+        maxSessions: options.maxSessions,
+      });
+    if (url.pathname !== '/mcp')
+      return refuse(
+        404,
+        SERVER_ERROR,
+        'Not found: the MCP endpoint is /mcp (health checks: /healthz).',
+        'path',
+      );
+    // A page in a browser must not reach this server by rebinding a name to 127.0.0.1.
+    if (!localHosts().has(req.headers.host ?? ''))
+      return refuse(403, SERVER_ERROR, 'Forbidden: unexpected Host header.', 'host');
+    const origin = req.headers.origin;
+    if (origin && !localHosts().has(origin.replace(/^https?:\/\//, '')))
+      return refuse(
+        403,
+        SERVER_ERROR,
+        'Forbidden: requests from other origins are refused.',
+        'origin',
+      );
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return refuse(
+        401,
+        SERVER_ERROR,
+        'Unauthorized: send the bearer token printed when toolhost mcp started.',
+        'token',
+        { 'www-authenticate': 'Bearer' },
+      );
+    if (stopping)
+      return refuse(
+        503,
+        SERVER_ERROR,
+        'Service unavailable: toolhost mcp is shutting down; start a new session when it is back.',
+        'stopping',
+        { connection: 'close' },
+      );
+    const sessionId = req.headers['mcp-session-id'];
+    let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    // The specification's answer for a session that has ended: the client initialises anew.
+    if (sessionId !== undefined && !session)
+      return refuse(
+        404,
+        SESSION_NOT_FOUND,
+        'Session not found: it has ended (closed, idle too long, or the server restarted). Start a new session with an initialize request.',
+        'unknown session',
+      );
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req);
+      if (read.kind === 'too-large')
+        return refuse(
+          413,
+          SERVER_ERROR,
+          `Payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB; send large content in smaller pieces.`,
+          'body too large',
+          { connection: 'close' },
+        );
+      if (read.kind === 'malformed')
+        return refuse(
+          400,
+          PARSE_ERROR,
+          `Parse error: the body is not valid JSON (${read.reason}).`,
+          'malformed JSON',
+        );
+      body = read.value;
+    }
+    let opened: HttpSession | undefined;
+    if (!session) {
+      if (req.method !== 'POST' || !isInitializeRequest(body))
+        return refuse(
+          400,
+          SERVER_ERROR,
+          'Bad request: no session id; start a session with an initialize request.',
+          'no session',
+        );
+      if (!sessions.hasRoom())
+        return refuse(
+          503,
+          SERVER_ERROR,
+          `Too many sessions: this toolhost mcp serves at most ${options.maxSessions} live sessions (--max-sessions). End unused sessions (DELETE /mcp), retry later, or restart it with a higher --max-sessions.`,
+          'session limit',
+          { 'retry-after': '5' },
+        );
+      opened = await sessions.open();
+      session = opened;
+    }
+    const live = session;
+    const ids = requestIds(body);
+    const untrack = sessions.track(live, ids);
+    res.on('close', () => {
+      // The client went away before its answer: the call stops as if it had been cancelled.
+      if (!res.writableFinished) {
+        const running = ids.filter((id) => live.inFlight.has(id));
+        sessions.cancel(live, running, 'the client disconnected');
+      }
+      untrack();
+    });
+    await live.transport.handleRequest(req, res, body);
+    // An initialize request the SDK refused leaves no session: free what was made for it.
+    if (opened && opened.transport.sessionId === undefined)
+      await opened.server.close().catch(() => undefined);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      replyError(
+        res,
+        500,
+        SERVER_ERROR,
+        `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  actualPort = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${actualPort}/mcp`;
+  stderr.write(`toolhost mcp: serving on ${url}\n`);
+  if (options.printToken) stderr.write(`toolhost mcp: bearer token ${options.token}\n`);
+  log({ event: 'listening', url });
+
+  return new Promise<number>((resolve) => {
+    const release = stopGracefullyOnSignal((signal) => {
+      stopping = true;
+      void (async () => {
+        log({ event: 'shutdown', signal, inFlight: sessions.inFlightCount() });
+        server.close();
+        server.closeIdleConnections();
+        await settle(() => sessions.inFlightCount() === 0, options.shutdownGraceMs);
+        const cancelled = sessions.inFlightCount();
+        stop.abort();
+        if (cancelled > 0) await settle(() => sessions.inFlightCount() === 0, CANCEL_SETTLE_MS);
+        await sessions.endAll('shutdown');
+        server.closeAllConnections();
+        log({ event: 'stopped', cancelled });
+        release();
+        resolve(0);
+      })();
+    });
+  });
+}
+
+/** Waits until `done` holds or `ms` have passed. */
+async function settle(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((wake) => setTimeout(wake, 50));
+}
