@@ -5,7 +5,6 @@
  * the walk when it is available; a JavaScript walk gives the same list when it is not.
  */
 import { realpathSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
 import { readFolderConfined } from './confined-fs.js';
