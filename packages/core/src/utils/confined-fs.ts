@@ -174,7 +174,13 @@ export class FolderHandles {
  * created and opened inside the one before without following links. The result is a
  * handle on exactly `realDir`, or a ConfinementError.
  */
-export function openFolderConfined(realDir: string, create: boolean, exact = true): number {
+export function openFolderConfined(
+  realDir: string,
+  create: boolean,
+  exact = true,
+  /** The mode of folders it creates (toolhost's own are private); default 0o777 less umask. */
+  folderMode?: number,
+): number {
   const missing: string[] = [];
   let existing = realDir;
   while (create && !existsSync(existing)) {
@@ -190,7 +196,7 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
     for (const name of missing) {
       const next = path.join(throughFolder(fd, existing), name);
       try {
-        mkdirSync(next);
+        mkdirSync(next, folderMode === undefined ? undefined : { mode: folderMode });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }

@@ -79,11 +79,13 @@ describe('writeOwnFile', () => {
 });
 
 describe('openOwnFileToAppend', () => {
-  it('appends to a file of its own', () => {
+  it('appends to a file of its own, in private folders it creates', () => {
     const file = path.join(base, 'logs/a.log');
     append(file, 'one\n');
     append(file, 'two\n');
     expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
+    expect(lstatSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(lstatSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a link at the file name', () => {

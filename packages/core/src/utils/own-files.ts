@@ -49,7 +49,12 @@ export async function writeOwnFile(
 ): Promise<void> {
   const target = realBelow(base, file);
   const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
-  await writeFileAtomic(target, data, { mode, createParents: true, confined: true });
+  await writeFileAtomic(target, data, {
+    mode,
+    createParents: true,
+    confined: true,
+    folderMode: 0o700,
+  });
 }
 
 /**
@@ -59,7 +64,7 @@ export async function writeOwnFile(
  */
 export function openOwnFileToAppend(base: string, file: string, mode = 0o600): number {
   const target = realBelow(base, file);
-  const folder = openFolderConfined(path.dirname(target), true, true);
+  const folder = openFolderConfined(path.dirname(target), true, true, 0o700);
   try {
     const fd = openSync(
       path.join(throughFolder(folder, path.dirname(target)), path.basename(target)),
