@@ -11,15 +11,25 @@ import {
   closeSync,
   constants,
   fstatSync,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   realpathSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { ConfinementError, openFolderConfined, throughFolder } from './confined-fs.js';
+import { TEMP_FILE_MARKER, writeFileAtomic } from './atomic-write.js';
+import {
+  assertFolderStill,
+  ConfinementError,
+  openFolderConfined,
+  tempFileName,
+  throughFolder,
+} from './confined-fs.js';
 
 /**
  * The real path `file` would have with only `base`'s own links resolved (base, the folder
@@ -55,6 +65,44 @@ export async function writeOwnFile(
     confined: true,
     folderMode: 0o700,
   });
+}
+
+/** writeOwnFile for callers that cannot wait: the same steps, synchronously. */
+export function writeOwnFileSync(
+  base: string,
+  file: string,
+  bytes: Buffer | string,
+  mode = 0o600,
+): void {
+  const target = realBelow(base, file);
+  const dir = path.dirname(target);
+  const folder = openFolderConfined(dir, true, true, 0o700);
+  const through = throughFolder(folder, dir);
+  const temp = path.join(through, tempFileName(TEMP_FILE_MARKER, path.basename(target)));
+  try {
+    const fd = openSync(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      mode,
+    );
+    try {
+      writeSync(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    assertFolderStill(folder, dir);
+    renameSync(temp, path.join(through, path.basename(target)));
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created, or already renamed
+    }
+    throw error;
+  } finally {
+    closeSync(folder);
+  }
 }
 
 /**
