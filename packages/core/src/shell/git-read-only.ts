@@ -86,10 +86,12 @@ export function gitProblem(
  * lies outside the work tree (by its own lexical test; a bare repository has none).
  */
 function noIndexProblem(operands: readonly string[], dir: string): string | null {
+  // With fewer than two paths there is nothing to compare (outside a repository git only
+  // prints its usage).
+  if (operands.length < 2) return null;
   const repository = findGitDir(dir);
   if (repository === undefined)
     return 'git diff outside a repository compares any files, as --no-index does';
-  if (operands.length < 2) return null;
   const outside = operands.find(
     (operand) =>
       !repository || repository.bare || !isWithin(repository.root, path.resolve(dir, operand)),
