@@ -19,6 +19,8 @@ import {
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/config/settings.js';
+import { readOnlyGitEnvironment } from '../src/shell/git-read-only.js';
+import { shellEnvironment } from '../src/shell/shell-environment.js';
 import { ToolErrorType } from '../src/tools/tools.js';
 import { processesMatching, uniqueSleep, waitUntil } from './helpers/processes.js';
 import { caseFolder, runThroughScheduler } from './helpers/shell-policy.js';
@@ -391,6 +393,54 @@ describe('read-only git asks where a git folder it could read runs a program', (
   for (const [name, line, setup] of GIT_CASES) {
     it(`${name}: ${line}`, () => expectHarmThenAsked(line, setup, canaryMade));
   }
+});
+
+describe('the environment read-only git runs with switches fetching and bare discovery off', () => {
+  /** Runs git in `dir` with the environment a read-only line gets, or the plain one. */
+  function run(dir: string, safe: boolean, ...args: string[]) {
+    const env = shellEnvironment(process.env);
+    try {
+      execFileSync('git', args, {
+        cwd: dir,
+        env: safe ? { ...env, ...readOnlyGitEnvironment(env) } : env,
+        stdio: 'pipe',
+        timeout: 20_000,
+      });
+    } catch {
+      // git fails where the environment stops it: the canary tells what happened
+    }
+  }
+
+  it('a partial clone fetches nothing, even when its config allows the file transport', () => {
+    const setup = (d: string) =>
+      partialClone(d, () => [
+        ['remote.origin.uploadpack', `touch '${d}/pwned'; git-upload-pack`],
+        ['protocol.file.allow', 'always'],
+        ['protocol.allow', 'always'],
+      ]);
+    const open = caseFolder(ws, setup);
+    run(open, false, 'show', 'HEAD');
+    expect(canaryMade(open), 'without it the fetch runs the upload-pack command').toBe(true);
+    const dir = caseFolder(ws, setup);
+    for (const args of [
+      ['show', 'HEAD'],
+      ['log', '-p'],
+      ['blame', 'a.txt'],
+      ['diff', 'HEAD~0', '--', 'a.txt'],
+    ])
+      run(dir, true, ...args);
+    expect(canaryMade(dir)).toBe(false);
+  });
+
+  it('a bare repository found by discovery is not used', () => {
+    const setup = GIT_CASES.find(([name]) => name.startsWith('an embedded bare'))![2];
+    const open = caseFolder(ws, setup);
+    run(open, false, '-C', 'evil', 'show', 'HEAD');
+    expect(canaryMade(open), 'without it the textconv runs').toBe(true);
+    const dir = caseFolder(ws, setup);
+    run(dir, true, '-C', 'evil', 'show', 'HEAD');
+    expect(canaryMade(dir)).toBe(false);
+  });
 });
 
 describe('read-only git still runs unasked in an ordinary repository', () => {
