@@ -60,6 +60,8 @@ export const GROUPS = [
       core('shell/git-read-only.test.ts'),
       core('shell/git-read-only-config.test.ts'),
       core('shell/git-read-only-table.test.ts'),
+      core('shell/git-read-only-paths.test.ts'),
+      core('shell/git-index-gitlinks.test.ts'),
     ],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
