@@ -572,3 +572,11 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
     }
   });
 });
+
+describe('files read, as the policy is asked about them', () => {
+  it('are resolved before the policy sees them, so a policy comparing text holds', async () => {
+    for (const command of ['cat ../etc/passwd', 'cat /ws/../etc/passwd', 'cat a/../../x'])
+      expect((await decide(command)).kind, command).toBe('ask');
+    expect((await decide('cat a/../b.txt')).kind).toBe('allow');
+  });
+});

@@ -152,7 +152,8 @@ function fileProblem(shown: string, absolute: string, context: ReadOnlyContext):
     const tree = SYSTEM_TREES.find((t) => candidate === t || candidate.startsWith(`${t}/`));
     if (tree) return `${shown} is in ${tree}, outside the workspace`;
   }
-  if (!context.canRead(absolute)) return `${shown} is outside the workspace`;
+  // The resolved path: a `canRead` that compares text would take `/ws/../x` for inside.
+  if (!context.canRead(real)) return `${shown} is outside the workspace`;
   return null;
 }
 
