@@ -124,6 +124,22 @@ describe('grep_search shows nothing from outside while a folder flips to a link'
     }, 60_000);
   }
 
+  it('list_directory and read_many_files: no call of many shows the outside folder', async () => {
+    const flipper = startFlipping();
+    try {
+      const ls = new LsTool(ws.config);
+      const many = new ReadManyFilesTool(ws.config);
+      for (let call = 0; call < 300; call++) {
+        expect(text(await ls.execute({ path: ws.p('flip') }))).not.toContain(SECRET_NAME);
+        const read = text(await many.execute({ paths: ['flip/*'] }, signal));
+        expect(read).not.toContain(SECRET);
+        expect(read).not.toContain(SECRET_NAME);
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('glob: no call of many lists the outside file name', async () => {
     const flipper = startFlipping();
     try {
