@@ -88,6 +88,16 @@ describe('git diff given paths', () => {
     expect(judge(words('diff', 'HEAD')).problem).toBeNull();
   });
 
+  it('asks when one of two paths lies outside the workspace, in a repository around it', () => {
+    repository(base);
+    const inside = (word: ShellWord, cwd: string) =>
+      path.resolve(cwd, word.value).startsWith(`${ws}/`) ? null : `${word.value} is outside`;
+    const judgeIn = (...values: string[]) => gitProblem(words(...values), ws, inside, () => null);
+    expect(judgeIn('diff', 'a.txt', '../other.txt')).toBe('../other.txt is outside');
+    expect(judgeIn('diff', 'HEAD', 'a.txt')).toBeNull();
+    expect(judgeIn('diff', '../other.txt')).toBeNull();
+  });
+
   it('leaves other subcommands given paths alone', () => {
     expect(judge(words('log', 'a.txt', '/etc/passwd')).problem).toBeNull();
   });

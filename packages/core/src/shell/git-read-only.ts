@@ -76,6 +76,13 @@ export function gitProblem(
       dir,
     );
     if (problem) return problem;
+    // Two paths git takes as pathspecs may still name files outside the workspace (in a
+    // repository around it); a revision (`HEAD`, `a..b`) reads as a name inside.
+    if (operands.length >= 2)
+      for (const operand of operands) {
+        const outside = checkPath(operand, dir);
+        if (outside) return outside;
+      }
   }
   return configProblem(dir);
 }
