@@ -21,7 +21,11 @@ export const GROUPS = [
   {
     name: 'files',
     mutate: ['utils/atomic-write.ts', 'utils/confined-fs.ts'],
-    tests: [core('utils/atomic-write.test.ts'), core('utils/confined-fs.test.ts')],
+    tests: [
+      core('utils/atomic-write.test.ts'),
+      core('utils/confined-fs.test.ts'),
+      core('utils/confined-fs-folders.test.ts'),
+    ],
   },
   {
     name: 'command-analysis',
