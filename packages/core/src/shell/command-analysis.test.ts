@@ -250,6 +250,8 @@ describe('analyzeCommand: what cannot be checked is unclear', () => {
     ['command read PATH', /read sets PATH/],
     ['echo ${PATH:=./bin}', /sets PATH when it is empty/],
     ['echo ${PATH=./bin}', /sets PATH when it is empty/],
+    ['echo ${PATH[10]:=./bin}', /sets PATH when it is empty/],
+    ['echo ${PATH[0]=./bin}', /sets PATH when it is empty/],
     ['BASH_CMDS[ls]=./x', /BASH_CMDS/],
   ];
   for (const [command, why] of cases) {
@@ -285,6 +287,8 @@ describe('analyzeCommand: what cannot be checked is unclear', () => {
       'xargs -I{} echo {}',
       'read -r line',
       'printf "%s\\n" a',
+      'for f in a b; do echo $f; done',
+      'echo ${x:=1} ${y=2}',
     ]) {
       expect((await analyzeCommand(command)).unclear, command).toEqual([]);
     }
