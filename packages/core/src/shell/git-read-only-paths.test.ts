@@ -53,6 +53,14 @@ describe('git -C', () => {
       path.join(base, 'outside'),
     ]);
     expect(judge(words('-C', 'a/..', 'status')).configDirs).toEqual([ws]);
+    expect(judge(words('-C', `${ws}/linkdir/..`, 'status')).configDirs).toEqual([
+      path.join(base, 'outside'),
+    ]);
+  });
+
+  it('takes a folder in a loop of links as written', () => {
+    symlinkSync('loop', path.join(ws, 'loop'));
+    expect(judge(words('-C', 'loop/x', 'status')).configDirs).toEqual([path.join(ws, 'loop/x')]);
   });
 });
 
@@ -80,6 +88,11 @@ describe('git diff given paths', () => {
     expect(judge(words('diff', 'main..topic', '--', 'a.txt')).problem).toBeNull();
     expect(judge(words('diff', 'a.txt', 'sub/../b.txt')).problem).toBeNull();
     expect(judge(words('diff', 'a.txt', '../secret.txt')).configDirs).toEqual([]);
+  });
+
+  it('asks where the repository layout cannot be read', () => {
+    writeFileSync(path.join(ws, '.git'), 'not a gitdir line\n');
+    expect(judge(words('diff', 'a', 'b')).problem).toMatch(noIndex);
   });
 
   it('asks in a bare repository, which has no work tree, for any two paths', () => {
