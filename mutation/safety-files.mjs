@@ -55,6 +55,7 @@ export const GROUPS = [
       'shell/git-read-only.ts',
       'shell/git-read-only-table.ts',
       'shell/git-read-only-config.ts',
+      'shell/git-discovery.ts',
       'shell/git-submodule-folders.ts',
     ],
     tests: [
@@ -65,6 +66,7 @@ export const GROUPS = [
       core('shell/git-read-only-config.test.ts'),
       core('shell/git-read-only-table.test.ts'),
       core('shell/git-read-only-paths.test.ts'),
+      core('shell/git-config-programs.test.ts'),
       core('shell/git-index-gitlinks.test.ts'),
     ],
   },

@@ -5,7 +5,6 @@
  * is in git-read-only.test.ts; real git reading a canary from outside is in
  * test/git-reads-elsewhere.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -281,76 +280,6 @@ describe('object folders', () => {
     alternates(path.join(module, 'objects'), path.join(base, 'elsewhere'));
     expect(gitConfigProblem(ws, inWorkspace)).toBe(
       `git would read objects from ${path.join(base, 'elsewhere')}, outside the workspace`,
-    );
-  });
-});
-
-describe('what else can make read-only git run a program', () => {
-  it('asks for keys that run a program when a partial clone fetches a missing object', () => {
-    for (const line of [
-      '[remote "origin"]\n\tuploadpack = touch x; git-upload-pack',
-      '[remote "origin"]\n\treceivepack = x',
-      '[remote "origin"]\n\tpromisor = true',
-      '[remote "origin"]\n\tpartialclonefilter = blob:none',
-      '[extensions]\n\tpartialClone = origin',
-      '[core]\n\tgitProxy = ./proxy',
-      '[credential]\n\thelper = ./x',
-      '[merge "x"]\n\tdriver = ./x',
-      '[uploadpack]\n\tpackObjectsHook = ./x',
-    ]) {
-      repo(`${line}\n`);
-      expect(gitConfigProblem(ws, inWorkspace), line).toMatch(/can make git run a program$/);
-    }
-  });
-
-  it('asks for an ext:: transport anywhere in the config', () => {
-    for (const line of [
-      '[remote "origin"]\n\turl = ext::sh -c touch% x',
-      '[url "ext::sh -c touch% x"]\n\tinsteadOf = origin',
-    ]) {
-      repo(`${line}\n`);
-      expect(gitConfigProblem(ws, inWorkspace), line).toMatch(/ext:: transport/);
-    }
-  });
-
-  it('asks for a bare repository git would find on its own, the folder itself included', () => {
-    const evil = path.join(ws, 'evil');
-    mkdirSync(path.join(evil, 'objects'), { recursive: true });
-    writeFileSync(path.join(evil, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(path.join(evil, 'config'), '[core]\n\tbare = true\n');
-    for (const dir of [evil, path.join(evil, 'objects')])
-      expect(gitConfigProblem(dir, inWorkspace)).toBe(
-        `git would use ${evil} as a bare repository, which read-only git does not use`,
-      );
-    // A .git beside it wins, as in git: the folder is then a work tree.
-    repo('', evil);
-    expect(gitConfigProblem(evil, inWorkspace)).toBeNull();
-  });
-
-  it("reads the config of a gitlink's own git folder, with or without .gitmodules", () => {
-    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-    const git = (cwd: string, ...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-        cwd,
-        env,
-        encoding: 'utf8',
-      });
-    const sub = path.join(ws, 'deep', 'sub');
-    mkdirSync(sub, { recursive: true });
-    git(sub, 'init', '-q');
-    git(sub, 'commit', '-q', '--allow-empty', '-m', 'one');
-    git(ws, 'init', '-q');
-    const head = git(sub, 'rev-parse', 'HEAD').trim();
-    git(ws, 'update-index', '--add', '--cacheinfo', `160000,${head},deep/sub`);
-    expect(gitConfigProblem(ws, inWorkspace)).toBeNull();
-    const config = path.join(sub, '.git', 'config');
-    writeFileSync(config, '[diff "x"]\n\ttextconv = ./run.sh\n');
-    expect(gitConfigProblem(ws, inWorkspace)).toBe(
-      `the repository's git config (${config}) sets "textconv =", which can make git run a program`,
-    );
-    writeFileSync(path.join(ws, '.git', 'index'), 'DIRC not an index');
-    expect(gitConfigProblem(ws, inWorkspace)).toBe(
-      `the git index in ${path.join(ws, '.git')} could not be read`,
     );
   });
 });
