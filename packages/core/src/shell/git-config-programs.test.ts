@@ -112,7 +112,8 @@ describe('what else can make read-only git run a program', () => {
       'objectFormat=sha256',
       '  objectformat =  sha256',
     ]) {
-      writeFileSync(config, `[core]\n\trepositoryformatversion = 1\n[extensions]\n${spelling}\n`);
+      const text = `[core]\n\trepositoryformatversion = 1\n[extensions]\n${spelling}\n[user]\n\tname = t\n`;
+      writeFileSync(config, text);
       expect(gitConfigProblem(ws, inWorkspace), spelling).toContain(textconv);
     }
   });
