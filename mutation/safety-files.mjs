@@ -21,7 +21,11 @@ export const GROUPS = [
   {
     name: 'files',
     mutate: ['utils/atomic-write.ts', 'utils/confined-fs.ts'],
-    tests: [core('utils/atomic-write.test.ts'), core('utils/confined-fs.test.ts')],
+    tests: [
+      core('utils/atomic-write.test.ts'),
+      core('utils/confined-fs.test.ts'),
+      core('utils/confined-fs-folders.test.ts'),
+    ],
   },
   {
     name: 'command-analysis',
@@ -69,6 +73,7 @@ export const GROUPS = [
       'shell/git-read-only.ts',
       'shell/git-read-only-table.ts',
       'shell/git-read-only-config.ts',
+      'shell/git-discovery.ts',
       'shell/git-submodule-folders.ts',
     ],
     tests: [
@@ -78,6 +83,9 @@ export const GROUPS = [
       core('shell/git-read-only.test.ts'),
       core('shell/git-read-only-config.test.ts'),
       core('shell/git-read-only-table.test.ts'),
+      core('shell/git-read-only-paths.test.ts'),
+      core('shell/git-config-programs.test.ts'),
+      core('shell/git-index-gitlinks.test.ts'),
     ],
   },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));

@@ -5,7 +5,8 @@
  * default mode with the person approving everything, the file must still be there and
  * the call must be refused with a reason.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
@@ -19,6 +20,10 @@ beforeAll(() => {
 afterAll(() => ws.cleanup());
 
 const DENY = { tools: { exclude: ['run_shell_command(rm)'] } };
+
+/** As a file's content below: the file is a symbolic link to the system's rm. */
+const LINK_TO_RM = '<link to rm>';
+const RM = execFileSync('sh', ['-c', 'command -v rm'], { encoding: 'utf8' }).trim();
 
 /** [attempt, extra files to create beside `victim` and `list`]. */
 const ATTEMPTS: [string, Record<string, string>?][] = [
@@ -50,7 +55,8 @@ const ATTEMPTS: [string, Record<string, string>?][] = [
   ['set -- rm victim; "$@"'],
   ['IFS=,; c="rm,victim"; $c'],
   ['/???/rm victim'],
-  ['/bin/r? victim'],
+  // A folder of its own, so the pattern matches rm alone whatever /bin holds (rg, rbash…).
+  ['tools/r? victim', { 'tools/rm': LINK_TO_RM }],
   ['/bin/[r]m victim'],
   // Lists, pipelines, groups, substitutions.
   ['true && rm victim'],
@@ -181,8 +187,12 @@ describe.concurrent('deny rules hold in every mode', () => {
       const seed = (dir: string) => {
         writeFileSync(path.join(dir, 'victim'), 'keep me');
         writeFileSync(path.join(dir, 'list'), 'victim\n');
-        for (const [name, content] of Object.entries(files ?? {}))
-          writeFileSync(path.join(dir, name), content);
+        for (const [name, content] of Object.entries(files ?? {})) {
+          const file = path.join(dir, name);
+          mkdirSync(path.dirname(file), { recursive: true });
+          if (content === LINK_TO_RM) symlinkSync(RM, file);
+          else writeFileSync(file, content);
+        }
       };
       const open = caseFolder(ws, seed);
       await runThroughScheduler(ws, attempt, { mode: 'yolo', directory: open });

@@ -27,7 +27,8 @@ export async function editInExternalEditor(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolhost-edit-'));
   const file = path.join(dir, path.basename(proposal.filePath) || 'proposal.txt');
   try {
-    await writeFile(file, proposal.proposedContent, 'utf8');
+    // Created, never opened through a link planted in the fresh folder meanwhile.
+    await writeFile(file, proposal.proposedContent, { encoding: 'utf8', flag: 'wx' });
     const exitCode = await new Promise<number | null>((resolve) => {
       const child = spawn(program!, [...args, file], { stdio: 'inherit' });
       child.on('error', () => resolve(null));

@@ -3,8 +3,8 @@
  * the middle is replaced by a note, and the whole text is saved to a file the model can
  * page through with read_file.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeOwnFile } from '../utils/own-files.js';
 import { plural } from '../utils/plural.js';
 
 export interface TruncatedOutput {
@@ -17,14 +17,22 @@ const HEAD_SHARE = 0.4;
 
 export async function truncateAndSave(
   text: string,
-  options: { threshold: number; directory: string; fileStem: string },
+  options: {
+    threshold: number;
+    directory: string;
+    fileStem: string;
+    /**
+     * The folder no command can replace, above `directory` (default `directory` itself):
+     * nothing below it is followed when the file is written (see own-files.ts).
+     */
+    base?: string;
+  },
 ): Promise<TruncatedOutput> {
   if (text.length <= options.threshold) return { text };
   const outputFile = path.join(options.directory, `${sanitize(options.fileStem)}.txt`);
   let saved = true;
   try {
-    await mkdir(options.directory, { recursive: true });
-    await writeFile(outputFile, text, 'utf8');
+    await writeOwnFile(options.base ?? options.directory, outputFile, text);
   } catch {
     saved = false;
   }

@@ -79,6 +79,7 @@ async function toResponseParts(
   const truncated = await truncateAndSave(text, {
     threshold: config.getTruncateThreshold(),
     directory: path.join(config.projectTempDir, 'tool-outputs'),
+    base: config.projectTempDir,
     fileStem: `${toolName}-${callId}`,
   });
   if (truncated.text === text) {

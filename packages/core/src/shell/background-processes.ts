@@ -4,8 +4,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import path from 'node:path';
+import { openOwnFileToAppend } from '../utils/own-files.js';
 import {
   endProcessGroup,
   processGroupMembers,
@@ -43,14 +44,21 @@ export class BackgroundProcesses {
   /** Starts `command` detached, its output appended to a log file; returns at once. */
   start(
     command: string,
-    options: { cwd: string; env: NodeJS.ProcessEnv; logDir: string; shell?: ShellProgram },
+    options: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      logDir: string;
+      /** The folder above logDir that no command can replace (default: logDir's parent). */
+      logBase?: string;
+      shell?: ShellProgram;
+    },
   ): BackgroundProcess {
-    mkdirSync(options.logDir, { recursive: true });
     const logPath = path.join(
       options.logDir,
       `background-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`,
     );
-    const log = openSync(logPath, 'a');
+    // Commands may write the folder above: a planted link must not carry the log elsewhere.
+    const log = openOwnFileToAppend(options.logBase ?? path.dirname(options.logDir), logPath);
     try {
       const shell = options.shell ?? shellProgram();
       const child = (() => {

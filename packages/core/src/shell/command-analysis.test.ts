@@ -236,6 +236,23 @@ describe('analyzeCommand: what cannot be checked is unclear', () => {
     ['env GIT_SSH_COMMAND=x git fetch', /GIT_SSH_COMMAND/],
     ['RIPGREP_CONFIG_PATH=./rgrc rg x', /RIPGREP_CONFIG_PATH/],
     ['find . -exec rm {}', /terminating/],
+    ['env -C /tmp cat x', /env -C/],
+    ['env --chdir=.. cat x', /env -C/],
+    ['for PATH in ./bin; do ls; done', /loop sets PATH/],
+    ['select PATH in ./bin; do ls; done', /loop sets PATH/],
+    ['printf -v PATH %s ./bin', /printf sets PATH/],
+    ['read PATH', /read sets PATH/],
+    ['read -a PATH', /read sets PATH/],
+    ['mapfile -t PATH', /mapfile sets PATH/],
+    ['unset PATH', /unset sets PATH/],
+    ['getopts ab PATH', /getopts sets PATH/],
+    ['wait -p PATH', /wait sets PATH/],
+    ['command read PATH', /read sets PATH/],
+    ['echo ${PATH:=./bin}', /sets PATH when it is empty/],
+    ['echo ${PATH=./bin}', /sets PATH when it is empty/],
+    ['echo ${PATH[10]:=./bin}', /sets PATH when it is empty/],
+    ['echo ${PATH[0]=./bin}', /sets PATH when it is empty/],
+    ['BASH_CMDS[ls]=./x', /BASH_CMDS/],
   ];
   for (const [command, why] of cases) {
     it(JSON.stringify(command), async () => {
@@ -270,6 +287,8 @@ describe('analyzeCommand: what cannot be checked is unclear', () => {
       'xargs -I{} echo {}',
       'read -r line',
       'printf "%s\\n" a',
+      'for f in a b; do echo $f; done',
+      'echo ${x:=1} ${y=2}',
     ]) {
       expect((await analyzeCommand(command)).unclear, command).toEqual([]);
     }
@@ -357,6 +376,56 @@ describe('allow rules', () => {
 
   it('read paths of rules by program name', async () => {
     expect((await decide('/usr/bin/make', allow(['run_shell_command(make)']))).kind).toBe('allow');
+  });
+
+  it('allow a program given by its path only when a rule or answer names that path', async () => {
+    expect((await decide('./make', allow(['run_shell_command(make)']))).kind).toBe('ask');
+    expect((await decide('./make', allow([], ['make']))).kind).toBe('ask');
+    expect((await decide('./make', allow(['run_shell_command(./make)']))).kind).toBe('allow');
+    expect((await decide('./make x', allow([], ['./make']))).kind).toBe('allow');
+    expect(await decide('bin/make', allow([]))).toMatchObject({
+      kind: 'ask',
+      rootCommands: ['bin/make'],
+      reasons: expect.arrayContaining([
+        expect.stringMatching(/bin\/make runs a program by its path/),
+      ]),
+    });
+  });
+});
+
+describe('a program given by its path', () => {
+  const deny = { denyRules: shellRules(['run_shell_command(rm)']) };
+  it('is unclear, so refused while deny rules exist', async () => {
+    for (const command of ['./ls', 'bin/grep x', 'timeout 5 ./ls', 'env ./cat a', '/ws/ls'])
+      expect((await decide(command, deny)).kind, command).toBe('deny');
+  });
+
+  it('is the command itself in a system folder outside the workspace', async () => {
+    expect((await decide('/usr/bin/cat a.txt')).kind).toBe('allow');
+    expect((await decide('/bin/cat a.txt', deny)).kind).toBe('allow');
+  });
+});
+
+describe('what may outlive the call is not read-only', () => {
+  for (const command of [
+    'tail -f a &',
+    'cat a & cat b',
+    'nohup cat a',
+    'setsid cat a',
+    'setsid -f cat a',
+    'setsid --fork cat a',
+  ]) {
+    it(JSON.stringify(command), async () => {
+      const analysis = await analyzeCommand(command);
+      expect(analysis.unclear).toEqual([]);
+      expect(analysis.notReadOnly.join('; ')).toMatch(/running/);
+      expect((await decide(command)).kind).toBe('ask');
+    });
+  }
+
+  it('setsid -w waits, and && is no background', async () => {
+    for (const command of ['setsid -w cat a', 'cat a && cat b', 'cat a &> /dev/null'])
+      expect((await decide(command)).kind, command).toBe('allow');
   });
 });
 
@@ -505,5 +574,13 @@ describe('analyzeCommand: what it does not fully understand asks', () => {
     ]) {
       expect((await analyzeCommand(command)).unclear, command).toEqual([]);
     }
+  });
+});
+
+describe('files read, as the policy is asked about them', () => {
+  it('are resolved before the policy sees them, so a policy comparing text holds', async () => {
+    for (const command of ['cat ../etc/passwd', 'cat /ws/../etc/passwd', 'cat a/../../x'])
+      expect((await decide(command)).kind, command).toBe('ask');
+    expect((await decide('cat a/../b.txt')).kind).toBe('allow');
   });
 });

@@ -32,6 +32,8 @@ export interface ShellCommand {
   via?: string;
   /** A shell given its script with -c, which is parsed and judged command by command. */
   runsCheckedScript?: boolean;
+  /** The program as written when it is a path (`./ls`, `/usr/bin/git`): not looked up on PATH. */
+  program?: string;
 }
 
 export interface CommandAnalysis {
@@ -114,6 +116,8 @@ async function analyzeInto(
 function walk(node: Node, context: WalkContext): void {
   const { analysis } = context;
   const unclear = (why: string) => analysis.unclear.push(why);
+  if (node.children.some((child) => child?.type === '&' && !child.isNamed))
+    analysis.notReadOnly.push('it leaves a command running in the background (&)');
   switch (node.type) {
     case 'command':
       addCommand(node, context);
@@ -169,6 +173,13 @@ function walk(node: Node, context: WalkContext): void {
     case 'variable_assignment':
       checkAssignment(node, context);
       break;
+    case 'for_statement': {
+      // `for PATH in …` and `select PATH in …` set the variable for the body.
+      const variable = node.children.find((child) => child?.type === 'variable_name');
+      if (variable && EXECUTION_VARIABLES.test(variable.text))
+        unclear(`the loop sets ${variable.text}, which changes what programs run`);
+      break;
+    }
     case 'function_definition':
       unclear(
         `it defines the function ${node.childForFieldName('name')?.text ?? ''}, which can stand in for any command`,
@@ -304,6 +315,9 @@ function checkCounters(analysis: CommandAnalysis, { sources, counters, counting 
 function checkExpansion(node: Node, { analysis }: InvocationContext): void {
   const text = node.text;
   const unclear = (why: string) => analysis.unclear.push(`${text} ${why}`);
+  const assigned = /^\$\{(\w+)(\[[^\]]*\])?:?=/.exec(text)?.[1];
+  if (assigned && EXECUTION_VARIABLES.test(assigned))
+    unclear(`sets ${assigned} when it is empty, which changes what programs run`);
   if (text.startsWith('${!')) unclear('expands a variable named by another variable');
   else if (/@\w\}$/.test(text)) unclear('transforms a value (@P runs the prompt expansion)');
   else {

@@ -56,10 +56,13 @@ export function invoke(words: ShellWord[], text: string, context: InvocationCont
     return;
   }
   const args = words.slice(1);
+  // `./ls`, `bin/grep`: a program found by its path, not on PATH (decideShell judges it).
+  const program = first.value.includes('/') ? first.value : undefined;
   const record = (runsCheckedScript = false) =>
     analysis.commands.push({
       runsCheckedScript,
       name,
+      ...(program === undefined ? {} : { program }),
       args: args.map((word) => word.value),
       literal: args.map((word) => word.literal),
       text,
@@ -74,6 +77,8 @@ export function invoke(words: ShellWord[], text: string, context: InvocationCont
     switch (verdict.kind) {
       case 'runs': {
         if (verdict.recordRunner) record();
+        if (verdict.detaches) analysis.notReadOnly.push(verdict.detaches);
+        if (verdict.unclear) unclear(verdict.unclear);
         if (verdict.writes) analysis.writes.push(...verdict.writes);
         const given = args.slice(0, verdict.commandAt).filter((w) => /^\w+=/.test(w.value));
         for (const assignment of given) {
@@ -225,6 +230,12 @@ function checkNameArguments(name: string, args: ShellWord[], context: Invocation
   const unclear = (why: string) => context.analysis.unclear.push(why);
   const notAName = (word: ShellWord | undefined) =>
     word !== undefined && !(word.literal && PLAIN_IDENTIFIER.test(word.value.split('=')[0]!));
+  // `read PATH`, `printf -v PATH`, `unset PATH` (bash then looks in the current folder)…
+  const sets = (word: ShellWord | undefined) => {
+    const variable = word?.value.split('=')[0];
+    if (variable && EXECUTION_VARIABLES.test(variable))
+      unclear(`${name} sets ${variable}, which changes what programs run`);
+  };
   const names = (spec: Parameters<typeof parseOptions>[1], valueNames: string[] = []) => {
     const parsed = parseOptions(args, spec);
     if (!parsed.ok) {
@@ -239,6 +250,11 @@ function checkNameArguments(name: string, args: ShellWord[], context: Invocation
           notAName({ value: o.value ?? '', literal: !!o.valueLiteral }),
       );
     if (bad) unclear(`${name} is given a variable name bash would evaluate`);
+    if (!DECLARATIONS.has(name)) {
+      for (const index of parsed.operands) sets(args[index]);
+      for (const o of parsed.options)
+        if (valueNames.includes(o.name)) sets({ value: o.value ?? '', literal: true });
+    }
     return parsed;
   };
   if (DECLARATIONS.has(name)) {
@@ -261,11 +277,13 @@ function checkNameArguments(name: string, args: ShellWord[], context: Invocation
       return;
     case 'getopts':
       if (notAName(args[1])) unclear('getopts is given a variable name bash would evaluate');
+      sets(args[1]);
       return;
     case 'printf': {
       const v = args.findIndex((w) => w.value === '-v');
       if (v !== -1 && notAName(args[v + 1]))
         unclear('printf -v is given a variable name bash would evaluate');
+      if (v !== -1) sets(args[v + 1]);
       if (args[0] && !args[0].literal && args.length > 1)
         unclear('the first argument of printf is only known when it runs (it could be -v)');
       return;
@@ -276,6 +294,7 @@ function checkNameArguments(name: string, args: ShellWord[], context: Invocation
       const v = args.findIndex((w) => w.value === '-v' || w.value === '-p');
       if (v !== -1 && notAName(args[v + 1]))
         unclear(`${name} -v is given a variable name bash would evaluate`);
+      if (name === 'wait' && v !== -1) sets(args[v + 1]);
       if (
         (name === 'test' || name === '[') &&
         args.some((w) => !w.literal) &&

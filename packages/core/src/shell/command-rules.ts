@@ -13,6 +13,8 @@ export interface ShellRule {
   /** The settings entry, for messages. */
   entry: string;
   words: string[];
+  /** The program as written when the rule names it by its path (`./gradlew`). */
+  program?: string;
 }
 
 /** The `run_shell_command(...)` entries of a settings list, as rules. */
@@ -25,8 +27,9 @@ export function shellRules(entries: readonly string[] | undefined): ShellRule[] 
       (word): word is string => typeof word === 'string',
     );
     if (words.length === 0) continue;
-    words[0] = programName(words[0]!);
-    rules.push({ entry, words });
+    const written = words[0]!;
+    words[0] = programName(written);
+    rules.push({ entry, words, ...(written.includes('/') ? { program: written } : {}) });
   }
   return rules;
 }

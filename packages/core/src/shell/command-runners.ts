@@ -19,6 +19,10 @@ export type RunnerVerdict =
       recordRunner?: boolean;
       /** Files the runner itself writes (`time -o`). */
       writes?: string[];
+      /** Why the command it runs may outlive the call (`setsid` forks unless told to wait). */
+      detaches?: string;
+      /** Why the command it runs cannot be judged where it stands (`env -C` moves it). */
+      unclear?: string;
     }
   /** Runs no other command (`env` alone, `command -v x`, `taskset -p`). */
   | { kind: 'none' }
@@ -30,7 +34,7 @@ export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash'
 
 /** Variables that change which program runs or make a program run another one. */
 export const EXECUTION_VARIABLES =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|CDPATH|GLOBIGNORE|EXECIGNORE|HOME|GIT_\w+|PAGER|MANPAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TAR_OPTIONS|\w+_COMMAND|\w+_CMD|\w+_PROGRAM)$/;
+  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|CDPATH|GLOBIGNORE|EXECIGNORE|HOME|GIT_\w+|PAGER|MANPAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TAR_OPTIONS|\w+_COMMAND|\w+_CMD|\w+_PROGRAM)$/;
 
 type Runner = (args: readonly ShellWord[]) => RunnerVerdict;
 
@@ -44,6 +48,8 @@ function wrapper(spec: OptionSpec, operandsBefore = 0, name = ''): Runner {
     return { kind: 'runs', commandAt };
   };
 }
+
+const SETSID_SPEC: OptionSpec = { short: 'cfw', long: ['--ctty', '--fork', '--wait'] };
 
 const ENV_SPEC: OptionSpec = {
   short: 'i0v',
@@ -144,6 +150,14 @@ export const OPAQUE_RUNNERS = new Set([
   'caffeinate',
 ]);
 
+/** A runner whose command may outlive the call: it never runs unasked. */
+function detaching(runner: Runner, why: string): Runner {
+  return (args) => {
+    const verdict = runner(args);
+    return verdict.kind === 'runs' ? { ...verdict, detaches: why } : verdict;
+  };
+}
+
 export const RUNNERS: Record<string, Runner> = {
   env: (args) => {
     // Assignments (NAME=value) may follow the options, then the command.
@@ -155,6 +169,9 @@ export const RUNNERS: Record<string, Runner> = {
         why: split ? 'env -S splits a string into a command line' : `env: ${parsed.problem}`,
       };
     }
+    // The command's files would be read from another folder than the one checked.
+    const moves = parsed.options.some((o) => o.name === '-C' || o.name === '--chdir');
+    const unclear = moves ? 'env -C/--chdir runs the command in another folder' : undefined;
     let at = parsed.stoppedAt;
     if (args[at]?.value === '-' && args[at]?.literal) at++;
     while (
@@ -163,16 +180,28 @@ export const RUNNERS: Record<string, Runner> = {
       /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[at]!.value)
     )
       at++;
-    return at < args.length ? { kind: 'runs', commandAt: at } : { kind: 'none' };
+    if (at >= args.length) return unclear ? { kind: 'unclear', why: unclear } : { kind: 'none' };
+    return { kind: 'runs', commandAt: at, unclear };
   },
-  nohup: wrapper({}, 0, 'nohup'),
+  nohup: detaching(wrapper({}, 0, 'nohup'), 'nohup keeps a command running after the call'),
   nice: wrapper({ shortValued: 'n', longValued: ['--adjustment'], numeric: true }, 0, 'nice'),
   stdbuf: wrapper(
     { shortValued: 'ioe', longValued: ['--input', '--output', '--error'] },
     0,
     'stdbuf',
   ),
-  setsid: wrapper({ short: 'cfw', long: ['--ctty', '--fork', '--wait'] }, 0, 'setsid'),
+  setsid: (args) => {
+    const parsed = parseOptions(args, { ...SETSID_SPEC, stopAtOperand: true });
+    if (!parsed.ok) return { kind: 'unclear', why: `setsid: ${parsed.problem}` };
+    if (parsed.stoppedAt >= args.length) return { kind: 'none' };
+    // Without --wait it forks when it leads its process group, and returns at once.
+    const waits = parsed.options.some((o) => o.name === '-w' || o.name === '--wait');
+    return {
+      kind: 'runs',
+      commandAt: parsed.stoppedAt,
+      detaches: waits ? undefined : 'setsid without -w can leave a process running after the call',
+    };
+  },
   ionice: (args) => {
     const parsed = parseOptions(args, {
       short: 't',

@@ -6,16 +6,11 @@
  * files) that also switches off fsmonitor, pagers, hooks and gpg. (An external diff or a
  * textconv driver cannot be switched off by config, only refused by the check.)
  */
-import {
-  type Dirent,
-  existsSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
+import { findGitDir, type GitDirLayout, isFile, pointedGitDir, readText } from './git-discovery.js';
+import { indexGitlinks } from './git-index-gitlinks.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from './git-submodule-folders.js';
 
 /**
@@ -25,7 +20,13 @@ import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from './git-submodule-folders
  * line may start with headers; `.*` backtracks to any `]`, even one inside a quoted name.
  */
 const PROGRAM_KEYS =
-  /^\s*(?:\[.*\][ \t]*)?(fsmonitor|textconv|command|external|program|pager|hookspath|sshcommand|askpass|editor|clean|smudge|process|showsignature|cachetextconv)\s*=/im;
+  /^\s*(?:\[.*\][ \t]*)?(fsmonitor|textconv|command|external|program|pager|hookspath|sshcommand|askpass|editor|clean|smudge|process|showsignature|cachetextconv|uploadpack|receivepack|gitproxy|promisor|partialclone|partialclonefilter|helper|driver|cmd|packobjectshook|alternaterefscommand)\s*=/im;
+
+/**
+ * Transports that run a command (`ext::sh -c …`), anywhere in a config: a remote's URL or an
+ * `insteadOf` rewrite. Git fetches on its own for a missing object of a partial clone.
+ */
+const COMMAND_TRANSPORT = /\bext::/i;
 const PROGRAM_SECTIONS = /^\s*(?:\[.*\][ \t]*)?\[\s*(include|includeif|filter|pager|gpg)\b/im;
 
 /**
@@ -56,15 +57,16 @@ export function gitConfigProblem(
   const gitDir = findGitDir(dir);
   if (gitDir === undefined) return null; // not a repository: git reads no repository config
   if (gitDir === null) return 'the repository layout could not be read';
+  // Read-only git runs with safe.bareRepository=explicit, so git would refuse it anyway.
+  if (gitDir.bare)
+    return `git would use ${gitDir.root} as a bare repository, which read-only git does not use`;
   const inside = canRead ?? ((target: string) => isWithin(gitDir.root, target));
   const elsewhere = gitFolderElsewhere(gitDir, inside);
   if (elsewhere) return elsewhere;
   // git status and diff look into submodules with their own config (the environment's safe
   // config is not passed down to them), so those configs must run nothing either.
   const submodules = submoduleGitDirs(gitDir);
-  if (submodules === null) {
-    return `the repository has more than ${MAX_SUBMODULE_FOLDERS} submodule folders to check`;
-  }
+  if (typeof submodules === 'string') return submodules;
   const files = [
     path.join(gitDir.common, 'config'),
     path.join(gitDir.own, 'config.worktree'),
@@ -84,6 +86,8 @@ export function gitConfigProblem(
     if (key) {
       return `the repository's git config (${file}) sets "${key[0].trim()}", which can make git run a program`;
     }
+    if (COMMAND_TRANSPORT.test(text))
+      return `the repository's git config (${file}) names an ext:: transport, which runs a program`;
     // Git takes a relative path from the git folder in use: a submodule's own, or for the
     // repository's files the worktree's, whose shared config lies in another folder.
     const bases = new Set([path.dirname(file), ...(index < 2 ? [gitDir.own] : [])]);
@@ -126,7 +130,7 @@ function linkedGitFileProblem(
  * A git folder inside must keep its common folder inside as well.
  */
 function gitFolderElsewhere(
-  gitDir: { root: string; own: string; common: string },
+  gitDir: GitDirLayout,
   inside: (absolutePath: string) => boolean,
 ): string | null {
   const dotGit = path.join(gitDir.root, '.git');
@@ -271,93 +275,59 @@ function realPath(target: string): string {
 /**
  * The git folders of a repository's submodules, nested ones included: every folder under
  * `modules/` of the git folder (submodule-folders.ts), and those the work tree's
- * `.gitmodules` paths lead to (an older layout keeps a `.git` folder in the submodule
- * itself). Every folder's config is read, a git folder's or not (reading more only asks
- * more). Null when there are more folders than one search may look at.
+ * `.gitmodules` paths and its index's gitlinks lead to (an older layout, or a gitlink added
+ * without `.gitmodules`, keeps a `.git` in the submodule itself; git looks into it all the
+ * same). Every folder's config is read, a git folder's or not (reading more only asks
+ * more). A string says why the search gave up (too many folders, an index not understood).
  */
-function submoduleGitDirs(gitDir: { root: string; common: string }): string[] | null {
+function submoduleGitDirs(gitDir: GitDirLayout): string[] | string {
   const found: string[] = [];
   const budget = { left: MAX_SUBMODULE_FOLDERS };
   const modules = [path.join(gitDir.common, 'modules')];
-  const workTrees: string[] = [];
-  const addWorkTree = (root: string) => {
-    for (const [, folder] of readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)) {
-      const dotGit = path.join(root, folder!, '.git');
-      const named = isFile(dotGit) ? pointedGitDir(dotGit) : dotGit;
-      if (named && existsSync(named)) {
-        found.push(named);
-        modules.push(path.join(named, 'modules'));
+  const workTrees: { root: string; gitFolder: string | null }[] = [];
+  const sha256 = /^\s*objectformat\s*=\s*sha256\s*$/im.test(
+    readText(path.join(gitDir.common, 'config')),
+  );
+  const addWorkTree = (root: string, gitFolder: string | null): string | null => {
+    const gitlinks = gitFolder ? indexGitlinks(path.join(gitFolder, 'index'), sha256) : [];
+    if (gitlinks === null) return `the git index in ${gitFolder} could not be read`;
+    const named = [...readText(path.join(root, '.gitmodules')).matchAll(SUBMODULE_PATH)].map(
+      (match) => match[1]!,
+    );
+    for (const folder of new Set([...named, ...gitlinks])) {
+      const dotGit = path.join(root, folder, '.git');
+      const own = isFile(dotGit) ? pointedGitDir(dotGit) : dotGit;
+      const exists = own !== null && existsSync(own);
+      if (exists) {
+        found.push(own);
+        modules.push(path.join(own, 'modules'));
       }
-      workTrees.push(path.join(root, folder!));
+      workTrees.push({ root: path.join(root, folder), gitFolder: exists ? own : null });
     }
+    return null;
   };
-  addWorkTree(gitDir.root);
+  const first = addWorkTree(gitDir.root, gitDir.bare ? null : gitDir.own);
+  if (first) return first;
   for (;;) {
-    const root = workTrees.pop();
-    if (root !== undefined) {
-      if (--budget.left < 0) return null;
-      addWorkTree(root);
+    const tree = workTrees.pop();
+    if (tree !== undefined) {
+      if (--budget.left < 0) return tooMany;
+      const problem = addWorkTree(tree.root, tree.gitFolder);
+      if (problem) return problem;
       continue;
     }
     const next = modules.pop();
     if (next === undefined) return found;
     const folders = submoduleFolders(next, budget);
-    if (!folders) return null;
+    if (!folders) return tooMany;
     found.push(...folders);
   }
 }
 
+const tooMany = `the repository has more than ${MAX_SUBMODULE_FOLDERS} submodule folders to check`;
+
 /** A `path = <folder>` line of `.gitmodules`. */
 const SUBMODULE_PATH = /^\s*path\s*=\s*(.+?)\s*$/gm;
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The folder a `.git` file names, resolved from the file's folder; null without one. */
-function pointedGitDir(dotGit: string): string | null {
-  const pointer = /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim();
-  return pointer ? path.resolve(path.dirname(dotGit), pointer) : null;
-}
-
-/** The git folder of the repository containing `dir`: undefined outside one, null when unreadable. */
-function findGitDir(dir: string): { root: string; own: string; common: string } | null | undefined {
-  let current = path.resolve(dir);
-  for (;;) {
-    const dotGit = path.join(current, '.git');
-    if (existsSync(dotGit)) {
-      try {
-        let own: string | null = dotGit;
-        if (statSync(dotGit).isFile()) {
-          own = pointedGitDir(dotGit);
-          if (!own) return null;
-        }
-        const commondir = path.join(own, 'commondir');
-        const common = existsSync(commondir)
-          ? path.resolve(own, readFileSync(commondir, 'utf8').trim())
-          : own;
-        return { root: current, own, common };
-      } catch {
-        return null;
-      }
-    }
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
 
 /** Config given to read-only git through the environment, which outranks repository files. */
 const SAFE_GIT_CONFIG: [string, string][] = [
@@ -368,6 +338,9 @@ const SAFE_GIT_CONFIG: [string, string][] = [
   ['gpg.program', 'false'],
   ['gpg.ssh.program', 'false'],
   ['gpg.x509.program', 'false'],
+  // A bare repository found by discovery (one planted in the workspace) is not used.
+  ['safe.bareRepository', 'explicit'],
+  ['submodule.recurse', 'false'],
 ];
 
 /** Environment additions for a line approved as read-only: git config that runs nothing. */
@@ -376,6 +349,11 @@ export function readOnlyGitEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   const added: NodeJS.ProcessEnv = {
     GIT_CONFIG_COUNT: String(start + SAFE_GIT_CONFIG.length),
     GIT_PAGER: 'cat',
+    // No transport at all (an empty list; repository config cannot widen it, as it can
+    // protocol.allow): a partial clone's lazy fetch of a missing object fails instead of
+    // running the remote's upload-pack, proxy or ssh command. Git 2.44+ also skips it.
+    GIT_ALLOW_PROTOCOL: '',
+    GIT_NO_LAZY_FETCH: '1',
   };
   SAFE_GIT_CONFIG.forEach(([key, value], index) => {
     added[`GIT_CONFIG_KEY_${start + index}`] = key;

@@ -519,10 +519,14 @@ describe('readOnlyGitEnvironment', () => {
     'gpg.program': 'false',
     'gpg.ssh.program': 'false',
     'gpg.x509.program': 'false',
+    'safe.bareRepository': 'explicit',
+    'submodule.recurse': 'false',
   };
   /** The config pairs an environment gives git, as git reads them. */
   function configOf(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
     const out: Record<string, string | undefined> = { GIT_PAGER: env.GIT_PAGER };
+    if (env.GIT_ALLOW_PROTOCOL !== '' || env.GIT_NO_LAZY_FETCH !== '1')
+      out.transports = 'not switched off';
     const count = Number(env.GIT_CONFIG_COUNT);
     for (let i = 0; i < count; i++)
       out[env[`GIT_CONFIG_KEY_${i}`] ?? `missing key ${i}`] = env[`GIT_CONFIG_VALUE_${i}`];

@@ -4,6 +4,8 @@
  * even a read-only command run a program, to git-read-only-config.ts.
  */
 import path from 'node:path';
+import { isWithin, resolveLikeKernel } from '../workspace/workspace-context.js';
+import { findGitDir } from './git-discovery.js';
 import { GIT_READ_ONLY } from './git-read-only-table.js';
 import { parseOptions } from './parse-options.js';
 import type { ShellWord } from './shell-words.js';
@@ -31,6 +33,8 @@ export function gitProblem(
   cwd: string,
   checkPath: (word: ShellWord, cwd: string) => string | null,
   configProblem: (dir: string) => string | null,
+  folderOf: (word: ShellWord, cwd: string) => string = (word, cwd) =>
+    path.isAbsolute(word.value) ? word.value : `${cwd}/${word.value}`,
 ): string | null {
   let dir = cwd;
   let i = 0;
@@ -42,7 +46,9 @@ export function gitProblem(
       if (!target) return 'git -C needs a folder';
       const problem = checkPath(target, dir);
       if (problem) return problem;
-      dir = path.resolve(dir, target.value);
+      // Links first, then `..`, as the kernel does (`-C linkdir/..` is beside where it leads).
+      const given = folderOf(target, dir);
+      dir = resolveLikeKernel(given) ?? path.resolve(given);
     } else if (!GLOBAL_FLAGS.has(option.value)) {
       return `git: the option ${option.value} is not known to be read-only`;
     }
@@ -64,5 +70,40 @@ export function gitProblem(
   }
   if (spec.operands && !spec.operands(operands.map((word) => word.value)))
     return `git ${sub.value} ${operands.map((w) => w.value).join(' ')} is not read-only`;
+  if (sub.value === 'diff') {
+    const problem = noIndexProblem(
+      operands.map((word) => word.value),
+      dir,
+    );
+    if (problem) return problem;
+    // Two paths git takes as pathspecs may still name files outside the workspace (in a
+    // repository around it); a revision (`HEAD`, `a..b`) reads as a name inside.
+    if (operands.length >= 2)
+      for (const operand of operands) {
+        const outside = checkPath(operand, dir);
+        if (outside) return outside;
+      }
+  }
   return configProblem(dir);
+}
+
+/**
+ * Why `git diff` would compare files as `--no-index` does (any two files, wherever they
+ * are), or null: git does so outside a repository, and when given two paths of which one
+ * lies outside the work tree (by its own lexical test; a bare repository has none).
+ */
+function noIndexProblem(operands: readonly string[], dir: string): string | null {
+  // With fewer than two paths there is nothing to compare (outside a repository git only
+  // prints its usage).
+  if (operands.length < 2) return null;
+  const repository = findGitDir(dir);
+  if (repository === undefined)
+    return 'git diff outside a repository compares any files, as --no-index does';
+  const outside = operands.find(
+    (operand) =>
+      !repository || repository.bare || !isWithin(repository.root, path.resolve(dir, operand)),
+  );
+  return outside === undefined
+    ? null
+    : `git diff given ${outside}, outside the work tree, compares files as --no-index does`;
 }

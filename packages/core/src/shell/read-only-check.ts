@@ -6,6 +6,7 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { resolveLikeKernel } from '../workspace/workspace-context.js';
 import type { ShellCommand } from './command-analysis.js';
 import { gitConfigProblem, gitProblem } from './git-read-only.js';
 import { hasOption, parseOptions } from './parse-options.js';
@@ -44,6 +45,10 @@ export function readOnlyProblem(command: ShellCommand, context: ReadOnlyContext)
       context.cwd,
       (word, cwd) => pathProblem(word, { ...context, cwd }),
       context.gitConfigProblem ?? ((dir) => gitConfigProblem(dir, context.canRead)),
+      (word, cwd) => {
+        const given = givenPath(word, { ...context, cwd });
+        return typeof given === 'string' ? given : cwd;
+      },
     );
   }
   if (name === 'find') return findProblem(words, context);
@@ -94,23 +99,61 @@ function textCommandProblem(name: string, words: ShellWord[]): string | null {
 
 /** Why reading `word` (a file argument) is not proven harmless, or null. */
 export function pathProblem(word: ShellWord, context: ReadOnlyContext): string | null {
+  if (word.value === '-' && word.literal) return null; // standard input
+  const given = givenPath(word, context);
+  if (typeof given !== 'string') return given.problem;
+  const value = word.literal ? word.value : (expandTilde(word.value, context) ?? word.value);
+  if (!word.literal && GLOB.test(value)) return globProblem(value, given, context);
+  return fileProblem(value, given, context);
+}
+
+/**
+ * The absolute path a file argument names, `..` left in place: the kernel applies it after
+ * following the links before it (`linkdir/../x` is the parent of where linkdir leads), so
+ * collapsing it first (path.resolve) would judge another file. Or why it cannot be known.
+ */
+export function givenPath(word: ShellWord, context: ReadOnlyContext): string | { problem: string } {
   let value = word.value;
-  if (value === '-' && word.literal) return null; // standard input
   if (!word.literal) {
-    if (/[$`]/.test(value)) return `the file ${value} is only known when the command runs`;
-    if (value.startsWith('~')) value = context.homeDir + value.slice(1);
-    if (/[{}]/.test(value)) return `the file ${value} uses brace expansion`;
+    if (/[$`]/.test(value))
+      return { problem: `the file ${value} is only known when the command runs` };
+    const expanded = expandTilde(value, context);
+    if (expanded === null)
+      return { problem: `${value} starts with a ~ form whose folder toolhost does not know` };
+    value = expanded;
+    if (/[{}]/.test(value)) return { problem: `the file ${value} uses brace expansion` };
   }
-  const absolute = path.resolve(context.cwd, value);
-  if (!word.literal && GLOB.test(value)) return globProblem(value, absolute, context);
-  return fileProblem(value, absolute, context);
+  return path.isAbsolute(value) ? value : `${context.cwd}/${value}`;
+}
+
+/**
+ * Bash's tilde prefixes: `~` (HOME) and `~+` (the working folder) are known; `~-` (the
+ * previous folder), `~name` (another user's home) and `~N` (the folder stack) are not,
+ * and give null. A word without a leading tilde is returned as it is.
+ */
+function expandTilde(value: string, context: ReadOnlyContext): string | null {
+  const prefix = /^~([^/]*)/.exec(value);
+  if (!prefix) return value;
+  const rest = value.slice(prefix[0].length);
+  if (prefix[1] === '') return context.homeDir + rest;
+  if (prefix[1] === '+') return context.cwd + rest;
+  return null;
+}
+
+/** Where the kernel would open `absolute` (links followed, then `..`), for the /proc checks. */
+function kernelPath(absolute: string): string {
+  return resolveLikeKernel(absolute) ?? path.resolve(absolute);
 }
 
 function fileProblem(shown: string, absolute: string, context: ReadOnlyContext): string | null {
-  if (absolute === '/dev/null') return null;
-  if (SYSTEM_TREES.some((tree) => absolute === tree || absolute.startsWith(`${tree}/`)))
-    return `${shown} is in ${absolute.split('/')[1] ? `/${absolute.split('/')[1]}` : '/'}, outside the workspace`;
-  if (!context.canRead(absolute)) return `${shown} is outside the workspace`;
+  const real = kernelPath(absolute);
+  if (real === '/dev/null') return null;
+  for (const candidate of new Set([path.resolve(absolute), real])) {
+    const tree = SYSTEM_TREES.find((t) => candidate === t || candidate.startsWith(`${t}/`));
+    if (tree) return `${shown} is in ${tree}, outside the workspace`;
+  }
+  // The resolved path: a `canRead` that compares text would take `/ws/../x` for inside.
+  if (!context.canRead(real)) return `${shown} is outside the workspace`;
   return null;
 }
 

@@ -21,6 +21,10 @@ beforeAll(() => {
   ws.write('evil/.git/config', '[core]\n\tfsmonitor = ./run.sh\n');
   ws.write('evil-included/.git/config', '[include]\n\tpath = ../other\n');
   symlinkSync('/etc/hostname', ws.p('links/out'));
+  // A folder outside, and a link to a folder in it: `..` after the link leads beside it.
+  mkdirSync(ws.p('../elsewhere/sub'), { recursive: true });
+  symlinkSync(ws.p('../elsewhere/sub'), ws.p('linkdir'));
+  mkdirSync(ws.p('home'));
 });
 afterAll(() => ws.cleanup());
 
@@ -48,6 +52,18 @@ const CASES: [string, RegExp | null][] = [
   ['cat ../outside', /outside the workspace/],
   ['cat links/out', /outside the workspace/],
   ['cat links/*', /leads outside the workspace/],
+  ['cat linkdir/../secret.txt', /outside the workspace/],
+  // Beside where linkdir leads, then back into the workspace: the kernel's way, inside.
+  ['cat ./linkdir/../../ws/names.txt', null],
+  ['cat src/../names.txt', null],
+  ['grep -r x linkdir/..', /outside the workspace/],
+  ['rg x linkdir/..', /outside the workspace/],
+  ['sort linkdir/../x', /outside the workspace/],
+  ['diff names.txt linkdir/../x', /outside the workspace/],
+  ['cat ~-/names.txt', /~ form/],
+  ['cat ~root/names.txt', /~ form/],
+  ['cat ~+/names.txt', null],
+  ['cat ~+/../names.txt', /outside the workspace/],
   ['cat src/*', null],
   ['cat */a.ts', /only known when the command runs|spans folders/],
   ['cat src/*/a.ts', /spans folders/],

@@ -10,6 +10,7 @@
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
+import { isSystemProgram } from './system-programs.js';
 
 export type ShellDecision =
   | { kind: 'deny'; message: string }
@@ -36,19 +37,38 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       };
     }
   }
-  if (policy.denyRules.length > 0 && analysis.unclear.length > 0) {
+  // A program given by its path is whatever file lies there (one the model may have
+  // written), not the command its name suggests: unclear unless the person named that path.
+  const key = (command: ShellCommand) =>
+    command.program === undefined || isSystemProgram(command.program, policy.readOnly.canRead)
+      ? command.name
+      : command.program;
+  const allowed = (command: ShellCommand) => {
+    const byPath = key(command) !== command.name;
+    const rules = byPath
+      ? policy.allowRules.filter((rule) => rule.program === command.program)
+      : policy.allowRules;
+    return (
+      policy.sessionAllowed.has(key(command)) ||
+      findMatchingRule(rules, command, 'allow') !== undefined
+    );
+  };
+  const unclear = [
+    ...analysis.unclear,
+    ...analysis.commands
+      .filter((command) => key(command) !== command.name && !allowed(command))
+      .map((command) => `${command.program} runs a program by its path, not a known command`),
+  ];
+  if (policy.denyRules.length > 0 && unclear.length > 0) {
     return {
       kind: 'deny',
-      message: `This command cannot be checked against the rules in tools.exclude (${policy.denyRules.map((r) => r.entry).join(', ')}): ${analysis.unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
+      message: `This command cannot be checked against the rules in tools.exclude (${policy.denyRules.map((r) => r.entry).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
-  const reasons: string[] = [...analysis.unclear];
+  const reasons: string[] = [...new Set(unclear)];
   if (analysis.substitutions.length > 0) {
     reasons.push(`it runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
   }
-  const allowed = (command: ShellCommand) =>
-    policy.sessionAllowed.has(command.name) ||
-    findMatchingRule(policy.allowRules, command, 'allow') !== undefined;
   const notAllowed = analysis.commands.filter((command) => !allowed(command));
   const byRules = analysis.commands.length > 0 && notAllowed.length === 0;
   if (reasons.length === 0 && analysis.notReadOnly.length === 0 && byRules)
@@ -69,6 +89,6 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
     return { kind: 'allow', reason: 'read_only' };
   }
   reasons.push(...readOnlyReasons);
-  const rootCommands = [...new Set(notAllowed.map((command) => command.name))];
+  const rootCommands = [...new Set(notAllowed.map(key))];
   return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { isWithin } from '../workspace/workspace-context.js';
+import { confirmMatches } from './grep-confirm.js';
 import {
   chooseEngine,
   type GrepEngineName,
@@ -165,7 +166,16 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');
-    return this.format(params, kept, fileCount, ignoreCase);
+    const confirmed = confirmMatches(kept.sorted(), (real) =>
+      this.config.workspace.allowsRealPath(real, 'read'),
+    );
+    return this.format(
+      params,
+      confirmed,
+      kept.total - confirmed.dropped.matches,
+      fileCount - confirmed.dropped.files,
+      ignoreCase,
+    );
   }
 
   private async targets(params: GrepToolParams): Promise<string[] | { error: ToolResult }> {
@@ -188,11 +198,11 @@ export class GrepTool extends BaseTool<GrepToolParams> {
 
   private format(
     params: GrepToolParams,
-    kept: BoundedSorted<GrepMatch>,
+    kept: { matches: GrepMatch[] },
+    total: number,
     fileCount: number,
     ignoreCase: boolean,
   ): ToolResult {
-    const total = kept.total;
     const scope = `${params.path ? ` in ${params.path}` : ''}${params.glob ? ` (files matching ${params.glob})` : ''}`;
     const caseNote = ignoreCase ? 'ignoring case' : 'matching case';
     if (total === 0) {
@@ -203,7 +213,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     let used = 0;
     let shown = 0;
     let currentFile = '';
-    const matches = kept.sorted();
+    const matches = kept.matches;
     for (const match of matches) {
       const header =
         match.file === currentFile ? '' : `${this.config.workspace.relative(match.file)}\n`;

@@ -1,8 +1,9 @@
 /** list_directory: the entries of one folder, folders first, honouring ignore files. */
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
+import { ConfinementError, readFolderConfined } from '../utils/confined-fs.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import {
   FILE_FILTERING_OPTIONS_SCHEMA,
@@ -68,8 +69,11 @@ export class LsTool extends BaseTool<LsToolParams> {
 
     let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      // Read as the folder the path policy checked, not one swapped for a link meanwhile.
+      entries = await readFolderConfined(dir);
     } catch (error) {
+      if (error instanceof ConfinementError)
+        return errorResult(ToolErrorType.PATH_NOT_IN_WORKSPACE, error.message);
       return this.readError(params.path, error as NodeJS.ErrnoException);
     }
 

@@ -38,13 +38,24 @@ export const TEMP_FILE_MARKER = '.toolhost-write-';
 export async function writeFileAtomic(
   targetPath: string,
   bytes: Buffer,
-  options: { mode?: number; createParents?: boolean; confined?: boolean } = {},
+  options: {
+    mode?: number;
+    createParents?: boolean;
+    confined?: boolean;
+    /** The mode of the folders it creates (default 0o777 less umask). */
+    folderMode?: number;
+  } = {},
 ): Promise<void> {
   const dir = path.dirname(targetPath);
   const name = path.basename(targetPath);
   let folder: number;
   try {
-    folder = openFolderConfined(dir, options.createParents ?? false, options.confined ?? false);
+    folder = openFolderConfined(
+      dir,
+      options.createParents ?? false,
+      options.confined ?? false,
+      options.folderMode,
+    );
   } catch (error) {
     throw toWriteError(error, targetPath);
   }

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  type Dirent,
   existsSync,
   mkdirSync,
   openSync,
@@ -19,6 +20,7 @@ import {
   realpathSync,
   unlinkSync,
 } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Whether a real path (as the kernel reports it) may be used. */
@@ -80,6 +82,23 @@ export function openFileConfined(realPath: string, guard?: PathGuard): number {
     throw new ConfinementError(leftMessage(realPath, actual));
   }
   return fd;
+}
+
+/**
+ * The entries of the folder `realDir` (a real path) as it is, never through a link: the
+ * folder is opened without following a final link and must be where its path says (one
+ * swapped for a link meanwhile gives a ConfinementError), and is read through that handle.
+ */
+export async function readFolderConfined(realDir: string): Promise<Dirent[]> {
+  const fd = openSync(realDir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const actual = openedPath(fd);
+    if (actual !== null && actual !== realDir)
+      throw new ConfinementError(leftMessage(realDir, actual));
+    return await readdir(throughFolder(fd, realDir), { withFileTypes: true });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Folders kept open by a FolderHandles at once; the oldest is closed past this. */
@@ -155,7 +174,13 @@ export class FolderHandles {
  * created and opened inside the one before without following links. The result is a
  * handle on exactly `realDir`, or a ConfinementError.
  */
-export function openFolderConfined(realDir: string, create: boolean, exact = true): number {
+export function openFolderConfined(
+  realDir: string,
+  create: boolean,
+  exact = true,
+  /** The mode of folders it creates (toolhost's own are private); default 0o777 less umask. */
+  folderMode?: number,
+): number {
   const missing: string[] = [];
   let existing = realDir;
   while (create && !existsSync(existing)) {
@@ -171,7 +196,7 @@ export function openFolderConfined(realDir: string, create: boolean, exact = tru
     for (const name of missing) {
       const next = path.join(throughFolder(fd, existing), name);
       try {
-        mkdirSync(next);
+        mkdirSync(next, folderMode === undefined ? undefined : { mode: folderMode });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }

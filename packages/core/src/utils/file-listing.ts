@@ -4,9 +4,10 @@
  * keeps links, like checkpoints, asks for them on their own). ripgrep does
  * the walk when it is available; a JavaScript walk gives the same list when it is not.
  */
-import { readdir } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../workspace/workspace-context.js';
+import { readFolderConfined } from './confined-fs.js';
 import { IgnoreRules } from './ignore-rules.js';
 import { type IgnoreFlags, ignoreArguments, ripgrepPath, runRipgrep } from './ripgrep.js';
 
@@ -41,16 +42,34 @@ export interface ListFilesOptions extends IgnoreFlags {
 /** Absolute paths of the files under `dir` (inside the workspace), in no particular order. */
 export async function listFiles(dir: string, options: ListFilesOptions): Promise<string[]> {
   const root = options.roots.find((candidate) => isWithin(candidate, dir)) ?? dir;
+  // A folder reached through a link (`link-dir/*`) is not listed, wherever it leads: the
+  // walk never follows links, and the folder it starts from is no exception.
+  if (!isRealFolder(dir)) return [];
   // One folder's own files take one readdir: less than starting ripgrep costs.
   const engine = options.onLink
     ? 'javascript'
     : (options.engine ?? (options.recursive !== false && ripgrepPath() ? 'ripgrep' : 'javascript'));
   const files: string[] = [];
   const onFile = options.onFile ?? ((file: string) => files.push(file));
-  await (engine === 'ripgrep'
-    ? listWithRipgrep(root, dir, options, onFile)
-    : listWithJavaScript(dir, options, onFile));
+  if (engine === 'ripgrep') {
+    await listWithRipgrep(root, dir, options, onFile);
+    // ripgrep follows the folder it is given: one swapped for a link meanwhile fails the
+    // listing (its files may have been handed on already, so the caller must not use them).
+    if (!isRealFolder(dir))
+      throw new Error(
+        `${dir} was replaced by a symbolic link while it was listed; nothing from it is shown. List it again.`,
+      );
+  } else await listWithJavaScript(dir, options, onFile);
   return files;
+}
+
+/** True when `dir` is its own real path (no link on the way), or does not exist. */
+function isRealFolder(dir: string): boolean {
+  try {
+    return realpathSync.native(dir) === path.resolve(dir);
+  } catch {
+    return true; // nothing there: nothing to list
+  }
 }
 
 async function listWithRipgrep(
@@ -99,13 +118,13 @@ async function listWithJavaScript(
     respectGitIgnore: options.respectGitIgnore,
     respectToolhostIgnore: options.respectToolhostIgnore,
   });
-  const pending = [dir];
+  const pending = [path.resolve(dir)];
   while (pending.length > 0) {
     if (options.signal?.aborted) break;
     const current = pending.pop()!;
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await readdir(current, { withFileTypes: true });
+      entries = await readFolderConfined(current);
     } catch {
       continue; // unreadable folders are skipped, as rg skips them
     }

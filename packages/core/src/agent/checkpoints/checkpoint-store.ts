@@ -11,9 +11,10 @@
  * sessions store but owns no session format; it shows nothing to the person.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import { openOwnFileToAppend } from '../../utils/own-files.js';
 import { projectKey } from '../../utils/project-key.js';
 import type { CheckpointToolCall } from './batch-changes.js';
 import {
@@ -160,9 +161,13 @@ export class CheckpointStore {
       ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}),
     };
     try {
-      appendFileSync(path.join(this.dir, RECORDS), `${JSON.stringify(checkpoint)}\n`, {
-        mode: 0o600,
-      });
+      // Never through a link planted among toolhost's history folders.
+      const fd = openOwnFileToAppend(path.dirname(this.dir), path.join(this.dir, RECORDS));
+      try {
+        writeSync(fd, `${JSON.stringify(checkpoint)}\n`);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
       throw new CheckpointError(
         `cannot record the checkpoint in ${this.dir}: ${(error as Error).message}`,

@@ -6,16 +6,9 @@
  * and its sessions moved along. Each root keeps its old key in the shadow repository, so
  * the old snapshots and new ones compare file by file.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeOwnFileSync } from '../../utils/own-files.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 import { sessionsDir } from '../sessions/session-file.js';
 
@@ -42,7 +35,11 @@ export function readProjectFile(folder: string): ProjectFile | undefined {
 }
 
 export function writeProjectFile(folder: string, project: ProjectFile): void {
-  writeFileSync(path.join(folder, PROJECT_FILE), `${JSON.stringify(project)}\n`, { mode: 0o600 });
+  writeOwnFileSync(
+    path.dirname(folder),
+    path.join(folder, PROJECT_FILE),
+    `${JSON.stringify(project)}\n`,
+  );
 }
 
 /** The folder's identity, or undefined when it cannot be read. */
@@ -121,7 +118,7 @@ export function adoptMovedHistory(
         return line;
       }
     });
-    if (text) writeFileSync(records, lines.join('\n'), { mode: 0o600 });
+    if (text) writeOwnFileSync(path.dirname(dir), records, lines.join('\n'));
     writeProjectFile(dir, { projectRoot, ...identity, keys });
     const oldSessions = sessionsDir(userDir, from);
     const newSessions = sessionsDir(userDir, projectRoot);

@@ -5,16 +5,9 @@
  * unreachable objects collected. History folders of projects whose folder no longer exists
  * go once their newest checkpoint is past the age limit.
  */
-import {
-  existsSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeOwnFile } from '../../utils/own-files.js';
 import type { Checkpoint } from './checkpoint-store.js';
 import type { ShadowGit } from './shadow-git.js';
 
@@ -60,11 +53,12 @@ export async function removeCheckpoints(
   retention: HistoryRetention,
 ): Promise<void> {
   const records = path.join(dir, recordsName);
-  const temporary = `${records}.${process.pid}.tmp`;
-  writeFileSync(temporary, kept.map((checkpoint) => `${JSON.stringify(checkpoint)}\n`).join(''), {
-    mode: 0o600,
-  });
-  renameSync(temporary, records);
+  // A fresh name renamed over the old records, never through a link among them.
+  await writeOwnFile(
+    path.dirname(dir),
+    records,
+    kept.map((checkpoint) => `${JSON.stringify(checkpoint)}\n`).join(''),
+  );
   const keptCommits = new Set(kept.map((checkpoint) => checkpoint.commit));
   await git.run(['update-ref', '--stdin'], {
     input: dropped.map((checkpoint) => `delete refs/checkpoints/${checkpoint.id}\n`).join(''),
@@ -76,7 +70,7 @@ export async function removeCheckpoints(
   }
   const marker = path.join(dir, GC_MARKER);
   if (existsSync(marker) && Date.now() - statSync(marker).mtimeMs < DAY_MS) return;
-  writeFileSync(marker, '');
+  await writeOwnFile(path.dirname(dir), marker, '');
   await git.run(['reflog', 'expire', '--expire=now', '--all']);
   await git.run(['gc', '--quiet', `--prune=${GC_GRACE}`]);
   pruneGoneProjects(path.dirname(dir), (retention.maxAgeDays ?? 0) * DAY_MS, recordsName);

@@ -3,10 +3,11 @@
  * a line, appended synchronously as the conversation grows, so a process killed at any
  * moment leaves every earlier record intact (at most the line being written is cut).
  */
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../models/model-types.js';
 import type { TokenUsage } from '../../models/token-usage.js';
+import { openOwnFileToAppend } from '../../utils/own-files.js';
 import { projectKey } from '../../utils/project-key.js';
 import type { ConversationRecorder } from '../conversation-recorder.js';
 import { adoptLegacySessions } from './legacy-sessions.js';
@@ -88,14 +89,19 @@ export class SessionRecorder implements ConversationRecorder {
     // Created with the first record, so a run that fails before talking leaves no file.
     if (!this.started) {
       this.started = true;
-      mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       this.append({ type: 'session', version: 1, ...this.header, at: now() });
     }
     this.append(record);
   }
 
   private append(record: SessionRecord): void {
-    appendFileSync(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    // Never through a link planted among the sessions (the folder holding every project's).
+    const fd = openOwnFileToAppend(path.dirname(path.dirname(this.file)), this.file);
+    try {
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 
