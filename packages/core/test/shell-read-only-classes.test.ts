@@ -3,7 +3,8 @@
  * workspace, ran a program planted in it, or left a process behind (issue 26). Each line
  * is first run in yolo mode to show that real bash (or real git) does the harm: prints the
  * secret kept outside the workspace, or creates the canary `pwned`; then in default mode,
- * with nobody to answer, it must ask and the harm must not happen. The OS sandbox is off:
+ * with nobody to answer, it must ask and the harm must not happen. The OS sandbox is off,
+ * with the person's opt-in to parse-only auto-approval (tools.shell.parseOnlyAutoApproval):
  * parsing must hold where the sandbox does not work (and the sandbox hides this outside
  * folder, under /tmp, anyway).
  */
@@ -27,7 +28,7 @@ import { caseFolder, runThroughScheduler } from './helpers/shell-policy.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
 
 const SECRET = 'secret-from-outside-the-workspace';
-const settings: Settings = { tools: { shell: { sandbox: 'off' } } };
+const settings: Settings = { tools: { shell: { sandbox: 'off', parseOnlyAutoApproval: true } } };
 
 let ws: TempWorkspace;
 /** Outside the workspace: secret.txt, and sub/ that the case folders' `linkdir` leads to. */
