@@ -117,6 +117,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     exitCode = await runHeadless(flags, positional, piped, {
       ...io,
       exitNow: io.exitNow ?? ((code) => process.exit(code)),
+      version,
     });
   });
 

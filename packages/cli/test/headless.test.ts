@@ -160,11 +160,16 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(typeof sessionId).toBe('string');
     expect(events[1]).toEqual({
       type: 'assistant',
+      uuid: expect.any(String),
       session_id: sessionId,
       parent_tool_use_id: null,
       message: {
+        id: expect.stringMatching(/^msg_/),
+        type: 'message',
         role: 'assistant',
         model: 'scripted-model',
+        stop_reason: 'tool_use',
+        stop_sequence: null,
         content: [
           { type: 'text', text: 'Writing the file.' },
           {
@@ -174,7 +179,13 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
             input: { file_path: target, content: 'x' },
           },
         ],
-        usage: { input_tokens: 100, output_tokens: 10 },
+        usage: {
+          input_tokens: 100,
+          output_tokens: 10,
+          total_tokens: 110,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+        },
       },
     });
     const toolResult = (events[2]!.message as { content: Record<string, unknown>[] }).content[0]!;
@@ -191,7 +202,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
       result: 'I was not allowed to write it.',
       session_id: sessionId,
       num_turns: 2,
-      usage: { input_tokens: 250, output_tokens: 22 },
+      usage: { input_tokens: 250, output_tokens: 22, total_tokens: 272 },
       permission_denials: [
         {
           tool_name: 'write_file',

@@ -12,6 +12,7 @@ export interface AgentFlags {
   openaiBaseUrl?: string;
   openaiApiKey?: string;
   outputFormat?: string;
+  includePartialMessages?: boolean;
   approvalMode?: string;
   yolo?: boolean;
   allowedTools?: string[];
@@ -48,6 +49,10 @@ export function addAgentOptions(command: Command): Command {
       new Option('-o, --output-format <format>', 'how the run is printed')
         .choices(['text', 'json', 'stream-json'])
         .default('text'),
+    )
+    .option(
+      '--include-partial-messages',
+      'with -o stream-json: also print the answer as it streams (stream_event lines)',
     )
     .addOption(
       new Option('--approval-mode <mode>', 'when calls need approval').choices([

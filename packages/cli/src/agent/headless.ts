@@ -26,6 +26,8 @@ export interface HeadlessIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   exitNow: (code: number) => void;
+  /** toolhost's version, named in the init event of the JSON formats. */
+  version: string;
 }
 
 const EXIT_CODES: Record<AgentStopReason, number> = {
@@ -48,6 +50,11 @@ export async function runHeadless(
   const prompt = [piped.trim(), flags.prompt?.trim(), positional.join(' ').trim()]
     .filter(Boolean)
     .join('\n\n');
+  if (flags.includePartialMessages && format !== 'stream-json') {
+    throw new UsageError(
+      `--include-partial-messages streams events, so it needs -o stream-json (got -o ${format}).`,
+    );
+  }
   if (!prompt) {
     throw new UsageError(
       'No prompt: pass one with -p "<prompt>", as an argument, or on standard input.',
@@ -60,7 +67,10 @@ export async function runHeadless(
     warn,
     async ({ session, endpoint, recorder, cutOffNote, createAgent }) => {
       if (cutOffNote) warn(cutOffNote);
-      const printer = createPrinter(format, io, session);
+      const printer = createPrinter(format, io, session, {
+        version: io.version,
+        partialMessages: flags.includePartialMessages === true,
+      });
       const controller = new AbortController();
       const stopListening = cancelOnStopSignals(controller, io.exitNow);
       let running: Promise<unknown> = Promise.resolve();

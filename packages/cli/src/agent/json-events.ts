@@ -3,7 +3,10 @@
  * Code print headless (system/init, assistant, user with tool results, result), so
  * scripts written for them read toolhost's output unchanged. A subagent's messages carry
  * the id of the `task` call that ran it in `parent_tool_use_id` (null for the main agent's).
+ * Every event has its own `uuid`; an assistant message's `message.id` is the one its
+ * partial `stream_event`s carried (partial-messages.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type {
   AgentRunResult,
   AgentStopReason,
@@ -16,15 +19,33 @@ import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 export interface JsonUsage {
   input_tokens: number;
   output_tokens: number;
-  cache_read_input_tokens?: number;
+  total_tokens: number;
+  cache_read_input_tokens: number;
+  /** OpenAI-compatible endpoints do not report cache writes: always 0, present for the readers that sum it. */
+  cache_creation_input_tokens: number;
 }
 
 export function jsonUsage(usage: TokenUsage): JsonUsage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
-    ...(usage.cachedInputTokens ? { cache_read_input_tokens: usage.cachedInputTokens } : {}),
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    cache_read_input_tokens: usage.cachedInputTokens ?? 0,
+    cache_creation_input_tokens: 0,
   };
+}
+
+/** The endpoint's finish reason in the words Claude's and Qwen Code's readers expect. */
+const STOP_REASONS: Record<string, string> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+};
+
+export function stopReason(finishReason: string | undefined): string | null {
+  if (!finishReason) return null;
+  return STOP_REASONS[finishReason] ?? finishReason;
 }
 
 export function initEvent(init: {
@@ -34,30 +55,45 @@ export function initEvent(init: {
   mcpServers: { name: string; status: string }[];
   model: string;
   permissionMode: string;
+  slashCommands: string[];
+  agents: string[];
+  version: string;
 }) {
   return {
     type: 'system',
     subtype: 'init',
+    uuid: randomUUID(),
     session_id: init.sessionId,
     cwd: init.cwd,
     tools: init.tools,
     mcp_servers: init.mcpServers,
     model: init.model,
     permission_mode: init.permissionMode,
+    slash_commands: init.slashCommands,
+    agents: init.agents,
+    toolhost_version: init.version,
+    version: init.version,
   };
+}
+
+export interface AssistantMessage {
+  /** The id its partial stream events carried. */
+  id: string;
+  text: string;
+  calls: AgentToolCall[];
+  usage: TokenUsage;
+  finishReason: string | undefined;
 }
 
 export function assistantEvent(
   sessionId: string,
   model: string,
-  text: string,
-  calls: AgentToolCall[],
-  usage: TokenUsage,
+  answer: AssistantMessage,
   parentToolUseId: string | null = null,
 ) {
   const content: Array<Record<string, unknown>> = [];
-  if (text) content.push({ type: 'text', text });
-  for (const call of calls) {
+  if (answer.text) content.push({ type: 'text', text: answer.text });
+  for (const call of answer.calls) {
     content.push({
       type: 'tool_use',
       id: call.id,
@@ -65,11 +101,22 @@ export function assistantEvent(
       input: call.malformedArguments !== undefined ? {} : call.args,
     });
   }
+  const stop = stopReason(answer.finishReason);
   return {
     type: 'assistant',
+    uuid: randomUUID(),
     session_id: sessionId,
     parent_tool_use_id: parentToolUseId,
-    message: { role: 'assistant', model, content, usage: jsonUsage(usage) },
+    message: {
+      id: answer.id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: jsonUsage(answer.usage),
+    },
   };
 }
 
@@ -80,6 +127,7 @@ export function toolResultsEvent(
 ) {
   return {
     type: 'user',
+    uuid: randomUUID(),
     session_id: sessionId,
     parent_tool_use_id: parentToolUseId,
     message: {
@@ -112,18 +160,22 @@ export function resultEvent(
   sessionId: string,
   result: AgentRunResult,
   sessionUsage: TokenUsage,
+  apiMs: number,
   subagentDenials: PermissionDenial[] = [],
 ) {
   const isError = result.status !== 'success';
   return {
     type: 'result',
     subtype: SUBTYPES[result.status],
+    uuid: randomUUID(),
     is_error: isError,
     result: isError && !result.text ? (result.message ?? '') : result.text,
     ...(isError && result.message ? { error: result.message } : {}),
     session_id: sessionId,
     num_turns: result.turns,
     duration_ms: result.durationMs,
+    // Time spent waiting on the model; never above the run's own duration.
+    duration_api_ms: Math.min(Math.round(apiMs), result.durationMs),
     usage: jsonUsage(sessionUsage),
     permission_denials: [...result.permissionDenials, ...subagentDenials].map((denial) => ({
       tool_name: denial.toolName,

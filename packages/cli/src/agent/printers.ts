@@ -3,16 +3,12 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type {
-  AgentEvent,
-  AgentRunResult,
-  PermissionDenial,
-} from '@toolhost/core/internal/agent/agent-events.js';
+import type { AgentEvent, AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
 import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
-import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
+import { jsonPrinter } from './json-printer.js';
 
 export interface Printer {
   start(model: string): void;
@@ -20,13 +16,25 @@ export interface Printer {
   finish(result: AgentRunResult, sessionUsage: TokenUsage): void;
 }
 
-interface PrinterIo {
+export interface PrinterIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
 }
 
-export function createPrinter(format: OutputFormat, io: PrinterIo, session: Session): Printer {
-  return format === 'text' ? textPrinter(io, session) : jsonPrinter(format, io, session);
+export interface PrinterOptions {
+  /** toolhost's version, named in the init event. */
+  version: string;
+  /** `--include-partial-messages`: stream events with the text as it arrives. */
+  partialMessages: boolean;
+}
+
+export function createPrinter(
+  format: OutputFormat,
+  io: PrinterIo,
+  session: Session,
+  options: PrinterOptions,
+): Printer {
+  return format === 'text' ? textPrinter(io, session) : jsonPrinter(format, io, session, options);
 }
 
 function textPrinter(io: PrinterIo, session: Session): Printer {
@@ -73,58 +81,6 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
       if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       if (result.status !== 'success' && result.message)
         io.stderr.write(`toolhost: ${visibleText(result.message, { multiline: true })}\n`);
-    },
-  };
-}
-
-function jsonPrinter(format: 'json' | 'stream-json', io: PrinterIo, session: Session): Printer {
-  const collected: unknown[] = [];
-  const subagentDenials: PermissionDenial[] = [];
-  const sessionId = session.config.sessionId;
-  let model = '';
-  const emit = (event: unknown) => {
-    if (format === 'stream-json') io.stdout.write(`${JSON.stringify(event)}\n`);
-    else collected.push(event);
-  };
-  return {
-    start(modelName) {
-      model = modelName;
-      emit(
-        initEvent({
-          sessionId,
-          cwd: session.config.targetDir,
-          tools: session.registry.getAllToolNames(),
-          mcpServers: session.registry
-            .getMcpServers()
-            .map((server) => ({ name: server.alias, status: server.status })),
-          model,
-          permissionMode: session.config.getApprovalMode(),
-        }),
-      );
-    },
-    event(event) {
-      if (event.type === 'assistant') {
-        emit(assistantEvent(sessionId, model, event.text, event.toolCalls, event.usage));
-      } else if (event.type === 'tool_results') {
-        emit(toolResultsEvent(sessionId, event.results));
-      } else if (event.type === 'subagent') {
-        const parent = event.parentCallId ?? null;
-        const inner = event.event;
-        if (inner.type === 'assistant') {
-          emit(assistantEvent(sessionId, model, inner.text, inner.toolCalls, inner.usage, parent));
-        } else if (inner.type === 'tool_results') {
-          emit(toolResultsEvent(sessionId, inner.results, parent));
-        } else if (inner.type === 'finished') {
-          subagentDenials.push(...inner.result.permissionDenials);
-        }
-      } else if (event.type === 'notice' && event.level === 'warning') {
-        // Not a message event, but never to be missed (a checkpoint that failed).
-        io.stderr.write(`toolhost: ${visibleText(event.message, { multiline: true })}\n`);
-      }
-    },
-    finish(result, sessionUsage) {
-      emit(resultEvent(sessionId, result, sessionUsage, subagentDenials));
-      if (format === 'json') io.stdout.write(`${JSON.stringify(collected)}\n`);
     },
   };
 }

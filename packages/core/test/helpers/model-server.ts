@@ -31,7 +31,11 @@ export type ScriptStep =
       reasoning?: string;
       toolCalls?: ScriptedToolCall[];
       /** Sent as `usage`; omit `usage` to send none (the client then estimates). */
-      usage?: { prompt_tokens: number; completion_tokens: number };
+      usage?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        prompt_tokens_details?: { cached_tokens: number };
+      };
       finishReason?: string;
       /** Milliseconds between streamed chunks. */
       chunkDelayMs?: number;

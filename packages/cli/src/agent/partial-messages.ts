@@ -1,0 +1,124 @@
+/**
+ * What an assistant message goes through before its `assistant` event: its id (the same on
+ * its partial events and its final event), the time its request took (the result's
+ * `duration_api_ms`), and, with `--include-partial-messages`, the `stream_event`s that
+ * carry its text and thinking as they arrive, in the shape of Claude's and Qwen Code's
+ * (message_start, content_block_start/delta/stop, message_delta, message_stop).
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
+import { jsonUsage, stopReason } from './json-events.js';
+
+type BlockKind = 'text' | 'thinking';
+
+interface OpenMessage {
+  id: string;
+  startedAt: number;
+  /** The content block being streamed, and its index in the message. */
+  block?: { kind: BlockKind; index: number };
+  blocks: number;
+}
+
+export interface PartialMessagesOptions {
+  sessionId: string;
+  model: () => string;
+  /** Where stream events go; none when partial messages were not asked for. */
+  emit?: (event: unknown) => void;
+}
+
+/** One per run; `key` tells apart the main agent ('') and subagents running side by side. */
+export class PartialMessages {
+  private readonly open = new Map<string, OpenMessage>();
+  private apiMs = 0;
+
+  constructor(private readonly options: PartialMessagesOptions) {}
+
+  turnStarted(key: string, parent: string | null): void {
+    const message: OpenMessage = {
+      id: `msg_${randomUUID()}`,
+      startedAt: performance.now(),
+      blocks: 0,
+    };
+    this.open.set(key, message);
+    this.stream(parent, {
+      type: 'message_start',
+      message: {
+        id: message.id,
+        type: 'message',
+        role: 'assistant',
+        model: this.options.model(),
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: jsonUsage({ inputTokens: 0, outputTokens: 0 }),
+      },
+    });
+  }
+
+  delta(key: string, parent: string | null, kind: BlockKind, text: string): void {
+    const message = this.open.get(key);
+    if (!message || !text || !this.options.emit) return;
+    if (message.block?.kind !== kind) {
+      this.closeBlock(message, parent);
+      message.block = { kind, index: message.blocks++ };
+      this.stream(parent, {
+        type: 'content_block_start',
+        index: message.block.index,
+        content_block:
+          kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+      });
+    }
+    this.stream(parent, {
+      type: 'content_block_delta',
+      index: message.block.index,
+      delta:
+        kind === 'text' ? { type: 'text_delta', text } : { type: 'thinking_delta', thinking: text },
+    });
+  }
+
+  /** The model's answer is complete: the id its `assistant` event carries. */
+  answered(
+    key: string,
+    parent: string | null,
+    finishReason: string | undefined,
+    usage: TokenUsage,
+  ): string {
+    const message = this.open.get(key);
+    if (!message) return `msg_${randomUUID()}`;
+    this.open.delete(key);
+    this.apiMs += performance.now() - message.startedAt;
+    this.closeBlock(message, parent);
+    this.stream(parent, {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason(finishReason), stop_sequence: null },
+      usage: jsonUsage(usage),
+    });
+    this.stream(parent, { type: 'message_stop' });
+    return message.id;
+  }
+
+  /** Milliseconds spent waiting on the model, requests still open (a failed or cancelled one) counted to now. */
+  apiDurationMs(): number {
+    const now = performance.now();
+    let open = 0;
+    for (const message of this.open.values()) open += now - message.startedAt;
+    return this.apiMs + open;
+  }
+
+  private closeBlock(message: OpenMessage, parent: string | null): void {
+    if (!message.block) return;
+    this.stream(parent, { type: 'content_block_stop', index: message.block.index });
+    message.block = undefined;
+  }
+
+  private stream(parent: string | null, event: Record<string, unknown>): void {
+    this.options.emit?.({
+      type: 'stream_event',
+      uuid: randomUUID(),
+      session_id: this.options.sessionId,
+      parent_tool_use_id: parent,
+      event,
+    });
+  }
+}
