@@ -225,6 +225,54 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
     expect(thinkingDeltas.every((d) => d.delta.type === 'thinking_delta')).toBe(true);
   });
 
+  it("--include-partial-messages: a subagent's answer streams under its task call, with its own message id", async () => {
+    const subText = 'The subagent looked and found nothing.';
+    const { code, events, stderr } = await run(
+      [
+        {
+          toolCalls: [
+            {
+              id: 'call_task',
+              name: 'task',
+              args: {
+                description: 'look',
+                prompt: 'look around',
+                subagent_type: 'general-purpose',
+              },
+            },
+          ],
+        },
+        { text: subText },
+        { text: 'Nothing found.' },
+      ],
+      ['-p', 'delegate', '-o', 'stream-json', '--include-partial-messages'],
+    );
+    expect(code, stderr).toBe(0);
+    const assistants = events.filter((e) => e.type === 'assistant');
+    expect(assistants.map((e) => e.parent_tool_use_id)).toEqual([null, 'call_task', null]);
+    const ids = assistants.map((e) => (e.message as Message).id);
+    expect(new Set(ids).size).toBe(3);
+    const starts = events.filter(
+      (e) => e.type === 'stream_event' && (e.event as { type: string }).type === 'message_start',
+    );
+    // Each assistant event is announced by a message_start with its id and its parent.
+    expect(
+      starts.map((e) => [
+        (e.event as { message: { id: string } }).message.id,
+        e.parent_tool_use_id,
+      ]),
+    ).toEqual(assistants.map((e) => [(e.message as Message).id, e.parent_tool_use_id]));
+    const subDeltas = events.filter(
+      (e) =>
+        e.type === 'stream_event' &&
+        e.parent_tool_use_id === 'call_task' &&
+        (e.event as { type: string }).type === 'content_block_delta',
+    );
+    expect(subDeltas.map((e) => (e.event as { delta: { text: string } }).delta.text).join('')).toBe(
+      subText,
+    );
+  });
+
   it('--include-partial-messages without -o stream-json is a usage error; without the flag no stream events', async () => {
     let outcome = await run(
       [{ text: 'unused' }],
