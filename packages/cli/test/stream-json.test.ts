@@ -273,6 +273,36 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
     );
   });
 
+  it('--include-partial-messages: a stream that stalls and is tried again ends its partial message; the answer streams anew', async () => {
+    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ model: { timeout: 1500 } }),
+    );
+    const { code, events, stderr } = await run(
+      [{ stallAfterText: 'Half an ans' }, { text: 'The whole answer.' }],
+      ['-p', 'answer', '-o', 'stream-json', '--include-partial-messages'],
+    );
+    expect(code, stderr).toBe(0);
+    const inner = events
+      .filter((e) => e.type === 'stream_event')
+      .map((e) => e.event as Record<string, unknown> & { type: string });
+    const starts = inner.filter((e) => e.type === 'message_start');
+    expect(starts).toHaveLength(2);
+    // The dropped attempt's message ends before the second starts; the text of the second is the answer.
+    const secondStart = inner.indexOf(starts[1]!);
+    expect(inner[secondStart - 1]).toEqual({ type: 'message_stop' });
+    const textAfter = inner
+      .slice(secondStart)
+      .filter((e) => e.type === 'content_block_delta')
+      .map((e) => (e.delta as { text: string }).text)
+      .join('');
+    expect(textAfter).toBe('The whole answer.');
+    const assistant = events.find((e) => e.type === 'assistant')!.message as Message;
+    expect((starts[1]!.message as { id: string }).id).toBe(assistant.id);
+    expect((starts[0]!.message as { id: string }).id).not.toBe(assistant.id);
+  });
+
   it('--include-partial-messages without -o stream-json is a usage error; without the flag no stream events', async () => {
     let outcome = await run(
       [{ text: 'unused' }],

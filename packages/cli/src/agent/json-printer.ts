@@ -34,6 +34,8 @@ export function jsonPrinter(
   const onMessageEvent = (event: AgentEvent, key: string, parent: string | null) => {
     if (event.type === 'turn_started') {
       partial.turnStarted(key, parent);
+    } else if (event.type === 'retry') {
+      partial.retried(key, parent);
     } else if (event.type === 'text' || event.type === 'thinking') {
       partial.delta(key, parent, event.type, event.text);
     } else if (event.type === 'assistant') {

@@ -35,11 +35,24 @@ export class PartialMessages {
   constructor(private readonly options: PartialMessagesOptions) {}
 
   turnStarted(key: string, parent: string | null): void {
-    const message: OpenMessage = {
-      id: `msg_${randomUUID()}`,
-      startedAt: performance.now(),
-      blocks: 0,
-    };
+    this.begin(key, parent, performance.now());
+  }
+
+  /**
+   * The request failed part-way and is tried again: the loop drops what had streamed, so
+   * that partial message ends here and the answer streams again as a new one (the
+   * `assistant` event carries the new id). The API time runs on from the first attempt.
+   */
+  retried(key: string, parent: string | null): void {
+    const message = this.open.get(key);
+    if (!message || message.blocks === 0) return;
+    this.closeBlock(message, parent);
+    this.stream(parent, { type: 'message_stop' });
+    this.begin(key, parent, message.startedAt);
+  }
+
+  private begin(key: string, parent: string | null, startedAt: number): void {
+    const message: OpenMessage = { id: `msg_${randomUUID()}`, startedAt, blocks: 0 };
     this.open.set(key, message);
     this.stream(parent, {
       type: 'message_start',
