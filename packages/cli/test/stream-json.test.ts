@@ -271,6 +271,34 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
     expect(subDeltas.map((e) => (e.event as { delta: { text: string } }).delta.text).join('')).toBe(
       subText,
     );
+    // The main agent's task call is a tool_use block whose input arrives as JSON.
+    const mainEvents = events
+      .filter((e) => e.type === 'stream_event' && e.parent_tool_use_id === null)
+      .map((e) => e.event as Record<string, unknown> & { type: string });
+    const toolStart = mainEvents.find(
+      (e) =>
+        e.type === 'content_block_start' &&
+        (e.content_block as { type: string }).type === 'tool_use',
+    );
+    expect(toolStart?.content_block).toEqual({
+      type: 'tool_use',
+      id: 'call_task',
+      name: 'task',
+      input: {},
+    });
+    const inputJson = mainEvents
+      .filter(
+        (e) =>
+          e.type === 'content_block_delta' &&
+          e.index === toolStart?.index &&
+          (e.delta as { type: string }).type === 'input_json_delta',
+      )
+      .map((e) => (e.delta as { partial_json: string }).partial_json)
+      .join('');
+    expect(JSON.parse(inputJson)).toEqual(
+      (assistants[0]!.message as Message).content.find((block) => block.type === 'tool_use')?.input,
+    );
+    expect(JSON.parse(inputJson)).toMatchObject({ subagent_type: 'general-purpose' });
   });
 
   it('--include-partial-messages: a stream that stalls and is tried again ends its partial message; the answer streams anew', async () => {

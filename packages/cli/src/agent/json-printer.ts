@@ -39,7 +39,7 @@ export function jsonPrinter(
     } else if (event.type === 'text' || event.type === 'thinking') {
       partial.delta(key, parent, event.type, event.text);
     } else if (event.type === 'assistant') {
-      const id = partial.answered(key, parent, event.finishReason, event.usage);
+      const id = partial.answered(key, parent, event.finishReason, event.usage, event.toolCalls);
       emit(
         assistantEvent(
           sessionId,

@@ -2,11 +2,13 @@
  * What an assistant message goes through before its `assistant` event: its id (the same on
  * its partial events and its final event), the time its request took (the result's
  * `duration_api_ms`), and, with `--include-partial-messages`, the `stream_event`s that
- * carry its text and thinking as they arrive, in the shape of Claude's and Qwen Code's
- * (message_start, content_block_start/delta/stop, message_delta, message_stop).
+ * carry its text and thinking as they arrive and its tool calls once complete, in the
+ * shape of Claude's and Qwen Code's (message_start, content_block_start/delta/stop,
+ * message_delta, message_stop).
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { AgentToolCall } from '@toolhost/core/internal/agent/agent-events.js';
 import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 import { jsonUsage, stopReason } from './json-events.js';
 
@@ -96,12 +98,33 @@ export class PartialMessages {
     parent: string | null,
     finishReason: string | undefined,
     usage: TokenUsage,
+    calls: AgentToolCall[] = [],
   ): string {
     const message = this.open.get(key);
     if (!message) return `msg_${randomUUID()}`;
     this.open.delete(key);
     this.apiMs += performance.now() - message.startedAt;
     this.closeBlock(message, parent);
+    // The loop hands over tool calls whole: each is one block with its input in one piece,
+    // so a reader that builds the message from these events gets the calls too.
+    for (const call of calls) {
+      if (!this.options.emit) break;
+      const index = message.blocks++;
+      this.stream(parent, {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      });
+      this.stream(parent, {
+        type: 'content_block_delta',
+        index,
+        delta: {
+          type: 'input_json_delta',
+          partial_json: JSON.stringify(call.malformedArguments !== undefined ? {} : call.args),
+        },
+      });
+      this.stream(parent, { type: 'content_block_stop', index });
+    }
     this.stream(parent, {
       type: 'message_delta',
       delta: { stop_reason: stopReason(finishReason), stop_sequence: null },
