@@ -38,18 +38,23 @@ export type BodyResult =
   | { kind: 'too-large' };
 
 /**
- * Reads a JSON body. A declared or actual size over the limit stops the reading at once
- * (what follows is discarded, never kept), so one request cannot fill the memory.
+ * Reads a JSON body. A declared or actual size over the limit stops the keeping at once
+ * (what follows is read and discarded), so one request cannot fill the memory.
  */
 export function readJsonBody(
   req: http.IncomingMessage,
   limit = MAX_BODY_BYTES,
 ): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  // The rest of a body over the limit is read and dropped before the 413 goes out: a
+  // reply that closed the connection while the client still sends would reach it as a
+  // broken pipe instead of an answer.
+  const tooLarge = (resolve: (result: BodyResult) => void) => {
     req.resume();
-    return Promise.resolve({ kind: 'too-large' });
-  }
+    req.once('end', () => resolve({ kind: 'too-large' }));
+    req.once('error', () => resolve({ kind: 'too-large' }));
+  };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return new Promise(tooLarge);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -58,8 +63,7 @@ export function readJsonBody(
       if (size > limit) {
         chunks.length = 0;
         req.off('data', onData);
-        req.resume();
-        resolve({ kind: 'too-large' });
+        tooLarge(resolve);
         return;
       }
       chunks.push(chunk);
