@@ -140,6 +140,14 @@ export { convertToFunctionResponse, createErrorResponse } from './core/function-
 export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
 export type * from './core/tool-call-types.js';
 export { visibleConfirmation } from './core/visible-confirmation.js';
+// Hooks from settings (createAgentSession makes them from the Config by itself)
+export {
+  type ConfiguredHook,
+  type HookOutcome,
+  HookRunner,
+  listHooks,
+  type PermissionDecision,
+} from './hooks/hook-runner.js';
 export {
   annotationsForKind,
   createToolhostMcpServer,

@@ -82,6 +82,7 @@ export async function withAgentStart<T>(
       { sessionId: config.sessionId, cwd: config.targetDir, model: endpoint.model },
       Boolean(resumed),
     );
+    const agents: AgentSession[] = [];
     let cutOffNote: string | undefined;
     if (resumed && resumed.droppedMessages > 0) {
       // The file ends in an exchange that never finished (the process was killed): start
@@ -89,28 +90,37 @@ export async function withAgentStart<T>(
       recorder.recordHistoryReplaced(resumed.history);
       cutOffNote = `The session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`;
     }
-    return await work({
-      session,
-      endpoint,
-      recorder,
-      resumed,
-      cutOffNote,
-      createAgent: (hooks) =>
-        createAgentSession({
-          config,
-          registry,
-          endpoint,
-          limits,
-          maxSubagentDepth,
-          recorder,
-          ...(resumed ? { history: resumed.history } : {}),
-          ...hooks,
-          ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
-          ...(flags.appendSystemPrompt !== undefined
-            ? { appendSystemPrompt: flags.appendSystemPrompt }
-            : {}),
-        }),
-    });
+    try {
+      return await work({
+        session,
+        endpoint,
+        recorder,
+        resumed,
+        cutOffNote,
+        createAgent: (hooks) => {
+          const agent = createAgentSession({
+            config,
+            registry,
+            endpoint,
+            limits,
+            maxSubagentDepth,
+            recorder,
+            ...(resumed ? { history: resumed.history } : {}),
+            ...hooks,
+            ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+            ...(flags.appendSystemPrompt !== undefined
+              ? { appendSystemPrompt: flags.appendSystemPrompt }
+              : {}),
+          });
+          agents.push(agent);
+          return agent;
+        },
+      });
+    } finally {
+      // SessionEnd hooks, before MCP servers and background commands are ended.
+      const reason = personAnswers ? 'prompt_input_exit' : 'other';
+      await Promise.all(agents.map((agent) => agent.end(reason)));
+    }
   } finally {
     await closeSession(session);
   }

@@ -340,6 +340,8 @@ export class SessionController {
       resetConversation: () => {
         this.agent.loop.history = [];
         this.cancelledLastTurn = false;
+        const agent = this.agent;
+        void agent.end('clear').then(() => agent.start('clear'));
         this.options.onHistoryReplaced?.([]);
         this.clearScreen();
       },

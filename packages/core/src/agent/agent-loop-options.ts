@@ -5,6 +5,7 @@ import type {
   EditProposal,
   WaitingToolCall,
 } from '../core/tool-call-types.js';
+import type { HookRunner } from '../hooks/hook-runner.js';
 import type { ModelClient } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import type { UsageTracker } from '../models/token-usage.js';
@@ -32,6 +33,8 @@ export interface HistoryCompressor {
     systemPrompt: string,
     signal: AbortSignal,
     force?: boolean,
+    /** Called once it is decided to compress, before the summary is asked for (PreCompact). */
+    beforeCompress?: () => Promise<void>,
   ): Promise<{ history: ChatMessage[]; tokensBefore: number; tokensAfter: number } | undefined>;
   /** Tells it the exact prompt size the endpoint reported for the current history. */
   observePromptTokens(history: ChatMessage[], inputTokens: number): void;
@@ -61,4 +64,8 @@ export interface AgentLoopOptions {
   checkpoints?: CheckpointHook;
   /** Holds back MCP declarations past the budget (tool_search finds them); all declared when omitted. */
   deferredTools?: DeferredTools;
+  /** The session's hooks (hooks/): prompts, stops, compaction and every call go through them. */
+  hooks?: HookRunner;
+  /** This loop runs the subagent of this name: its end is SubagentStop, not Stop. */
+  subagent?: string;
 }

@@ -127,6 +127,20 @@ export class RunState {
     };
   }
 
+  /** The run ended by its signal: the wall-time limit, else cancelled. */
+  stopped(answer: string[], usage: TokenUsage): AgentRunResult {
+    if (this.wallTimeExceeded) {
+      const seconds = Math.round(this.limits.maxWallTimeMs / 1000);
+      return this.finish(
+        'max_wall_time',
+        answer,
+        usage,
+        `Stopped after ${seconds} s (the wall-time limit).`,
+      );
+    }
+    return this.finish('cancelled', answer, usage, 'The run was cancelled.');
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
   }

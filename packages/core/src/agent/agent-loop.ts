@@ -10,6 +10,7 @@
  */
 import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import { compacting, stopping, withHookContext } from '../hooks/session-hooks.js';
 import { ModelError } from '../models/model-errors.js';
 import type { ChatMessage, ModelResponse } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
@@ -37,6 +38,8 @@ export class AgentLoop {
   readonly usage: UsageTracker;
   private readonly scheduler: CoreToolScheduler;
   private options: AgentLoopOptions;
+  /** Context waiting for the next prompt (SessionStart hooks, maybe still running). */
+  private readonly pendingContext: Promise<string | undefined>[] = [];
 
   constructor(options: AgentLoopOptions) {
     this.options = options;
@@ -51,7 +54,13 @@ export class AgentLoop {
         ? { onConfirmationRequest: options.onConfirmationRequest }
         : {}),
       ...(options.editProposal ? { editProposal: options.editProposal } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
     });
+  }
+
+  /** Text the model gets with the next prompt (what SessionStart hooks add, once they end). */
+  addContext(text: Promise<string | undefined>): void {
+    this.pendingContext.push(text);
   }
 
   /**
@@ -61,8 +70,14 @@ export class AgentLoop {
   async run(prompt: string | readonly Part[], signal: AbortSignal): Promise<AgentRunResult> {
     const run = new RunState(this.options.limits ?? {}, signal, this.usage.usage);
     try {
-      this.append(toChatUserMessage(prompt, this.mediaOptions()));
-      const result = await this.loop(run);
+      const context = await Promise.all(this.pendingContext.splice(0));
+      const submitted = await withHookContext(this.options, prompt, context, run.signal);
+      if ('prompt' in submitted)
+        this.append(toChatUserMessage(submitted.prompt, this.mediaOptions()));
+      const result =
+        'blocked' in submitted
+          ? run.finish('error', [], this.usage.usage, submitted.blocked)
+          : await this.loop(run);
       this.emit({ type: 'finished', result });
       return result;
     } finally {
@@ -107,8 +122,9 @@ export class AgentLoop {
     const answer: string[] = [];
     let continuations = 0;
     let emptyAnswers = 0;
+    let stopHookActive = false;
     for (;;) {
-      if (run.signal.aborted) return this.stopped(run, answer);
+      if (run.signal.aborted) return run.stopped(answer, this.usage.usage);
       if (run.turns >= run.limits.maxTurns) {
         return run.finish(
           'max_turns',
@@ -120,11 +136,10 @@ export class AgentLoop {
       await this.compress(run.signal, false).catch((error: unknown) => {
         if (run.signal.aborted) return;
         const reason = error instanceof Error ? error.message : String(error);
-        this.emit({
-          type: 'notice',
-          level: 'warning',
-          message: `The conversation is near the context limit and could not be compressed: ${reason}`,
-        });
+        this.notice(
+          'warning',
+          `The conversation is near the context limit and could not be compressed: ${reason}`,
+        );
       });
       run.turns++;
       this.emit({ type: 'turn_started', turn: run.turns });
@@ -136,7 +151,7 @@ export class AgentLoop {
         if (error instanceof LoopStop)
           return run.finish('loop_detected', answer, this.usage.usage, error.message);
         if (error instanceof ModelError && error.kind === 'cancelled')
-          return this.stopped(run, answer);
+          return run.stopped(answer, this.usage.usage);
         const message = error instanceof Error ? error.message : String(error);
         return run.finish('error', answer, this.usage.usage, message);
       }
@@ -170,12 +185,15 @@ export class AgentLoop {
         answer.push(response.text);
         if (response.finishReason === 'length' && continuations < MAX_CONTINUATIONS) {
           continuations++;
-          this.emit({
-            type: 'notice',
-            level: 'info',
-            message: 'The answer reached the output limit; asking the model to continue.',
-          });
+          this.notice('info', 'The answer reached the output limit; asking the model to continue.');
           this.append({ role: 'user', content: CONTINUE_AFTER_LENGTH });
+          continue;
+        }
+        const goOn = await stopping(this.options, response.text, stopHookActive, run.signal);
+        if (goOn) {
+          stopHookActive = true;
+          answer.length = 0;
+          this.append({ role: 'user', content: goOn });
           continue;
         }
         return run.finish('success', answer, this.usage.usage);
@@ -191,7 +209,7 @@ export class AgentLoop {
       const refusal = await this.checkpoint(calls, run.signal);
       if (run.signal.aborted) {
         this.answerUnrun(calls, 'Not run: the run was cancelled.');
-        return this.stopped(run, answer);
+        return run.stopped(answer, this.usage.usage);
       }
       if (refusal) {
         this.answerUnrun(calls, refusal);
@@ -204,7 +222,7 @@ export class AgentLoop {
       this.emit({ type: 'tool_results', results: outcome.results });
       run.toolCalls += outcome.executed;
       run.denials.push(...outcome.denials);
-      if (run.signal.aborted) return this.stopped(run, answer);
+      if (run.signal.aborted) return run.stopped(answer, this.usage.usage);
       if (run.toolCalls >= run.limits.maxToolCalls) {
         return run.finish(
           'max_tool_calls',
@@ -228,12 +246,10 @@ export class AgentLoop {
       return await this.request(run, detector);
     } catch (error) {
       if (!(error instanceof ModelError) || error.kind !== 'context_exceeded') throw error;
-      this.emit({
-        type: 'notice',
-        level: 'info',
-        message:
-          "The conversation does not fit the model's context; compressing it and trying once more.",
-      });
+      this.notice(
+        'info',
+        "The conversation does not fit the model's context; compressing it and trying once more.",
+      );
       const compressed = await this.compress(run.signal, true).catch(() => false);
       if (!compressed) throw error;
       return this.request(run, detector);
@@ -322,7 +338,7 @@ export class AgentLoop {
         });
       }
     } else if (outcome.kind === 'failed') {
-      this.emit({ type: 'notice', level: 'warning', message: outcome.message });
+      this.notice('warning', outcome.message);
       if (!outcome.runBatch) return outcome.message;
     }
     return undefined;
@@ -331,11 +347,13 @@ export class AgentLoop {
   private async compress(signal: AbortSignal, force: boolean): Promise<boolean> {
     const compressor = this.options.compressor;
     if (!compressor) return false;
+    const { hooks } = this.options;
     const outcome = await compressor.compressIfNeeded(
       this.history,
       this.options.systemPrompt,
       signal,
       force,
+      hooks && (() => compacting(hooks, force ? 'manual' : 'auto', signal)),
     );
     if (!outcome) return false;
     this.history = outcome.history;
@@ -347,18 +365,6 @@ export class AgentLoop {
       automatic: !force,
     });
     return true;
-  }
-
-  private stopped(run: RunState, answer: string[]): AgentRunResult {
-    if (run.wallTimeExceeded) {
-      return run.finish(
-        'max_wall_time',
-        answer,
-        this.usage.usage,
-        `Stopped after ${Math.round(run.limits.maxWallTimeMs / 1000)} s (the wall-time limit).`,
-      );
-    }
-    return run.finish('cancelled', answer, this.usage.usage, 'The run was cancelled.');
   }
 
   /** Keeps the history valid (every call answered) when calls are not run. */
@@ -381,6 +387,10 @@ export class AgentLoop {
   private append(message: ChatMessage): void {
     this.history.push(message);
     this.options.recorder?.recordMessage(message);
+  }
+
+  private notice(level: 'info' | 'warning', message: string): void {
+    this.emit({ type: 'notice', level, message });
   }
 
   private emit(event: AgentEvent): void {

@@ -9,6 +9,8 @@ import type {
   EditProposal,
   WaitingToolCall,
 } from '../core/tool-call-types.js';
+import { HookRunner } from '../hooks/hook-runner.js';
+import { notify, sessionEnded, sessionStarted } from '../hooks/session-hooks.js';
 import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
@@ -23,6 +25,7 @@ import { Checkpointer, type CheckpointHook } from './checkpoints/checkpointer.js
 import { ContextCompressor } from './compression.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
 import { environmentFacts } from './environment.js';
+import { sessionFile } from './sessions/session-file.js';
 import { pageExtractor } from './side-requests.js';
 import { loadSubagents } from './subagents/subagent-files.js';
 import { LoopSubagentRunner } from './subagents/subagent-runner.js';
@@ -60,6 +63,15 @@ export interface AgentSession {
   usage: UsageTracker;
   /** The system prompt the loop sends now. */
   readonly systemPrompt: string;
+  /** The session's hooks from settings (undefined: none configured, or disableAllHooks). */
+  hooks: HookRunner | undefined;
+  /**
+   * Runs the SessionStart hooks (done once by itself when the session is made: `startup`, or
+   * `resume` with a history); what they add reaches the model with the next prompt.
+   */
+  start(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<void>;
+  /** Runs the SessionEnd hooks. */
+  end(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Reads the memory files again and rebuilds the system prompt with them (`/memory refresh`). */
   refreshMemory(): LoadedMemory;
   /**
@@ -69,8 +81,14 @@ export interface AgentSession {
   close(): void;
 }
 
-export function createAgentSession(options: AgentSessionOptions): AgentSession {
-  const { config, registry } = options;
+export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSession {
+  const { config, registry } = sessionOptions;
+  const hooks = HookRunner.fromConfig(config, () =>
+    sessionFile(config.userDir, config.targetDir, config.sessionId),
+  );
+  const options: AgentSessionOptions & { hooks?: HookRunner } = hooks
+    ? withHooks(sessionOptions, hooks)
+    : sessionOptions;
   const model = new ModelClient(options.endpoint, options.client);
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
@@ -117,7 +135,12 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.editProposal ? { editProposal: options.editProposal } : {}),
     ...(options.history ? { history: options.history } : {}),
     ...(options.recorder ? { recorder: options.recorder } : {}),
+    ...(hooks ? { hooks } : {}),
   });
+  if (hooks)
+    loop.addContext(
+      sessionStarted(hooks, options.history?.length ? 'resume' : 'startup', model.model),
+    );
   loopForSubagents = loop;
   const rebuildSystemPrompt = () => {
     systemPrompt = promptWith(memory);
@@ -133,6 +156,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     get systemPrompt() {
       return systemPrompt;
     },
+    hooks,
+    start(source) {
+      if (!hooks) return Promise.resolve();
+      const context = sessionStarted(hooks, source, model.model);
+      loop.addContext(context);
+      return context.then(() => undefined);
+    },
+    async end(reason) {
+      if (hooks) await sessionEnded(hooks, reason);
+    },
     refreshMemory() {
       memory = loadMemory(config, { cwd: config.targetDir });
       rebuildSystemPrompt();
@@ -144,7 +177,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
 /** Offers `task` with the subagents found for this project (unless depth 0). */
 function registerTaskTool(
-  options: AgentSessionOptions,
+  options: AgentSessionOptions & { hooks?: HookRunner },
   model: ModelClient,
   usage: UsageTracker,
   checkpoints: (subagent: string) => CheckpointHook | undefined,
@@ -170,6 +203,31 @@ function registerTaskTool(
       : {}),
     ...(options.editProposal ? { editProposal: options.editProposal } : {}),
     ...(options.onWarning ? { warn: options.onWarning } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
   });
   if (task) registry.registerTool(task);
+}
+
+/**
+ * The options with the session's hooks: what they tell the person arrives as notices, and
+ * a question to the person first fires the Notification hooks.
+ */
+function withHooks(
+  options: AgentSessionOptions,
+  hooks: HookRunner,
+): AgentSessionOptions & { hooks: HookRunner } {
+  const { onEvent, onConfirmationRequest: ask } = options;
+  hooks.onMessage = (message) => onEvent?.({ type: 'notice', level: 'warning', message });
+  return {
+    ...options,
+    hooks,
+    ...(ask
+      ? {
+          onConfirmationRequest: (call: WaitingToolCall) => {
+            notify(hooks, `toolhost needs your permission to use ${call.tool.name}`);
+            return ask(call);
+          },
+        }
+      : {}),
+  };
 }

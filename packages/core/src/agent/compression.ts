@@ -66,12 +66,14 @@ export class ContextCompressor implements HistoryCompressor {
     systemPrompt: string,
     signal: AbortSignal,
     force = false,
+    beforeCompress?: () => Promise<void>,
   ): Promise<{ history: ChatMessage[]; tokensBefore: number; tokensAfter: number } | undefined> {
     const tokensBefore = this.estimate(history, systemPrompt);
     const limit = this.window() * this.threshold;
     if (!force && tokensBefore < limit) return undefined;
     const split = this.splitPoint(history, limit * this.keepRecent);
     if (split <= 0) return undefined;
+    await beforeCompress?.();
     const summary = await this.summarise(history.slice(0, split), signal);
     const recent = history.slice(split);
     const compressed: ChatMessage[] = [{ role: 'user', content: `${SUMMARY_HEADING}\n${summary}` }];

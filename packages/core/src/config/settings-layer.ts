@@ -199,6 +199,8 @@ function expandVariables(
   warnings: SettingsWarning[],
   keyPath: string[],
 ): unknown {
+  // A hook's command is shell text: its shell expands $VARs (and $CLAUDE_PROJECT_DIR) when it runs.
+  if (keyPath[0] === 'hooks') return value;
   if (typeof value === 'string') {
     return value.replace(VARIABLE, (match, braced?: string, bare?: string) => {
       const name = (braced ?? bare)!;

@@ -1,4 +1,4 @@
-/** How settings layers combine: objects merge key by key, lists are replaced except the few that add up. */
+/** How settings layers combine: objects merge key by key, lists are replaced except the few that add up (exclusions, hooks). */
 import { isObject } from '../utils/json-schema.js';
 import type { Settings } from './settings-types.js';
 
@@ -26,6 +26,10 @@ function mergeObjects(
     const existing = result[key];
     if (UNION_KEYS.has(dotted) && Array.isArray(existing) && Array.isArray(value)) {
       result[key] = [...new Set([...existing, ...value])];
+    } else if (prefix === 'hooks' && Array.isArray(existing) && Array.isArray(value)) {
+      // Every layer's hooks run, as in Claude Code; a group two layers repeat runs once.
+      const seen = new Set(existing.map((group) => JSON.stringify(group)));
+      result[key] = [...existing, ...value.filter((group) => !seen.has(JSON.stringify(group)))];
     } else if (isObject(existing) && isObject(value)) {
       result[key] = mergeObjects(existing, value, dotted);
     } else {

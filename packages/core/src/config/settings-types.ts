@@ -38,6 +38,49 @@ export interface McpServerSettings {
   };
 }
 
+/** A command hook: run through the shell with the event as JSON on standard input. */
+export interface CommandHookSettings {
+  type: 'command';
+  command: string;
+  /** Milliseconds (a number below 1000 is read as seconds, Claude Code's unit). */
+  timeout?: number;
+  name?: string;
+  description?: string;
+}
+
+/** Hooks of one event whose matcher fits (a tool name, a session source...). */
+export interface HookGroupSettings {
+  matcher?: string;
+  hooks: CommandHookSettings[];
+}
+
+export type HookEventName = keyof HooksSettings;
+
+export const HOOK_EVENTS: readonly HookEventName[] = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+];
+
+/** `hooks`: the events of Qwen Code and Claude Code, each a list of matcher groups. */
+export interface HooksSettings {
+  PreToolUse?: HookGroupSettings[];
+  PostToolUse?: HookGroupSettings[];
+  UserPromptSubmit?: HookGroupSettings[];
+  Stop?: HookGroupSettings[];
+  SubagentStop?: HookGroupSettings[];
+  SessionStart?: HookGroupSettings[];
+  SessionEnd?: HookGroupSettings[];
+  PreCompact?: HookGroupSettings[];
+  Notification?: HookGroupSettings[];
+}
+
 export interface Settings {
   general?: {
     preferredEditor?: string;
@@ -96,6 +139,9 @@ export interface Settings {
     searchEngineId?: string;
   };
   security?: { folderTrust?: { enabled?: boolean } };
+  hooks?: HooksSettings;
+  /** Qwen Code's switch: no hook runs while it is true. */
+  disableAllHooks?: boolean;
 }
 
 /** Older flat keys and where they live now. */
@@ -143,6 +189,7 @@ export const SETTING_DEFAULTS = {
   context: { fileName: 'AGENTS.md' },
   model: { timeout: 120_000, maxRetries: 4 },
   security: { folderTrust: { enabled: true } },
+  disableAllHooks: false,
 } as const satisfies Settings;
 
 /** Defaults of each entry of `mcpServers`. */

@@ -9,6 +9,7 @@
  * A `schedule` while another batch is running waits for it.
  */
 import type { Config } from '../config/config.js';
+import { afterToolCall, type BeforeToolCall, beforeToolCall } from '../hooks/tool-call-hooks.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
@@ -19,9 +20,8 @@ import {
   type ToolExecutionContext,
   type ToolResult,
 } from '../tools/tools.js';
-import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
+import { callNeedsApproval, questionFor } from './approval-question.js';
 import {
-  approvalModeSkips,
   changesGitFolder,
   isAllowedWithoutAsking,
   PLAN_MODE_MESSAGE,
@@ -34,7 +34,6 @@ import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
-  EditProposal,
   ScheduleInput,
   ToolCall,
   ToolCallRequestInfo,
@@ -44,26 +43,11 @@ import { cancelledResponse, errorResponse, resultResponse } from './tool-respons
 
 export { approvalModesThatSkip } from './approval-rules.js';
 
-export interface CoreToolSchedulerOptions {
-  config: Config;
-  toolRegistry: ToolRegistry;
-  /** Called whenever any call changes state, with every call of the current batch. */
-  onToolCallsUpdate?: (calls: readonly ToolCall[]) => void;
-  /** Live output of a running call (a command's text so far). */
-  outputUpdateHandler?: (callId: string, output: string) => void;
-  /** Called once per batch, with every call in its final state. */
-  onAllToolCallsComplete?: (calls: CompletedToolCall[]) => void | Promise<void>;
-  /**
-   * Asks the person about a call. Without it, calls that need approval are refused with
-   * `execution_denied`.
-   */
-  onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
-  /**
-   * Lets the person edit a proposal for `modify_with_editor`; returns the edited text, or
-   * undefined to keep the proposal. Defaults to $VISUAL / $EDITOR in the terminal.
-   */
-  editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
-}
+import type { CoreToolSchedulerOptions } from './scheduler-options.js';
+
+export type { CoreToolSchedulerOptions };
+
+type HookVerdict = Extract<BeforeToolCall, { kind: 'run' }>;
 
 export class CoreToolScheduler {
   private readonly config: Config;
@@ -170,9 +154,11 @@ export class CoreToolScheduler {
     signal: AbortSignal,
   ): Promise<void> {
     try {
-      const approved = await this.approve(index, tool, signal);
+      const hooked = await this.beforeHooks(index, tool, signal);
+      if (!hooked) return;
+      const approved = await this.approve(index, tool, signal, hooked);
       if (!approved) return;
-      await this.execute(index, tool, signal);
+      await this.execute(index, tool, signal, hooked.context);
     } catch (error) {
       // Anything a tool throws ends here, once, as an execution failure.
       const message = error instanceof Error ? error.message : String(error);
@@ -184,14 +170,39 @@ export class CoreToolScheduler {
     }
   }
 
-  /** Returns true when the call may run; otherwise the call has already been finished. */
-  private async approve(index: number, tool: AnyTool, signal: AbortSignal): Promise<boolean> {
+  /** PreToolUse: blocks the call (finished here) or says how approval goes on. */
+  private async beforeHooks(
+    index: number,
+    tool: AnyTool,
+    signal: AbortSignal,
+  ): Promise<HookVerdict | undefined> {
+    const hooks = this.options.hooks;
+    if (!hooks) return { kind: 'run' };
+    const { callId } = this.calls[index]!.request;
+    const params = this.paramsOf(index);
+    const verdict = await beforeToolCall(hooks, { callId, tool, params }, signal);
+    if (verdict.kind === 'deny') {
+      this.finishWithError(index, ToolErrorType.EXECUTION_DENIED, verdict.message);
+      return undefined;
+    }
+    if (verdict.params) this.update(index, { params: verdict.params });
+    return verdict;
+  }
+
+  /** True when the call may run (a hook's ask or allow: questionFor); else it is finished. */
+  private async approve(
+    index: number,
+    tool: AnyTool,
+    signal: AbortSignal,
+    hook: HookVerdict,
+  ): Promise<boolean> {
     if (signal.aborted) {
       this.finishCancelled(index, 'The call was cancelled before it started.');
       return false;
     }
+    const hookAsks = hook.permission === 'ask';
     const intoGit = changesGitFolder(this.config, tool, this.paramsOf(index));
-    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return true;
+    if (!intoGit && !hookAsks && isAllowedWithoutAsking(this.config, tool)) return true;
     for (;;) {
       const params = this.paramsOf(index);
       let details = await tool.shouldConfirmExecute(params, signal);
@@ -199,10 +210,8 @@ export class CoreToolScheduler {
         this.finishCancelled(index, 'The call was cancelled before it started.');
         return false;
       }
+      details = questionFor(this.config, tool, params, details, intoGit, hook) ?? false;
       if (!details) return true;
-      if (intoGit && this.config.getApprovalMode() !== 'yolo') {
-        details = { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
-      } else if (approvalModeSkips(this.config, details)) return true;
 
       const ask = this.options.onConfirmationRequest;
       if (!ask) {
@@ -260,25 +269,9 @@ export class CoreToolScheduler {
     }
   }
 
-  /**
-   * Whether running this call would ask the person: the same rules as `schedule` (approval
-   * mode, allow-lists, what was allowed "always", the tool's own check), without running
-   * it. A call that would fail before asking (unknown tool, invalid parameters, refused by
-   * plan mode) needs no approval: it ends with an error response.
-   */
-  async needsApproval(input: ScheduleInput, signal: AbortSignal): Promise<boolean> {
-    const request = toRequest(input);
-    const tool = this.registry.getTool(request.name);
-    if (!tool) return false;
-    const params = callParams(tool, request.args);
-    if (tool.validateToolParams(params)) return false;
-    if (refusedByPlanMode(this.config, tool)) return false;
-    const intoGit = changesGitFolder(this.config, tool, params);
-    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return false;
-    const details = await tool.shouldConfirmExecute(params, signal);
-    if (!details) return false;
-    if (intoGit && this.config.getApprovalMode() !== 'yolo') return true;
-    return !approvalModeSkips(this.config, details);
+  /** Whether running this call would ask the person (approval-question.ts), without running it. */
+  needsApproval(input: ScheduleInput, signal: AbortSignal): Promise<boolean> {
+    return callNeedsApproval(this.config, this.registry, input, signal);
   }
 
   /** Records the person's version of the call's parameters, when they changed them. */
@@ -286,7 +279,12 @@ export class CoreToolScheduler {
     if (params) this.update(index, { params, modified: true });
   }
 
-  private async execute(index: number, tool: AnyTool, signal: AbortSignal): Promise<void> {
+  private async execute(
+    index: number,
+    tool: AnyTool,
+    signal: AbortSignal,
+    hookContext?: string,
+  ): Promise<void> {
     const params = this.paramsOf(index);
     const problem = this.modified.has(index) ? tool.validateToolParams(params) : null;
     if (problem) {
@@ -324,7 +322,10 @@ export class CoreToolScheduler {
       );
       return;
     }
-    await this.finishWithResult(index, tool, result);
+    const { hooks } = this.options;
+    const info = { callId, tool, params };
+    const final = hooks ? await afterToolCall(hooks, info, result, hookContext, signal) : result;
+    await this.finishWithResult(index, tool, final);
   }
 
   /** A question during execution: the call waits for the person, then runs on. */

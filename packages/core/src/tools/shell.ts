@@ -157,6 +157,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       rootCommands: roots,
       // "Always" allows these command names for the session, not the whole tool.
       rememberAlways: 'tool-handles',
+      ...(leaves ? { personOnly: true } : {}),
       onConfirm: (outcome) => {
         // "Always" never extends to running outside the sandbox.
         if (outcome === ToolConfirmationOutcome.ProceedAlways && !leaves) {

@@ -126,6 +126,8 @@ interface ConfirmationBase {
   rememberAlways?: 'tool' | 'tool-handles';
   /** What the model is told when the person declines (default: a general refusal). */
   declineMessage?: string;
+  /** Only the person answers this one: a hook's "allow" does not (leaving the sandbox). */
+  personOnly?: boolean;
 }
 
 export interface ToolEditConfirmationDetails extends ConfirmationBase {

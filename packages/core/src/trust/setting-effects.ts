@@ -7,7 +7,7 @@
  * does not name is dropped from such a project (setting-effects.test.ts fails until it is
  * named here).
  */
-import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { HOOK_EVENTS, SETTING_DEFAULTS } from '../config/settings-types.js';
 
 export type SettingEffect =
   | 'approvals'
@@ -84,6 +84,7 @@ const coreNarrowsOnly: Comparison = (project, person) => {
 };
 
 const harmless: SettingRule = { effect: 'harmless' };
+const startsPrograms: SettingRule = { effect: 'programs' };
 const defaults = SETTING_DEFAULTS;
 
 /**
@@ -153,6 +154,9 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'webSearch.provider': { effect: 'endpoints' },
   'webSearch.baseUrl': { effect: 'endpoints' },
   'webSearch.searchEngineId': { effect: 'endpoints' },
+  // Hooks start programs; turning them all off would drop the person's own guard hooks.
+  ...Object.fromEntries(HOOK_EVENTS.map((event) => [`hooks.${event}`, startsPrograms])),
+  disableAllHooks: { effect: 'approvals' },
   'security.folderTrust.enabled': {
     effect: 'trust',
     noLooser: noFurtherThan([true, false], defaults.security.folderTrust.enabled),

@@ -14,6 +14,7 @@ import {
   statsCommand,
 } from './builtin/conversation-commands.js';
 import { helpCommand } from './builtin/help-command.js';
+import { hooksCommand } from './builtin/hooks-command.js';
 import { initCommand } from './builtin/init-command.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
@@ -29,6 +30,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   statsCommand,
   toolsCommand,
   mcpCommand,
+  hooksCommand,
   memoryCommand,
   approvalModeCommand,
   agentsCommand,

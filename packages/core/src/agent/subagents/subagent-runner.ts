@@ -6,6 +6,7 @@
  * batches that may change files take checkpoints as the main agent's do. Nesting
  * stops at `maxDepth`: deeper subagents get no `task` tool.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   EditProposal,
   WaitingToolCall,
 } from '../../core/tool-call-types.js';
+import type { HookRunner } from '../../hooks/hook-runner.js';
 import type { ModelClient } from '../../models/model-client.js';
 import type { UsageTracker } from '../../models/token-usage.js';
 import type { DeferredTools } from '../../tools/deferred-tools.js';
@@ -51,6 +53,8 @@ export interface SubagentRunnerOptions {
    * absent or undefined.
    */
   checkpoints?: (subagent: string) => CheckpointHook | undefined;
+  /** The session's hooks: a subagent's calls pass the same ones, its end is SubagentStop. */
+  hooks?: HookRunner;
   /** Model requests one subagent run may make (default 50). */
   maxTurns?: number;
   /** The session's held-back MCP tools (a subagent finds them with tool_search too). */
@@ -129,6 +133,7 @@ export class LoopSubagentRunner implements SubagentRunner {
       ...(this.options.editProposal ? { editProposal: this.options.editProposal } : {}),
       ...(definition.model ? { modelName: definition.model } : {}),
       ...(this.options.deferredTools ? { deferredTools: this.options.deferredTools } : {}),
+      ...(this.options.hooks ? { hooks: this.options.hooks, subagent: definition.name } : {}),
     });
     progress(`${definition.name} started: ${request.description}`);
     const result = await loop.run(request.prompt, signal);
