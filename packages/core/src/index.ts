@@ -95,6 +95,7 @@ export {
 // Configuration and settings
 export {
   PROMPT_FOLDER_ROOTS,
+  SKILL_FOLDERS,
   SUBAGENT_FOLDERS,
   USER_COMMAND_FOLDERS,
 } from './config/prompt-folders.js';
@@ -219,6 +220,14 @@ export {
   stripAnsi,
 } from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
+// Skills (createAgentSession offers them through the skill tool by itself)
+export {
+  type LoadedSkills,
+  loadSkills,
+  type SkillDefinition,
+  skillFolders,
+} from './skills/skill-files.js';
+export { SkillTool, skillToolFor } from './skills/skill-tool.js';
 // Tools
 export { type BuiltinOptions, createToolRegistry } from './tools/builtin.js';
 export {

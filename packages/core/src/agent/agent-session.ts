@@ -16,6 +16,7 @@ import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
+import { SkillTool, skillToolFor } from '../skills/skill-tool.js';
 import { DeferredTools } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolSearchTool } from '../tools/tool-search.js';
@@ -95,6 +96,11 @@ export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSe
   const deferredTools = new DeferredTools(() => config.settings.tools?.deferLoading);
   if (!registry.getRegisteredTool(ToolSearchTool.Name))
     registry.registerTool(new ToolSearchTool(deferredTools, registry));
+  // Skills found now are offered for the session (their bodies load when the model asks).
+  const skills = registry.getRegisteredTool(SkillTool.Name)
+    ? undefined
+    : skillToolFor(config, options.onWarning);
+  if (skills) registry.registerTool(skills);
   // The loop is made below; a subagent only asks for its checkpoints once it runs.
   let loopForSubagents: AgentLoop | undefined;
   registerTaskTool(

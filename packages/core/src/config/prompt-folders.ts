@@ -1,5 +1,5 @@
 /**
- * The project folders toolhost loads prompts from: subagents and the terminal's own
+ * The project folders toolhost loads prompts from: subagents, skills and the terminal's own
  * commands. The loaders read these lists, and the sandbox keeps every folder they name
  * read-only, so a folder added here is protected as well.
  */
@@ -15,10 +15,17 @@ export const USER_COMMAND_FOLDERS = [
   '.claude/commands',
 ] as const;
 
+/** Skills (folders with a SKILL.md), relative to the project (and the home folder). */
+export const SKILL_FOLDERS = ['.toolhost/skills', '.qwen/skills', '.claude/skills'] as const;
+
 /**
  * The top folders holding them (`.toolhost`, `.qwen`, `.claude`, `.gemini`): a command
  * that could rename one of these could replace what lies below, so they are kept whole.
  */
 export const PROMPT_FOLDER_ROOTS: readonly string[] = [
-  ...new Set([...SUBAGENT_FOLDERS, ...USER_COMMAND_FOLDERS].map((folder) => folder.split('/')[0]!)),
+  ...new Set(
+    [...SUBAGENT_FOLDERS, ...USER_COMMAND_FOLDERS, ...SKILL_FOLDERS].map(
+      (folder) => folder.split('/')[0]!,
+    ),
+  ),
 ];

@@ -18,6 +18,7 @@ import { hooksCommand } from './builtin/hooks-command.js';
 import { initCommand } from './builtin/init-command.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
+import { skillsCommand } from './builtin/skills-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
 import type { SlashCommand } from './command-types.js';
 import { mcpPromptCommands } from './mcp-prompts.js';
@@ -31,6 +32,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   toolsCommand,
   mcpCommand,
   hooksCommand,
+  skillsCommand,
   memoryCommand,
   approvalModeCommand,
   agentsCommand,
