@@ -1,6 +1,7 @@
 /**
  * Hooks in the interactive terminal: `/hooks` lists what this session runs, a question to
- * the person fires the Notification hooks, and quitting fires SessionEnd.
+ * the person fires the Notification hooks, /clear ends the session and starts another, and
+ * quitting fires SessionEnd.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +35,7 @@ describe.skipIf(!hasTmux)(
   `hooks in the interactive terminal${tmuxSkipReason}`,
   { timeout: 120_000 },
   () => {
-    it('/hooks lists them; an approval fires Notification; quitting fires SessionEnd', async () => {
+    it('/hooks lists them; an approval fires Notification; /clear and quitting fire the session hooks', async () => {
       let log = '';
       app = await openApp(
         (_request, index) =>
@@ -63,6 +64,7 @@ describe.skipIf(!hasTmux)(
                 hooks: {
                   PreToolUse: [{ matcher: 'Bash', hooks: [{ ...logHook, name: 'audit shell' }] }],
                   Notification: [{ hooks: [logHook] }],
+                  SessionStart: [{ hooks: [logHook] }],
                   SessionEnd: [{ hooks: [logHook] }],
                 },
               }),
@@ -72,6 +74,7 @@ describe.skipIf(!hasTmux)(
       );
       send(app.terminal, '/hooks');
       const listed = await app.terminal.waitFor('SessionEnd');
+      expect(listed).toContain('SessionStart');
       expect(listed).toContain('PreToolUse');
       expect(listed).toContain('"audit shell" matcher Bash');
       expect(listed).toContain('log-input.sh');
@@ -85,17 +88,22 @@ describe.skipIf(!hasTmux)(
       app.terminal.type('n');
       await app.terminal.waitFor('not touching it');
       await idle(app.terminal);
+      send(app.terminal, '/clear');
+      const starts = () => events(log).filter((e) => e.hook_event_name === 'SessionStart');
+      expect(await waitUntil(() => starts().length === 2)).toBe(true);
       app.terminal.press('C-d');
       expect(await app.terminal.waitForExit()).toBe(0);
       const seen = events(log);
-      expect(seen.map((e) => e.hook_event_name)).toEqual([
-        'PreToolUse',
-        'Notification',
-        'SessionEnd',
+      expect(seen.map((e) => [e.hook_event_name, e.source ?? e.reason])).toEqual([
+        ['SessionStart', 'startup'],
+        ['PreToolUse', undefined],
+        ['Notification', undefined],
+        ['SessionEnd', 'clear'],
+        ['SessionStart', 'clear'],
+        ['SessionEnd', 'prompt_input_exit'],
       ]);
-      expect(seen[1]).toMatchObject({ notification_type: 'permission_prompt' });
-      expect(String(seen[1]!.message)).toContain('run_shell_command');
-      expect(seen[2]).toMatchObject({ reason: 'prompt_input_exit' });
+      expect(seen[2]).toMatchObject({ notification_type: 'permission_prompt' });
+      expect(String(seen[2]!.message)).toContain('run_shell_command');
     });
   },
 );

@@ -145,7 +145,7 @@ describe('PreToolUse', () => {
     expect(toolMessage(h, 1)).toContain('the hook rewrote the content');
   });
 
-  it("allow answers the person's question, but not plan mode, a deny rule or leaving the sandbox", async () => {
+  it("allow answers the person's question, but not plan mode, a deny rule, .git or leaving the sandbox", async () => {
     const allow = script(
       'answer.sh',
       JSON.stringify({ hookSpecificOutput: { permissionDecision: 'allow' } }),
@@ -180,6 +180,17 @@ describe('PreToolUse', () => {
     ));
     await h.loop({ hooks: runner }).run('touch it', never());
     expect(existsSync(h.ws.p('denied.txt'))).toBe(false);
+    await h.close();
+
+    ({ h, runner } = await start(
+      (_request, index) =>
+        index === 0 ? writeCall(harness!.ws.p('.git/hooks/pre-commit')) : { text: 'ok' },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: allow }] }] },
+      { approvalMode: 'auto-edit' },
+    ));
+    h.ws.write('.git/HEAD', 'ref: refs/heads/main\n');
+    await h.loop({ hooks: runner }).run('add a git hook', never());
+    expect(existsSync(h.ws.p('.git/hooks/pre-commit'))).toBe(false);
     await h.close();
 
     const asked: string[] = [];
