@@ -257,6 +257,46 @@ describe('PreToolUse', () => {
     expect(titles[0]).toContain('reads of notes are audited');
     expect(toolMessage(h, 1)).not.toContain('private notes');
   });
+  it('reads the older decision field, continue: false and systemMessage as Claude Code does', async () => {
+    const answer = (json: object) => ({
+      type: 'command' as const,
+      command: script('answer.sh', JSON.stringify(json)),
+    });
+    const { h, runner, messages } = await start(
+      (_request, index) =>
+        index === 0
+          ? {
+              toolCalls: [
+                {
+                  id: 'a',
+                  name: 'write_file',
+                  args: { file_path: harness!.ws.p('a.txt'), content: 'a' },
+                },
+                {
+                  id: 'b',
+                  name: 'run_shell_command',
+                  args: { command: `touch ${harness!.ws.p('b.txt')}` },
+                },
+              ],
+            }
+          : { text: 'ok' },
+      {
+        PreToolUse: [
+          { matcher: 'Write', hooks: [answer({ decision: 'block', reason: 'old-style block' })] },
+          { matcher: 'Bash', hooks: [answer({ continue: false, stopReason: 'halt here' })] },
+        ],
+        UserPromptSubmit: [{ hooks: [answer({ systemMessage: 'prompt seen by the audit hook' })] }],
+      },
+      { approvalMode: 'yolo' },
+    );
+    await h.loop({ hooks: runner }).run('write both', never());
+    expect(existsSync(h.ws.p('a.txt'))).toBe(false);
+    expect(existsSync(h.ws.p('b.txt'))).toBe(false);
+    const sent = JSON.stringify(h.server.requests[1]!.body.messages);
+    expect(sent).toContain('old-style block');
+    expect(sent).toContain('halt here');
+    expect(messages).toEqual(['prompt seen by the audit hook']);
+  });
 });
 
 describe('PostToolUse', () => {
