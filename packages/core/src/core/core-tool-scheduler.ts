@@ -21,11 +21,12 @@ import {
 } from '../tools/tools.js';
 import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
 import {
-  approvalModeSkips,
-  changesGitFolder,
-  isAllowedWithoutAsking,
+  cannotAskMessage,
   PLAN_MODE_MESSAGE,
+  questionFor,
   refusedByPlanMode,
+  ruleGate,
+  skipsQuestion,
 } from './approval-rules.js';
 import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
@@ -190,11 +191,13 @@ export class CoreToolScheduler {
       this.finishCancelled(index, 'The call was cancelled before it started.');
       return false;
     }
-    const intoGit = changesGitFolder(this.config, tool, this.paramsOf(index));
-    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return true;
+    const gate = ruleGate(this.config, tool, this.paramsOf(index));
+    if (gate.refused) return this.refuse(index, gate.refused);
+    const { intoGit } = gate;
+    if (gate.allowed) return true;
     for (;;) {
       const params = this.paramsOf(index);
-      let details = await tool.shouldConfirmExecute(params, signal);
+      let details = await questionFor(tool, params, signal, gate);
       if (signal.aborted) {
         this.finishCancelled(index, 'The call was cancelled before it started.');
         return false;
@@ -202,17 +205,10 @@ export class CoreToolScheduler {
       if (!details) return true;
       if (intoGit && this.config.getApprovalMode() !== 'yolo') {
         details = { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
-      } else if (approvalModeSkips(this.config, details)) return true;
+      } else if (skipsQuestion(this.config, details)) return true;
 
       const ask = this.options.onConfirmationRequest;
-      if (!ask) {
-        this.finishWithError(
-          index,
-          ToolErrorType.EXECUTION_DENIED,
-          `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (tools.allowed) or with another approval mode.`,
-        );
-        return false;
-      }
+      if (!ask) return this.refuse(index, cannotAskMessage(tool, details));
       this.update(index, { status: 'awaiting_approval', tool, confirmationDetails: details });
       const decision = await raceAbort(ask(this.calls[index] as WaitingToolCall), signal);
       if (!decision) {
@@ -273,12 +269,12 @@ export class CoreToolScheduler {
     const params = callParams(tool, request.args);
     if (tool.validateToolParams(params)) return false;
     if (refusedByPlanMode(this.config, tool)) return false;
-    const intoGit = changesGitFolder(this.config, tool, params);
-    if (!intoGit && isAllowedWithoutAsking(this.config, tool)) return false;
-    const details = await tool.shouldConfirmExecute(params, signal);
+    const gate = ruleGate(this.config, tool, params);
+    if (gate.refused || gate.allowed) return false;
+    const details = await questionFor(tool, params, signal, gate);
     if (!details) return false;
-    if (intoGit && this.config.getApprovalMode() !== 'yolo') return true;
-    return !approvalModeSkips(this.config, details);
+    if (gate.intoGit && this.config.getApprovalMode() !== 'yolo') return true;
+    return !skipsQuestion(this.config, details);
   }
 
   /** Records the person's version of the call's parameters, when they changed them. */
@@ -368,6 +364,12 @@ export class CoreToolScheduler {
       response: errorResponse(call.request, type, message),
       durationMs: Date.now() - call.startTime,
     });
+  }
+
+  /** Ends a call the rules or the session refuse; false, for `approve`. */
+  private refuse(index: number, message: string): false {
+    this.finishWithError(index, ToolErrorType.EXECUTION_DENIED, message);
+    return false;
   }
 
   private finishCancelled(index: number, message: string, result?: ToolResult): void {

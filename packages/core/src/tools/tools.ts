@@ -126,6 +126,11 @@ interface ConfirmationBase {
   rememberAlways?: 'tool' | 'tool-handles';
   /** What the model is told when the person declines (default: a general refusal). */
   declineMessage?: string;
+  /**
+   * Ask rules (`permissions.ask`) that make this question be asked in every approval mode;
+   * yolo and auto-edit do not answer it.
+   */
+  askedByRules?: string[];
 }
 
 export interface ToolEditConfirmationDetails extends ConfirmationBase {
