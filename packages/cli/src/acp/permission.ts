@@ -15,7 +15,7 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
-import { choicesFor } from '../confirm-prompt.js';
+import { choicesFor } from '../approval-choices.js';
 import { confirmationContent, describeToolCall } from './tool-calls.js';
 
 const KINDS: Partial<Record<ToolConfirmationOutcome, PermissionOptionKind>> = {
