@@ -11,6 +11,7 @@ import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.j
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
+import { mcpServersFromFlags } from './commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from './errors.js';
 import type { SessionOptions } from './session-options.js';
 
@@ -42,13 +43,14 @@ export async function openSession(
   warn: (line: string) => void,
 ): Promise<Session> {
   const approvalMode = parseApprovalMode(options.approvalMode);
+  const overrides = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   let session: Session;
   try {
     const { config, settings } = Config.load({
       root: options.root,
       includeDirectories: options.includeDirectories,
       approvalMode,
-      ...(options.overrides ? { overrides: options.overrides } : {}),
+      ...(overrides ? { overrides } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
     // A project's settings file may name keys with control characters: shown escaped.
@@ -68,6 +70,15 @@ export async function openSession(
   }
   session.registry.startDiscovery();
   return session;
+}
+
+/** The flags' settings with the servers --mcp-config names added (they win by name). */
+function withMcpConfig(
+  overrides: Settings | undefined,
+  servers: Settings['mcpServers'],
+): Settings | undefined {
+  if (!servers) return overrides;
+  return { ...overrides, mcpServers: { ...overrides?.mcpServers, ...servers } };
 }
 
 /**

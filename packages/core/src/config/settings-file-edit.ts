@@ -56,16 +56,29 @@ function readCurrent(target: EditTarget): { file: string; text: string; mode?: n
   return { file, text: readFileSync(file, 'utf8'), mode: statSync(file).mode & 0o777 };
 }
 
-/** The parsed file, or a message naming the first problem. */
-function parsed(file: string, text: string): unknown {
-  if (text.trim() === '') return {};
+/** The parsed text (JSON with comments), or a message naming `name` and the first problem. */
+export function parseSettingsText(text: string, name: string): unknown {
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
   if (first) {
     const line = text.slice(0, first.offset).split('\n').length;
     throw new SettingsEditError(
-      `${file} is not valid JSON (${printParseErrorCode(first.error)} on line ${line}); it was left as it is. Fix it, then try again.`,
+      `${name} is not valid JSON (${printParseErrorCode(first.error)} on line ${line})`,
+    );
+  }
+  return value;
+}
+
+/** The parsed file, or a message naming the first problem. */
+function parsed(file: string, text: string): unknown {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = parseSettingsText(text, file);
+  } catch (error) {
+    throw new SettingsEditError(
+      `${(error as Error).message}; it was left as it is. Fix it, then try again.`,
     );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
