@@ -90,6 +90,26 @@ describe('file rules, by effect', () => {
     expect(JSON.stringify(many.response)).not.toContain('SECRET-4711');
   });
 
+  it('a Read deny leaves the file out of searches over the folders above it', async () => {
+    const s = session({ deny: ['Read(./secrets/**)'] }, 'yolo');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(`${s.root}/secrets`);
+    writeFileSync(`${s.root}/secrets/token.txt`, 'SECRET-4711');
+    writeFileSync(`${s.root}/open.txt`, 'PUBLIC-1 SECRET-4711 mentioned');
+    const grep = await s.call('grep_search', { pattern: 'SECRET-4711' });
+    expect(outputOf(grep)).toContain('open.txt');
+    expect(outputOf(grep)).not.toContain('token.txt');
+    const glob = await s.call('glob', { pattern: '**/*.txt' });
+    expect(outputOf(glob)).toContain('open.txt');
+    expect(outputOf(glob)).not.toContain('token.txt');
+    const many = await s.call('read_many_files', { paths: ['**/*.txt'] });
+    expect(outputOf(many)).toContain('PUBLIC-1');
+    // Only the public file's mention: the secret file's content is not read.
+    expect(outputOf(many).match(/SECRET-4711/g)).toHaveLength(1);
+    const ls = await s.call('list_directory', { path: `${s.root}/secrets` });
+    expect(ls.status).toBe('error');
+  });
+
   it('an Edit deny keeps the file as it was in yolo mode; Edit(src/**) allows writes there', async () => {
     const s = session({ deny: ['Edit(config/**)'], allow: ['Edit(src/**)'] });
     const { mkdirSync, writeFileSync } = await import('node:fs');

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Settings } from '../config/settings-types.js';
 import type { AnyTool } from '../tools/tools.js';
+import { resolveLikeKernel } from '../workspace/workspace-context.js';
 import { type CallFacts, decideCall, removingRule, type Verdict } from './decision.js';
+import { pathMatcher } from './path-patterns.js';
 import { type RuleSet, rulesFromSettings } from './permission-rules.js';
 import { specifierKind } from './tool-vocabulary.js';
 
@@ -85,4 +87,22 @@ export function toolRemovedBy(config: Config, tool: AnyTool): string | undefined
 /** What the model reads when a deny rule refuses its call. */
 export function deniedMessage(verdict: Verdict, tool: AnyTool): string {
   return `${tool.name} is blocked by the rule ${verdict.rule.entry} in ${verdict.rule.source}. Do not try to reach the same thing another way; ask the person if it is needed.`;
+}
+
+/**
+ * For tools that go through folders (grep, glob, list_directory, read_many_files): a test
+ * of each file they would show against the deny rules with a path that cover the tool, or
+ * null when none does. A denied file is left out as if it were not there.
+ */
+export function deniedFileTest(config: Config, tool: string): ((file: string) => boolean) | null {
+  const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
+  const tests = sessionRules(config)
+    .deny.filter((rule) => rule.specifier !== undefined && rule.tools?.includes(tool))
+    .map((rule) => pathMatcher(rule.specifier!, bases));
+  if (tests.length === 0) return null;
+  return (file) => {
+    const absolute = path.resolve(config.workspace.projectRoot, file);
+    const forms = [absolute, resolveLikeKernel(absolute) ?? absolute];
+    return tests.some((matches) => forms.some(matches));
+  };
 }
