@@ -90,6 +90,28 @@ describe('file rules, by effect', () => {
     expect(JSON.stringify(many.response)).not.toContain('SECRET-4711');
   });
 
+  it('a Read deny makes a shell command that names the file ask instead of running as read-only', async () => {
+    dirs = makeTempDirs();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(`${dirs.root}/secrets`);
+    writeFileSync(`${dirs.root}/secrets/token.txt`, 'SECRET-4711');
+    writeFileSync(`${dirs.root}/open.txt`, 'PUBLIC-1');
+    // Read-only lines run unasked here whether or not a sandbox works on this machine.
+    const config = new Config({
+      roots: [dirs.root],
+      homeDir: dirs.home,
+      settings: { permissions: { deny: ['Read(./secrets/**)'] } },
+      parseOnlyAutoApproval: true,
+    });
+    configs.push(config);
+    const s = scriptedScheduler(config, { answer: null });
+    const open = await s.call('run_shell_command', shell('cat open.txt'));
+    expect(outputOf(open)).toContain('PUBLIC-1');
+    const secret = await s.call('run_shell_command', shell('cat secrets/token.txt'));
+    expect(secret.status).toBe('error');
+    expect(JSON.stringify(secret.response)).not.toContain('SECRET-4711');
+  });
+
   it('a Read deny leaves the file out of searches over the folders above it', async () => {
     const s = session({ deny: ['Read(./secrets/**)'] }, 'yolo');
     const { mkdirSync, writeFileSync } = await import('node:fs');

@@ -90,19 +90,23 @@ export function deniedMessage(verdict: Verdict, tool: AnyTool): string {
 }
 
 /**
- * For tools that go through folders (grep, glob, list_directory, read_many_files): a test
- * of each file they would show against the deny rules with a path that cover the tool, or
- * null when none does. A denied file is left out as if it were not there.
+ * For tools that go through folders (grep, glob, list_directory, read_many_files) and for
+ * the shell's read-only check: a test of a file against the deny rules with a path that
+ * cover the tool, giving the rule that covers it; null when no such rule exists. A denied
+ * file is left out as if it were not there.
  */
-export function deniedFileTest(config: Config, tool: string): ((file: string) => boolean) | null {
+export function deniedFileTest(
+  config: Config,
+  tool: string,
+): ((file: string) => string | undefined) | null {
   const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
   const tests = sessionRules(config)
     .deny.filter((rule) => rule.specifier !== undefined && rule.tools?.includes(tool))
-    .map((rule) => pathMatcher(rule.specifier!, bases));
+    .map((rule) => ({ entry: rule.entry, matches: pathMatcher(rule.specifier!, bases) }));
   if (tests.length === 0) return null;
   return (file) => {
     const absolute = path.resolve(config.workspace.projectRoot, file);
     const forms = [absolute, resolveLikeKernel(absolute) ?? absolute];
-    return tests.some((matches) => forms.some(matches));
+    return tests.find((test) => forms.some(test.matches))?.entry;
   };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { isAllowedWithoutAsking } from '../core/approval-rules.js';
-import { sessionRules } from '../permissions/call-rules.js';
+import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
@@ -310,6 +310,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       readOnly: {
         cwd,
         canRead: (file) => workspace.check(file, 'read').ok,
+        readDenied: deniedFileTest(this.config, 'read_file') ?? undefined,
         homeDir: this.config.homeDir,
       },
     });
