@@ -510,6 +510,7 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
         'Yes, this once',
         'Yes, and always allow echo this session',
         'Yes, and always allow every tool of everything this session',
+        'Yes, and always allow mcp__everything__echo (saved in your settings)',
         'No',
       ],
     ]);
