@@ -5,7 +5,7 @@
  * names the whole tool.
  */
 
-import { type ShellRule, shellPattern } from '../shell/command-rules.js';
+import { type ShellRule, shellPattern, starMatches } from '../shell/command-rules.js';
 import { resolveLikeKernel } from '../workspace/workspace-context.js';
 import { type PathBases, pathMatcher } from './path-patterns.js';
 import type { PermissionRule, RuleList, RuleSet } from './permission-rules.js';
@@ -30,19 +30,11 @@ export interface Verdict {
   rule: PermissionRule;
 }
 
-function globMatches(pattern: string, value: string): boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`, 's').test(value);
-}
-
 /** Whether the rule's tool part names the call's tool. */
 export function coversTool(rule: PermissionRule, call: CallFacts): boolean {
   if (rule.mcp) {
     if (!call.mcp || call.mcp.server !== rule.mcp.server) return false;
-    return rule.mcp.tool === undefined || globMatches(rule.mcp.tool, call.mcp.tool);
+    return rule.mcp.tool === undefined || starMatches(rule.mcp.tool, call.mcp.tool);
   }
   if (rule.tools) return rule.tools.includes(call.tool);
   return rule.name === call.tool || rule.name === call.displayName;
@@ -83,7 +75,7 @@ export function ruleMatchesCall(rule: PermissionRule, call: CallFacts, bases: Pa
     case 'domain':
       return call.host !== undefined && hostMatches(rule.specifier, call.host);
     default:
-      return call.value !== undefined && globMatches(rule.specifier, call.value);
+      return call.value !== undefined && starMatches(rule.specifier, call.value);
   }
 }
 

@@ -70,7 +70,8 @@ export function shellPattern(
   };
 }
 
-function wordMatches(pattern: string, value: string): boolean {
+/** Whether `value` matches `pattern`, where `*` stands for any characters. */
+export function starMatches(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
   const source = pattern
     .split('*')
@@ -106,7 +107,7 @@ export function ruleMatches(
     if (wordIndex >= words.length) return kind === 'deny' && command.appendsArgs;
     // One unknown word may become several, so the rest cannot be compared either.
     if (literal[wordIndex] === false) return kind === 'deny';
-    return wordMatches(pattern, words[wordIndex]!) && from(ruleIndex + 1, wordIndex + 1);
+    return starMatches(pattern, words[wordIndex]!) && from(ruleIndex + 1, wordIndex + 1);
   };
   return from(0, 0);
 }
