@@ -6,6 +6,7 @@ import {
   type ApprovalMode,
   type Settings,
 } from '@toolhost/core/internal/config/settings-types.js';
+import { malformedEntries } from '@toolhost/core/internal/permissions/permission-rules.js';
 import { createToolRegistry } from '@toolhost/core/internal/tools/builtin.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
@@ -57,6 +58,12 @@ export async function openSession(
     const warnings = settings.warnings.map((warning) =>
       visibleText(formatSettingsWarning(warning), { multiline: true }),
     );
+    for (const entry of malformedEntries(settings.merged))
+      warnings.push(
+        visibleText(
+          `permissions: "${entry}" is not a rule (write Tool or Tool(specifier), e.g. Bash(git diff:*)); it was ignored.`,
+        ),
+      );
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);

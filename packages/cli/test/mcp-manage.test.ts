@@ -141,33 +141,3 @@ describe('--mcp-config', () => {
     expect(bad.stderr).toMatch(/must be an object of servers by name/);
   });
 });
-
-describe('permission rules for MCP tools', () => {
-  const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const settings = (permissions: unknown) => {
-    mkdirSync(path.dirname(userFile()), { recursive: true });
-    writeFileSync(userFile(), JSON.stringify({ mcpServers: { everything }, permissions }));
-  };
-  const echo = () => cli(['call', 'echo', JSON.stringify({ message: 'hi there' })]);
-
-  it('mcp__server__tool and mcp__server allow a tool without asking; nothing else does', () => {
-    settings({});
-    expect(echo().code).toBe(3);
-    settings({ allow: ['mcp__everything__echo'] });
-    const allowed = echo();
-    expect(allowed.code, allowed.stderr).toBe(0);
-    expect(allowed.stdout).toContain('hi there');
-    settings({ allow: ['mcp__everything'] });
-    expect(echo().code).toBe(0);
-    settings({ allow: ['mcp__everything__other'] });
-    expect(echo().code).toBe(3);
-  }, 60_000);
-
-  it('a deny rule for the server takes its tools away, over an allow rule', () => {
-    settings({ allow: ['mcp__everything__echo'], deny: ['mcp__everything__*'] });
-    const denied = echo();
-    expect(denied.code).toBe(2);
-    expect(denied.stderr).toContain('turned off');
-    expect(denied.stdout).not.toContain('hi there');
-  }, 30_000);
-});
