@@ -7,8 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { runCli } from './run-cli.js';
+import { runCli, runCliAsync } from './run-cli.js';
 
 let dirs: TempDirs;
 beforeEach(() => {
@@ -64,4 +65,39 @@ describe('permission rules in settings', () => {
     expect(stderr).not.toMatch(/not a toolhost setting/);
     expect(stderr).toContain('permissions: "Bash(rm" is not a rule');
   });
+});
+
+describe('the agent with --mcp-config and permission rules', () => {
+  it('offers the servers of --mcp-config for one run and runs a tool a rule allows, headless', async () => {
+    const server = await startModelServer((_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'echo', args: { message: 'through the flag' } }] }
+        : { text: 'Echoed.' },
+    );
+    try {
+      mkdirSync(path.dirname(userFile()), { recursive: true });
+      writeFileSync(userFile(), JSON.stringify({ permissions: { allow: ['mcp__every__echo'] } }));
+      const config = {
+        mcpServers: { every: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+      };
+      const result = await runCliAsync(
+        ['-p', 'Echo something.', '--mcp-config', JSON.stringify(config)],
+        {
+          cwd: dirs.root,
+          home: dirs.home,
+          env: {
+            OPENAI_BASE_URL: server.baseUrl,
+            OPENAI_API_KEY: 'sk-test',
+            OPENAI_MODEL: 'scripted-model',
+          },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('Echoed.');
+      const tool = server.requests[1]?.body.messages.find((message) => message.role === 'tool');
+      expect(String(tool?.content)).toContain('through the flag');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
