@@ -180,4 +180,37 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => 
     expect(other.code).toBe(3);
     expect(existsSync(path.join(root, 'third'))).toBe(false);
   });
+
+  it('in a trusted folder, p saves the rule in the project settings, keeping its comments', async () => {
+    expect(runCli(['trust'], { cwd: root, home: dirs.home }).code).toBe(0);
+    const projectFile = path.join(root, '.toolhost', 'settings.json');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(path.dirname(projectFile));
+    writeFileSync(
+      projectFile,
+      '{\n  // the team\'s settings\n  "tools": { "approvalMode": "default" }\n}\n',
+    );
+    const call = startCall([
+      'run_shell_command',
+      JSON.stringify({ command: 'mkdir made', is_background: false }),
+    ]);
+    const shown = await call.waitFor('Choose 1-');
+    expect(shown).toContain('always allow Bash(mkdir:*) in this project');
+    call.type('p');
+    call.press('Enter');
+    expect((await exited(call)).code).toBe(0);
+    const text = readFileSync(projectFile, 'utf8');
+    expect(text).toContain("// the team's settings");
+    expect(text).toContain('"Bash(mkdir:*)"');
+    expect(existsSync(path.join(dirs.home, '.toolhost', 'settings.json'))).toBe(false);
+    const next = runCli(
+      [
+        'call',
+        'run_shell_command',
+        JSON.stringify({ command: 'mkdir again', is_background: false }),
+      ],
+      { cwd: root, home: dirs.home },
+    );
+    expect(next.code, next.stderr).toBe(0);
+  });
 });
