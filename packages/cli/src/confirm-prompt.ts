@@ -14,101 +14,36 @@ import {
   type ToolElicitationUrlConfirmationDetails,
 } from '@toolhost/core/internal/tools/tools.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { choicesFor, decisionFor, pickChoice, type SaveTargets } from './approval-choices.js';
 import { openInBrowser, systemOpener } from './browser.js';
 import { renderConfirmation, type Style } from './render.js';
-
-interface Choice {
-  label: string;
-  outcome: ToolConfirmationOutcome;
-}
-
-/**
- * The answers offered for a call. `oneShot`: the session is this one call, so the "always
- * allow ... this session" answers are left out (a plan's answers still decide its mode).
- */
-export function choicesFor(call: WaitingToolCall, options: { oneShot?: boolean } = {}): Choice[] {
-  const details = call.confirmationDetails;
-  const choices: Choice[] =
-    details.type === 'plan'
-      ? [
-          {
-            label: 'Yes, leave plan mode and ask before each change',
-            outcome: ToolConfirmationOutcome.ProceedOnce,
-          },
-          {
-            label: 'Yes, leave plan mode and approve edits automatically',
-            outcome: ToolConfirmationOutcome.ProceedAlways,
-          },
-        ]
-      : options.oneShot
-        ? [{ label: 'Yes', outcome: ToolConfirmationOutcome.ProceedOnce }]
-        : [
-            { label: 'Yes, this once', outcome: ToolConfirmationOutcome.ProceedOnce },
-            ...alwaysChoices(call),
-          ];
-  if (details.type === 'edit' && details.isModifiable) {
-    choices.push({
-      label: 'Change it in my editor first',
-      outcome: ToolConfirmationOutcome.ModifyWithEditor,
-    });
-  }
-  choices.push({ label: 'No', outcome: ToolConfirmationOutcome.Cancel });
-  return choices;
-}
-
-/** The "always allow ... this session" answers that fit the call's kind. */
-function alwaysChoices(call: WaitingToolCall): Choice[] {
-  const details = call.confirmationDetails;
-  switch (details.type) {
-    case 'mcp':
-      return [
-        {
-          label: `Yes, and always allow ${visibleText(details.toolName)} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlwaysTool,
-        },
-        {
-          label: `Yes, and always allow every tool of ${visibleText(details.serverName)} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlwaysServer,
-        },
-      ];
-    case 'exec':
-      return [
-        {
-          label: `Yes, and always allow ${visibleText(details.rootCommands.join(', ')) || 'these commands'} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlways,
-        },
-      ];
-    default:
-      return [
-        {
-          label: `Yes, and always allow ${visibleText(call.tool.name)} this session`,
-          outcome: ToolConfirmationOutcome.ProceedAlways,
-        },
-      ];
-  }
-}
 
 export async function askInTerminal(
   call: WaitingToolCall,
   style: Style,
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
-  options: { oneShot?: boolean } = {},
+  options: { oneShot?: boolean; saving?: SaveTargets } = {},
 ): Promise<ConfirmationDecision> {
   const choices = choicesFor(call, options);
   output.write(`\n${renderConfirmation(call.confirmationDetails, style)}\n\n`);
   choices.forEach((choice, index) => {
-    output.write(`  ${index + 1}. ${choice.label}\n`);
+    output.write(`  ${index + 1}. ${choice.label} ${style.dim(`(${choice.key})`)}\n`);
   });
+  const keys = choices.map((choice) => choice.key).join('/');
   const rl = createInterface({ input, output, terminal: false });
   try {
     for (;;) {
-      output.write(`Choose 1-${choices.length}: `);
+      output.write(`Choose 1-${choices.length} or ${keys}: `);
       const answer = await nextLine(rl);
       if (answer === null) return { outcome: ToolConfirmationOutcome.Cancel };
-      const picked = choices[Number.parseInt(answer.trim(), 10) - 1];
-      if (picked) return { outcome: picked.outcome };
-      output.write(`Please type a number from 1 to ${choices.length}.\n`);
+      const picked = pickChoice(choices, answer);
+      if (picked) {
+        const { decision, notice } = await decisionFor(picked);
+        if (notice) output.write(`${notice}\n`);
+        return decision;
+      }
+      output.write(`Please type a number from 1 to ${choices.length}, or one of ${keys}.\n`);
     }
   } finally {
     rl.close();

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
+import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
@@ -42,6 +43,9 @@ Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL (or settings model.*, or the flags).
 Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
 
+/** Gathers a repeatable option's values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 function addSessionOptions(command: Command): Command {
   return command
     .option('--root <dir>', 'project root folder (default: the current folder)')
@@ -57,6 +61,11 @@ function addSessionOptions(command: Command): Command {
         'auto-edit',
         'yolo',
       ]),
+    )
+    .option(
+      '--mcp-config <file|json>',
+      'more MCP servers for this run: a file or JSON with { "mcpServers": ... } (repeatable)',
+      collect,
     );
 }
 
@@ -228,6 +237,14 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       // --root belongs to "mcp" and may stand before or after "auth".
       await runMcpAuthCommand(server, { ...mcp.opts<SessionOptions>(), ...options }, io.stderr);
     });
+  addMcpManageCommands(mcp, {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    warn,
+    done: (code) => {
+      exitCode = code;
+    },
+  });
   mcp
     .command('logout')
     .description("Sign out of a remote MCP server: delete toolhost's tokens for it.")

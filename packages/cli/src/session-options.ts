@@ -12,6 +12,8 @@ export interface SessionOptions {
   overrides?: Settings;
   /** An earlier session's id, when resuming it. */
   sessionId?: string;
+  /** `--mcp-config` values: more MCP servers for this run (commands/mcp-manage/). */
+  mcpConfig?: string[];
   /** A person answers this session's questions: MCP servers may ask them to visit a page. */
   urlElicitation?: boolean;
 }

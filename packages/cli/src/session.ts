@@ -6,11 +6,13 @@ import {
   type ApprovalMode,
   type Settings,
 } from '@toolhost/core/internal/config/settings-types.js';
+import { malformedEntries } from '@toolhost/core/internal/permissions/permission-rules.js';
 import { createToolRegistry } from '@toolhost/core/internal/tools/builtin.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
+import { mcpServersFromFlags } from './commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from './errors.js';
 import type { SessionOptions } from './session-options.js';
 
@@ -42,19 +44,26 @@ export async function openSession(
   warn: (line: string) => void,
 ): Promise<Session> {
   const approvalMode = parseApprovalMode(options.approvalMode);
+  const overrides = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   let session: Session;
   try {
     const { config, settings } = Config.load({
       root: options.root,
       includeDirectories: options.includeDirectories,
       approvalMode,
-      ...(options.overrides ? { overrides: options.overrides } : {}),
+      ...(overrides ? { overrides } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     });
     // A project's settings file may name keys with control characters: shown escaped.
     const warnings = settings.warnings.map((warning) =>
       visibleText(formatSettingsWarning(warning), { multiline: true }),
     );
+    for (const entry of malformedEntries(settings.merged))
+      warnings.push(
+        visibleText(
+          `permissions: "${entry}" is not a rule (write Tool or Tool(specifier), e.g. Bash(git diff:*)); it was ignored.`,
+        ),
+      );
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);
@@ -68,6 +77,15 @@ export async function openSession(
   }
   session.registry.startDiscovery();
   return session;
+}
+
+/** The flags' settings with the servers --mcp-config names added (they win by name). */
+function withMcpConfig(
+  overrides: Settings | undefined,
+  servers: Settings['mcpServers'],
+): Settings | undefined {
+  if (!servers) return overrides;
+  return { ...overrides, mcpServers: { ...overrides?.mcpServers, ...servers } };
 }
 
 /**

@@ -295,8 +295,13 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
     expect(asked.options.map((option) => option.kind)).toEqual([
       'allow_once',
       'allow_always',
+      'allow_always',
       'reject_once',
     ]);
+    expect(asked.options[2]).toMatchObject({
+      optionId: 'save-user',
+      name: `Yes, and always allow Edit(/${root}/**) (saved in your settings)`,
+    });
     const started = updatesOf(editor, 'tool_call').find(
       (update) => 'toolCallId' in update && update.toolCallId === 'call_write',
     );
@@ -323,6 +328,29 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
         entries: [{ content: 'Write the canary', priority: 'medium', status: 'in_progress' }],
       },
     ]);
+  });
+
+  it('an "always" answer saved as a rule is written to the user settings', async () => {
+    const canary = path.join(root, 'canary.txt');
+    const env = await modelEnv([
+      {
+        toolCalls: [
+          { id: 'call_write', name: 'write_file', args: { file_path: canary, content: 'x' } },
+        ],
+      },
+      { text: 'Written.' },
+    ]);
+    const editor = startEditor(env, (request) => {
+      const option = request.options.find((candidate) => candidate.optionId === 'save-user');
+      return { outcome: { outcome: 'selected', optionId: option!.optionId } };
+    });
+    const { sessionId } = await newSession(editor);
+    await prompt(editor, sessionId, 'Write the canary.');
+    expect(readFileSync(canary, 'utf8')).toBe('x');
+    const settings = JSON.parse(
+      readFileSync(path.join(dirs.home, '.toolhost', 'settings.json'), 'utf8'),
+    );
+    expect(settings.permissions.allow).toEqual([`Edit(/${root}/**)`]);
   });
 
   it('a change the editor rejects is not made, and the call ends failed', async () => {
@@ -482,6 +510,7 @@ describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout:
         'Yes, this once',
         'Yes, and always allow echo this session',
         'Yes, and always allow every tool of everything this session',
+        'Yes, and always allow mcp__everything__echo (saved in your settings)',
         'No',
       ],
     ]);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
+import { runCli } from './run-cli.js';
 
 let dirs: TempDirs;
 let root: string;
@@ -46,10 +47,12 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => 
     const shown = await call.waitFor('Choose 1-');
     expect(shown).toContain('Create greeting.txt?');
     expect(shown).toContain('+hello');
-    expect(shown).toContain('1. Yes\n');
+    expect(shown).toContain('1. Yes (y)\n');
     expect(shown).toContain('Change it in my editor first');
-    // One call is the whole session: nothing could keep an "always" answer.
-    expect(shown).not.toContain('always');
+    // One call is the whole session: nothing could keep an "always ... this session"
+    // answer; a rule saved in settings outlives it.
+    expect(shown).not.toContain('this session');
+    expect(shown).toContain(`always allow Edit(/${root}/**) (saved in your settings) (u)`);
     call.press('1', 'Enter');
     const { code, screen: after } = await exited(call);
     expect(code).toBe(0);
@@ -83,7 +86,7 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => 
     expect(noChoice).toMatch(/^\d$/);
     call.type('maybe');
     call.press('Enter');
-    await call.waitFor('Please type a number');
+    await call.waitFor('Please type a number from 1 to');
     call.type(noChoice!);
     call.press('Enter');
     const { code, screen: after } = await exited(call);
@@ -114,5 +117,100 @@ describe.skipIf(!hasTmux)(`toolhost call in a terminal${tmuxSkipReason}`, () => 
     const { code } = await exited(call);
     expect(code).toBe(3);
     expect(existsSync(canary)).toBe(false);
+  });
+
+  it('takes y and n as the interactive terminal does, and yes or no spelled out', async () => {
+    const file = path.join(root, 'by-key.txt');
+    const call = startCall(['write_file', JSON.stringify({ file_path: file, content: 'k\n' })]);
+    const shown = await call.waitFor('Choose 1-');
+    expect(shown).toMatch(/Choose 1-\d or y\/u\/e\/n:/);
+    call.type('y');
+    call.press('Enter');
+    expect((await exited(call)).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('k\n');
+
+    const other = path.join(root, 'declined.txt');
+    const second = startCall(['write_file', JSON.stringify({ file_path: other, content: 'x' })]);
+    await second.waitFor('Choose 1-');
+    second.type('no');
+    second.press('Enter');
+    expect((await exited(second)).code).toBe(3);
+    expect(existsSync(other)).toBe(false);
+  });
+
+  it('saves "always allow" as a rule in the user settings, which the next run honours', async () => {
+    const call = startCall([
+      'run_shell_command',
+      JSON.stringify({ command: 'touch first', is_background: false }),
+    ]);
+    const shown = await call.waitFor('Choose 1-');
+    expect(shown).toContain('always allow Bash(touch:*) (saved in your settings) (u)');
+    // The folder is not trusted: nothing is offered for the project's file.
+    expect(shown).not.toContain('(p)');
+    call.type('u');
+    call.press('Enter');
+    const { code, screen } = await exited(call);
+    expect(code).toBe(0);
+    expect(screen).toContain('Saved Bash(touch:*) to');
+    expect(existsSync(path.join(root, 'first'))).toBe(true);
+    const settings = JSON.parse(
+      readFileSync(path.join(dirs.home, '.toolhost', 'settings.json'), 'utf8'),
+    );
+    expect(settings.permissions.allow).toEqual(['Bash(touch:*)']);
+
+    // No terminal and no --yes: only the saved rule lets it run.
+    const next = runCli(
+      [
+        'call',
+        'run_shell_command',
+        JSON.stringify({ command: 'touch second', is_background: false }),
+      ],
+      { cwd: root, home: dirs.home },
+    );
+    expect(next.code, next.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'second'))).toBe(true);
+    const other = runCli(
+      [
+        'call',
+        'run_shell_command',
+        JSON.stringify({ command: 'mkdir third', is_background: false }),
+      ],
+      { cwd: root, home: dirs.home },
+    );
+    expect(other.code).toBe(3);
+    expect(existsSync(path.join(root, 'third'))).toBe(false);
+  });
+
+  it('in a trusted folder, p saves the rule in the project settings, keeping its comments', async () => {
+    expect(runCli(['trust'], { cwd: root, home: dirs.home }).code).toBe(0);
+    const projectFile = path.join(root, '.toolhost', 'settings.json');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(path.dirname(projectFile));
+    writeFileSync(
+      projectFile,
+      '{\n  // the team\'s settings\n  "tools": { "approvalMode": "default" }\n}\n',
+    );
+    const call = startCall([
+      'run_shell_command',
+      JSON.stringify({ command: 'mkdir made', is_background: false }),
+    ]);
+    const shown = await call.waitFor('Choose 1-');
+    expect(shown).toContain('always allow Bash(mkdir:*) in this project');
+    call.type('p');
+    call.press('Enter');
+    expect((await exited(call)).code).toBe(0);
+    const text = readFileSync(projectFile, 'utf8');
+    expect(text).toContain("// the team's settings");
+    expect(text).toContain('"Bash(mkdir:*)"');
+    expect(existsSync(path.join(dirs.home, '.toolhost', 'settings.json'))).toBe(false);
+    const next = runCli(
+      [
+        'call',
+        'run_shell_command',
+        JSON.stringify({ command: 'mkdir again', is_background: false }),
+      ],
+      { cwd: root, home: dirs.home },
+    );
+    expect(next.code, next.stderr).toBe(0);
   });
 });

@@ -53,6 +53,33 @@ describe.skipIf(!hasTmux)(
       expect(shown).toContain('greeting.txt +2 -0');
     });
 
+    it('saves "always allow" as a rule in the user settings (u), and the next call of it runs unasked', async () => {
+      let first = '';
+      let second = '';
+      app = await openApp((_request, index) =>
+        index === 0
+          ? { toolCalls: [{ name: 'write_file', args: { file_path: first, content: 'one\n' } }] }
+          : index === 1
+            ? { toolCalls: [{ name: 'write_file', args: { file_path: second, content: 'two\n' } }] }
+            : { text: 'Both are written.' },
+      );
+      first = path.join(app.dirs.root, 'one.txt');
+      second = path.join(app.dirs.root, 'two.txt');
+      send(app.terminal, 'write two files');
+      const question = await app.terminal.waitFor('(u)');
+      expect(question).toContain(
+        `always allow Edit(/${app.dirs.root}/**) (saved in your settings)`,
+      );
+      app.terminal.press('u');
+      await app.terminal.waitFor('Both are written.');
+      expect(readFileSync(first, 'utf8')).toBe('one\n');
+      expect(readFileSync(second, 'utf8')).toBe('two\n');
+      const settings = JSON.parse(
+        readFileSync(path.join(app.dirs.home, '.toolhost', 'settings.json'), 'utf8'),
+      );
+      expect(settings.permissions.allow).toEqual([`Edit(/${app.dirs.root}/**)`]);
+    });
+
     it("opens the proposal in the person's editor (e), then writes their version (y)", async () => {
       let file = '';
       const editor = path.join(tmpdir(), `toolhost-fake-editor-${process.pid}.sh`);

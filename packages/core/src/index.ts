@@ -184,6 +184,19 @@ export {
   type TokenUsage,
   UsageTracker,
 } from './models/token-usage.js';
+export {
+  type CallFacts,
+  decideCall,
+  shellPolicyRules,
+  type Verdict,
+} from './permissions/decision.js';
+export {
+  type PermissionRule,
+  parseRule,
+  type RuleList,
+  type RuleSet,
+  rulesFromSettings,
+} from './permissions/permission-rules.js';
 // Model API adapters
 export * from './providers/index.js';
 export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
@@ -192,7 +205,7 @@ export {
   type CommandAnalysis,
   type ShellCommand,
 } from './shell/command-analysis.js';
-export { type ShellRule, shellRules } from './shell/command-rules.js';
+export { type ShellRule, shellPattern, shellRules } from './shell/command-rules.js';
 export {
   endRunningProcessGroups,
   runningProcessGroups,

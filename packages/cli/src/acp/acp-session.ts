@@ -21,6 +21,7 @@ import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.
 import type { AgentFlags } from '../agent/agent-flags.js';
 import { type AgentStart, withAgentStart } from '../agent/agent-start.js';
 import { withAttachments } from '../agent/headless.js';
+import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import { UsageError } from '../errors.js';
 import type { PromptContent } from '../ui/prompt-content.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
@@ -50,6 +51,8 @@ export class AcpSession {
   private updates: Promise<void> = Promise.resolve();
   private lastFinishReason: string | undefined;
   private readonly stopFollowingMode: () => void;
+  /** Where "always" answers may save their rules. */
+  private readonly saving: SaveTargets;
 
   constructor(
     private readonly start: AgentStart,
@@ -61,6 +64,7 @@ export class AcpSession {
     private readonly closed: () => Promise<unknown>,
   ) {
     this.id = start.session.config.sessionId;
+    this.saving = saveTargets(start.session.config);
     this.tracker = new ToolCallTracker(start.session.registry);
     if (editor?.fs?.readTextFile) readUnsavedBuffers(start.session.registry, client, this.id);
     this.agent = start.createAgent({
@@ -68,7 +72,7 @@ export class AcpSession {
       onConfirmationRequest: async (call) => {
         await this.updates;
         const signal = this.running?.signal ?? AbortSignal.abort();
-        return requestPermission(this.client, this.id, call, signal);
+        return requestPermission(this.client, this.id, call, signal, this.saving);
       },
       onWarning: (message) => warn(`warning: ${message}`),
     });

@@ -15,7 +15,7 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
-import { choicesFor } from '../confirm-prompt.js';
+import { type Choice, choicesFor, decisionFor, type SaveTargets } from '../approval-choices.js';
 import { confirmationContent, describeToolCall } from './tool-calls.js';
 
 const KINDS: Partial<Record<ToolConfirmationOutcome, PermissionOptionKind>> = {
@@ -26,11 +26,22 @@ const KINDS: Partial<Record<ToolConfirmationOutcome, PermissionOptionKind>> = {
   [ToolConfirmationOutcome.Cancel]: 'reject_once',
 };
 
-export function permissionOptions(call: WaitingToolCall): PermissionOption[] {
-  return choicesFor(call).flatMap((choice) => {
-    const kind = KINDS[choice.outcome];
-    return kind ? [{ optionId: choice.outcome, name: choice.label, kind }] : [];
-  });
+/** The offered answers and their option ids (a saved rule's: `save-user`, `save-project`). */
+function offered(call: WaitingToolCall, saving?: SaveTargets): Map<string, Choice> {
+  const choices = new Map<string, Choice>();
+  for (const choice of choicesFor(call, { saving })) {
+    if (!KINDS[choice.outcome]) continue;
+    choices.set(choice.save ? `save-${choice.save.scope}` : choice.outcome, choice);
+  }
+  return choices;
+}
+
+export function permissionOptions(call: WaitingToolCall, saving?: SaveTargets): PermissionOption[] {
+  return [...offered(call, saving)].map(([optionId, choice]) => ({
+    optionId,
+    name: choice.label,
+    kind: KINDS[choice.outcome]!,
+  }));
 }
 
 export async function requestPermission(
@@ -38,12 +49,14 @@ export async function requestPermission(
   sessionId: string,
   call: WaitingToolCall,
   signal: AbortSignal,
+  saving?: SaveTargets,
 ): Promise<ConfirmationDecision> {
   const details = call.confirmationDetails;
   if (details.type === 'elicitation' || details.type === 'elicitation_url') {
     return { outcome: ToolConfirmationOutcome.Cancel };
   }
-  const options = permissionOptions(call);
+  const choices = offered(call, saving);
+  const options = permissionOptions(call, saving);
   let response: RequestPermissionResponse;
   try {
     response = await client.request(
@@ -60,10 +73,8 @@ export async function requestPermission(
     return { outcome: ToolConfirmationOutcome.Cancel };
   }
   if (response.outcome.outcome !== 'selected') return { outcome: ToolConfirmationOutcome.Cancel };
-  const picked = response.outcome.optionId;
-  const offered = options.find((option) => option.optionId === picked);
   // An answer that was not offered is a no, never a guess at a yes.
-  return {
-    outcome: offered ? (picked as ToolConfirmationOutcome) : ToolConfirmationOutcome.Cancel,
-  };
+  const picked = choices.get(response.outcome.optionId);
+  if (!picked) return { outcome: ToolConfirmationOutcome.Cancel };
+  return (await decisionFor(picked)).decision;
 }

@@ -17,6 +17,7 @@ export interface AgentFlags {
   yolo?: boolean;
   allowedTools?: string[];
   excludeTools?: string[];
+  mcpConfig?: string[];
   maxSessionTurns?: string;
   maxToolCalls?: string;
   maxWallTime?: string;
@@ -72,6 +73,11 @@ export function addAgentOptions(command: Command): Command {
       '--exclude-tools <tools>',
       'tools to leave out, comma-separated (repeatable)',
       collectList,
+    )
+    .option(
+      '--mcp-config <file|json>',
+      'more MCP servers for this run: a file or JSON with { "mcpServers": ... } (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--max-session-turns <n>', 'stop after this many model requests (exit 53)')
     .option('--max-tool-calls <n>', 'stop after this many tool calls (exit 55)')

@@ -68,6 +68,7 @@ export async function withAgentStart<T>(
       includeDirectories: flags.includeDirectories,
       approvalMode,
       overrides: { ...settingsFrom(flags), ...frontEndSettings },
+      ...(flags.mcpConfig ? { mcpConfig: flags.mcpConfig } : {}),
       ...(resumed ? { sessionId: resumed.id } : {}),
       urlElicitation: personAnswers,
     },

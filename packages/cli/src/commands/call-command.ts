@@ -13,6 +13,7 @@ import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
 import { describeMedia } from '@toolhost/core/internal/utils/image-size.js';
 import { plural } from '@toolhost/core/internal/utils/plural.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { saveTargets } from '../approval-choices.js';
 import { askFormInTerminal, askInTerminal, askVisitInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
@@ -82,9 +83,10 @@ export async function runCallCommand(
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
     if (canAsk()) {
       askedAbout = call;
-      // One call is the whole session: "always" choices would promise what nothing keeps.
+      // One call is the whole session: only "always" answers saved as rules outlive it.
       const decision = await askInTerminal(call, io.style, io.stdin, io.stderr, {
         oneShot: true,
+        saving: saveTargets(session.config),
       });
       if (decision.outcome === ToolConfirmationOutcome.Cancel) needsConfirmation = call;
       return decision;

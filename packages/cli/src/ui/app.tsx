@@ -92,6 +92,8 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
               call={live.approval.call}
               isActive={!live.suspended}
               onAnswer={(decision) => controller.answerApproval(decision)}
+              saving={controller.saveTargets()}
+              onNotice={(text) => controller.setHint(text)}
               onEscape={() => controller.cancelTurn()}
             />
           ) : null}

@@ -28,6 +28,7 @@ import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js'
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
+import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
@@ -66,6 +67,7 @@ export class SessionController {
   private turn: { controller: AbortController; startedAt: number } | undefined;
   private readonly queue: Array<{ prompt: PromptContent; shown: string; done: () => void }> = [];
   private servicesObject: AppServices | undefined;
+  private savingTo: SaveTargets | undefined;
   private readonly approvals: PendingApproval[] = [];
   private cancelledLastTurn = false;
   private readonly startedAt = Date.now();
@@ -249,6 +251,12 @@ export class SessionController {
     const next = this.modesInCycle[(at + 1) % this.modesInCycle.length] ?? 'default';
     this.options.config.setApprovalMode(next);
   };
+
+  /** Where "always" answers may save their rules (approval-choices.ts). */
+  saveTargets(): SaveTargets {
+    this.savingTo ??= saveTargets(this.options.config);
+    return this.savingTo;
+  }
 
   setHint(hint: string | undefined): void {
     this.update({ hint });

@@ -2,8 +2,14 @@
 import { isObject } from '../utils/json-schema.js';
 import type { Settings } from './settings-types.js';
 
-/** Keys whose lists add up across layers, so a project cannot undo a user's exclusion. */
-const UNION_KEYS = new Set(['tools.exclude', 'mcp.excluded']);
+/** Keys whose lists add up across layers, so a project cannot undo a user's exclusion or rule. */
+const UNION_KEYS = new Set([
+  'tools.exclude',
+  'mcp.excluded',
+  'permissions.allow',
+  'permissions.ask',
+  'permissions.deny',
+]);
 
 /** Deep-merges `upper` over `lower`: objects merge, lists are replaced (except UNION_KEYS). */
 export function mergeSettings(lower: Settings, upper: Settings): Settings {

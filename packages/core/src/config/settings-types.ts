@@ -114,6 +114,8 @@ export interface Settings {
     };
     webFetch?: { allowedHosts?: string[] };
   };
+  /** Permission rules in Qwen Code's and Claude Code's syntax (permissions/). */
+  permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
   files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom'; legacyEncoding?: string };
   mcp?: { serverCommand?: string; allowed?: string[]; excluded?: string[] };
   mcpServers?: Record<string, McpServerSettings>;

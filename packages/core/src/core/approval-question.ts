@@ -8,10 +8,11 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool, ToolCallConfirmationDetails } from '../tools/tools.js';
 import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
 import {
-  approvalModeSkips,
-  changesGitFolder,
-  isAllowedWithoutAsking,
+  type RuleGate,
   refusedByPlanMode,
+  ruleGate,
+  skipsQuestion,
+  withRuleQuestion,
 } from './approval-rules.js';
 import { callParams, toRequest } from './call-requests.js';
 import type { ScheduleInput } from './tool-call-types.js';
@@ -23,18 +24,21 @@ export interface HookPermission {
 }
 
 /**
- * The question for the person, or undefined when the call runs without one. A hook's `ask`
- * always asks; its `allow` answers what the approval mode would ask, but not a question
- * only the person may answer (`personOnly`: leaving the sandbox) nor a write into `.git/`.
+ * The question for the person, or undefined when the call runs without one. An ask rule
+ * (permissions.ask) and a hook's `ask` always ask; a hook's `allow` answers what the
+ * approval mode would ask, but not an ask rule's question, one only the person may answer
+ * (`personOnly`: leaving the sandbox) nor a write into `.git/`.
  */
 export function questionFor(
   config: Config,
   tool: AnyTool,
   params: Record<string, unknown>,
-  details: ToolCallConfirmationDetails | false,
-  intoGit: boolean,
+  own: ToolCallConfirmationDetails | false,
+  gate: RuleGate,
   hook: HookPermission = {},
 ): ToolCallConfirmationDetails | undefined {
+  const details = withRuleQuestion(own, tool, params, gate.askedBy);
+  const { intoGit } = gate;
   if (hook.permission === 'ask') {
     const question = details || hookQuestion(tool, params);
     const why = hook.reason ? `: ${hook.reason}` : '';
@@ -43,14 +47,15 @@ export function questionFor(
   if (!details) return undefined;
   if (intoGit && config.getApprovalMode() !== 'yolo')
     return { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
-  if (approvalModeSkips(config, details)) return undefined;
-  if (hook.permission === 'allow' && !details.personOnly && !intoGit) return undefined;
+  if (skipsQuestion(config, details)) return undefined;
+  const onlyThePerson = details.personOnly || details.askedByRules?.length;
+  if (hook.permission === 'allow' && !onlyThePerson) return undefined;
   return details;
 }
 
 /**
  * Whether running this call would ask the person: the same rules as the scheduler's
- * (approval mode, allow-lists, what was allowed "always", the tool's own check), without
+ * (approval mode, permission rules, what was allowed "always", the tool's own check), without
  * running it or its hooks. A call that would fail before asking (unknown tool, invalid
  * parameters, refused by plan mode) needs no approval: it ends with an error response.
  */
@@ -66,8 +71,8 @@ export async function callNeedsApproval(
   const params = callParams(tool, request.args);
   if (tool.validateToolParams(params)) return false;
   if (refusedByPlanMode(config, tool)) return false;
-  const intoGit = changesGitFolder(config, tool, params);
-  if (!intoGit && isAllowedWithoutAsking(config, tool)) return false;
+  const gate = ruleGate(config, tool, params);
+  if (gate.refused || gate.allowed) return false;
   const details = await tool.shouldConfirmExecute(params, signal);
-  return questionFor(config, tool, params, details, intoGit) !== undefined;
+  return questionFor(config, tool, params, details, gate) !== undefined;
 }

@@ -1,6 +1,11 @@
-/** Which calls run without asking: approval modes, allow-lists, "always" answers, plan mode and writes into `.git/`. */
+/**
+ * Which calls run without asking: approval modes, permission rules (permissions/), "always"
+ * answers, plan mode and writes into `.git/`.
+ */
 import type { Config } from '../config/config.js';
 import type { ApprovalMode } from '../config/settings-types.js';
+import { deniedMessage, ruleVerdict } from '../permissions/call-rules.js';
+import type { PermissionRule } from '../permissions/permission-rules.js';
 import {
   type AnyTool,
   isReadOnlyKind,
@@ -41,11 +46,66 @@ export function changesGitFolder(
     .some((location) => isInsideGitFolder(location.path, config.workspace));
 }
 
-/** Allowed "always" in this session, or listed in `tools.allowed`. */
+/** Allowed "always" in this session, or the whole tool by an allow rule (`tools.allowed`...). */
 export function isAllowedWithoutAsking(config: Config, tool: AnyTool): boolean {
   if (config.sessionAllowedTools.has(tool.name)) return true;
-  const allowed = config.settings.tools?.allowed ?? [];
-  return allowed.some((entry) => entry === tool.name || entry === tool.displayName);
+  return ruleVerdict(config, tool, {})?.kind === 'allow';
+}
+
+export interface RuleGate {
+  /** What the model reads when a deny rule refuses the call. */
+  refused?: string;
+  /** The ask rule that makes the call be asked about in every approval mode. */
+  askedBy?: PermissionRule;
+  /** Runs without asking: an allow rule, or an "always" answer of this session. */
+  allowed: boolean;
+  /** It changes files inside `.git/`, which asks in every mode but yolo. */
+  intoGit: boolean;
+}
+
+/** What the permission rules and this session's "always" answers say about a call. */
+export function ruleGate(config: Config, tool: AnyTool, params: Record<string, unknown>): RuleGate {
+  const intoGit = changesGitFolder(config, tool, params);
+  const verdict = ruleVerdict(config, tool, params);
+  if (verdict?.kind === 'deny')
+    return { refused: deniedMessage(verdict, tool), allowed: false, intoGit };
+  if (verdict?.kind === 'ask') return { askedBy: verdict.rule, allowed: false, intoGit };
+  const allowed = verdict?.kind === 'allow' || config.sessionAllowedTools.has(tool.name);
+  return { allowed: allowed && !intoGit, intoGit };
+}
+
+/**
+ * The question to ask, marked with the ask rule that forces it. A tool that would not ask
+ * at all (a read) gets a plain question saying which rule asks.
+ */
+export function withRuleQuestion(
+  details: ToolCallConfirmationDetails | false,
+  tool: AnyTool,
+  params: Record<string, unknown>,
+  rule: PermissionRule | undefined,
+): ToolCallConfirmationDetails | false {
+  if (!rule) return details;
+  const why = `the rule ${rule.entry} in ${rule.source} asks`;
+  if (!details)
+    return {
+      type: 'info',
+      title: `${tool.displayName}: ${tool.getDescription(params)}? (${why})`,
+      prompt: tool.getDescription(params),
+      onConfirm: () => undefined,
+    };
+  return { ...details, askedByRules: [...(details.askedByRules ?? []), rule.entry] };
+}
+
+/** Whether the approval mode answers the question by itself (never for an ask rule's). */
+export function skipsQuestion(config: Config, details: ToolCallConfirmationDetails): boolean {
+  return !details.askedByRules?.length && approvalModeSkips(config, details);
+}
+
+/** What the model reads when a call needs a yes and nobody can be asked. */
+export function cannotAskMessage(tool: AnyTool, details: ToolCallConfirmationDetails): string {
+  if (details.askedByRules?.length)
+    return `${tool.name} is asked about by the rule ${details.askedByRules.join(', ')} (permissions.ask) and this session cannot ask the person. The person can run it where they can be asked.`;
+  return `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (permissions.allow or tools.allowed) or with another approval mode.`;
 }
 
 export function approvalModeSkips(config: Config, details: ToolCallConfirmationDetails): boolean {

@@ -22,10 +22,10 @@ import {
 } from '../tools/tools.js';
 import { callNeedsApproval, questionFor } from './approval-question.js';
 import {
-  changesGitFolder,
-  isAllowedWithoutAsking,
+  cannotAskMessage,
   PLAN_MODE_MESSAGE,
   refusedByPlanMode,
+  ruleGate,
 } from './approval-rules.js';
 import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
@@ -200,28 +200,21 @@ export class CoreToolScheduler {
       this.finishCancelled(index, 'The call was cancelled before it started.');
       return false;
     }
-    const hookAsks = hook.permission === 'ask';
-    const intoGit = changesGitFolder(this.config, tool, this.paramsOf(index));
-    if (!intoGit && !hookAsks && isAllowedWithoutAsking(this.config, tool)) return true;
+    const gate = ruleGate(this.config, tool, this.paramsOf(index));
+    if (gate.refused) return this.refuse(index, gate.refused);
+    if (gate.allowed && hook.permission !== 'ask') return true;
     for (;;) {
       const params = this.paramsOf(index);
-      let details = await tool.shouldConfirmExecute(params, signal);
+      const own = await tool.shouldConfirmExecute(params, signal);
       if (signal.aborted) {
         this.finishCancelled(index, 'The call was cancelled before it started.');
         return false;
       }
-      details = questionFor(this.config, tool, params, details, intoGit, hook) ?? false;
+      const details = questionFor(this.config, tool, params, own, gate, hook);
       if (!details) return true;
 
       const ask = this.options.onConfirmationRequest;
-      if (!ask) {
-        this.finishWithError(
-          index,
-          ToolErrorType.EXECUTION_DENIED,
-          `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (tools.allowed) or with another approval mode.`,
-        );
-        return false;
-      }
+      if (!ask) return this.refuse(index, cannotAskMessage(tool, details));
       this.update(index, { status: 'awaiting_approval', tool, confirmationDetails: details });
       const decision = await raceAbort(ask(this.calls[index] as WaitingToolCall), signal);
       if (!decision) {
@@ -369,6 +362,12 @@ export class CoreToolScheduler {
       response: errorResponse(call.request, type, message),
       durationMs: Date.now() - call.startTime,
     });
+  }
+
+  /** Ends a call the rules or the session refuse; false, for `approve`. */
+  private refuse(index: number, message: string): false {
+    this.finishWithError(index, ToolErrorType.EXECUTION_DENIED, message);
+    return false;
   }
 
   private finishCancelled(index: number, message: string, result?: ToolResult): void {

@@ -19,6 +19,8 @@ export interface ReadOnlyContext {
   /** True when an absolute path may be read (inside the workspace roots, links resolved). */
   canRead(absolutePath: string): boolean;
   homeDir: string;
+  /** The Read deny rule (permissions/) that covers a file, so reading it is not read-only. */
+  readDenied?(absolutePath: string): string | undefined;
   /** Why the repository's git config is unsafe for read-only git; defaults to reading it. */
   gitConfigProblem?(dir: string): string | null;
 }
@@ -154,6 +156,8 @@ function fileProblem(shown: string, absolute: string, context: ReadOnlyContext):
   }
   // The resolved path: a `canRead` that compares text would take `/ws/../x` for inside.
   if (!context.canRead(real)) return `${shown} is outside the workspace`;
+  const rule = context.readDenied?.(path.resolve(absolute)) ?? context.readDenied?.(real);
+  if (rule) return `${shown} is covered by the deny rule ${rule}`;
   return null;
 }
 

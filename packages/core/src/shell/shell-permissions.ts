@@ -15,11 +15,21 @@ import { isSystemProgram } from './system-programs.js';
 export type ShellDecision =
   | { kind: 'deny'; message: string }
   | { kind: 'allow'; reason: 'rules' | 'read_only' }
-  | { kind: 'ask'; rootCommands: string[]; reasons: string[] };
+  | {
+      kind: 'ask';
+      rootCommands: string[];
+      reasons: string[];
+      /** Ask rules that make this question be asked in every approval mode. */
+      askedByRules?: string[];
+    };
 
 export interface ShellPolicy {
   allowRules: ShellRule[];
+  /** Rules whose commands are asked about in every approval mode (`permissions.ask`). */
+  askRules?: ShellRule[];
   denyRules: ShellRule[];
+  /** The whole tool is allowed (`Bash` in permissions.allow): only deny and ask rules ask. */
+  allowAll?: boolean;
   /** Command names the person allowed "always" this session. */
   sessionAllowed: ReadonlySet<string>;
   /** Where the line runs and what it may read, for proving commands read-only. */
@@ -33,7 +43,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       const how = command.via ? ` (run by ${command.via})` : '';
       return {
         kind: 'deny',
-        message: `The command "${command.text}"${how} is blocked by the rule ${rule.entry} in tools.exclude. Do not try to run it another way; ask the person if it is needed.`,
+        message: `The command "${command.text}"${how} is blocked by the rule ${rule.entry} in ${rule.source ?? 'tools.exclude'}. Do not try to run it another way; ask the person if it is needed.`,
       };
     }
   }
@@ -62,9 +72,12 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   if (policy.denyRules.length > 0 && unclear.length > 0) {
     return {
       kind: 'deny',
-      message: `This command cannot be checked against the rules in tools.exclude (${policy.denyRules.map((r) => r.entry).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
+      message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => r.entry).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
+  const asked = askedBy(analysis, policy, unclear);
+  if (asked) return asked;
+  if (policy.allowAll) return { kind: 'allow', reason: 'rules' };
   const reasons: string[] = [...new Set(unclear)];
   if (analysis.substitutions.length > 0) {
     reasons.push(`it runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
@@ -91,4 +104,35 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   reasons.push(...readOnlyReasons);
   const rootCommands = [...new Set(notAllowed.map(key))];
   return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
+}
+
+/**
+ * The question ask rules force, in every approval mode: a command one of them matches (or
+ * might match), or, while any exists, a line with a part that cannot be checked.
+ */
+function askedBy(
+  analysis: CommandAnalysis,
+  policy: ShellPolicy,
+  unclear: string[],
+): ShellDecision | undefined {
+  const askRules = policy.askRules ?? [];
+  if (askRules.length === 0) return undefined;
+  const reasons: string[] = [];
+  const rules = new Set<string>();
+  const roots = new Set<string>();
+  for (const command of analysis.commands) {
+    const rule = findMatchingRule(askRules, command, 'deny');
+    if (!rule) continue;
+    rules.add(rule.entry);
+    roots.add(command.name);
+    reasons.push(
+      `the rule ${rule.entry} in ${rule.source ?? 'permissions.ask'} asks before "${command.text}"`,
+    );
+  }
+  if (unclear.length > 0) {
+    for (const rule of askRules) rules.add(rule.entry);
+    reasons.push(`it cannot be checked against the ask rules: ${unclear.join('; ')}`);
+  }
+  if (rules.size === 0) return undefined;
+  return { kind: 'ask', rootCommands: [...roots], reasons, askedByRules: [...rules] };
 }

@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { deniedFileTest } from '../permissions/call-rules.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { type ListFilesOptions, type ListingEngine, listFiles } from '../utils/file-listing.js';
 import {
@@ -88,6 +89,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const flags = ignoreFlags(params);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
+    const denied = deniedFileTest(this.config, this.name);
     const found = new FoundFiles(folders.length > 1, MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
     const searches: GlobSearch[] = [];
     for (const folder of folders) {
@@ -97,11 +99,11 @@ export class GlobTool extends BaseTool<GlobToolParams> {
       // Each file is stat'ed as the listing delivers it, while ripgrep walks on.
       await search.list({ ...flags, signal }, (file) => {
         if (file === search.literal) literalFound = true;
-        found.add(file);
+        if (!denied?.(file)) found.add(file);
       });
       // A path like app/[id]/page.tsx names a real file even though it looks like a glob.
       if (!literalFound && this.config.workspace.check(search.literal, 'read').ok)
-        if (isFile(search.literal)) found.add(search.literal);
+        if (isFile(search.literal) && !denied?.(search.literal)) found.add(search.literal);
     }
     if (signal.aborted)
       return errorResult(ToolErrorType.EXECUTION_FAILED, 'The search was cancelled.');

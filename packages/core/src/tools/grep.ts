@@ -1,6 +1,7 @@
 /** grep_search: finds lines matching a regular expression in the workspace's files. */
 import { stat } from 'node:fs/promises';
 import type { Config } from '../config/config.js';
+import { deniedFileTest } from '../permissions/call-rules.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { isWithin } from '../workspace/workspace-context.js';
@@ -103,6 +104,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     const several = targets.length > 1;
     const ignoreCase = isCaseInsensitive(params.pattern);
     const rules = new IgnoreRules(this.config.workspace.roots);
+    const denied = deniedFileTest(this.config, this.name);
     const probe: GrepMatch = { file: '', line: 0, text: '' };
     const wouldShow = (file: string, line: number) => {
       probe.file = file;
@@ -136,10 +138,12 @@ export class GrepTool extends BaseTool<GrepToolParams> {
         };
         const sink = {
           match: (match: GrepMatch) => {
+            if (denied?.(match.file)) return;
             countFile(match.file);
             kept.add(match);
           },
           hidden: (file: string) => {
+            if (denied?.(file)) return;
             countFile(file);
             kept.skip();
           },

@@ -3,6 +3,7 @@ import { type Dirent, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
+import { deniedFileTest } from '../permissions/call-rules.js';
 import { ConfinementError, readFolderConfined } from '../utils/confined-fs.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import {
@@ -83,6 +84,7 @@ export class LsTool extends BaseTool<LsToolParams> {
       ignoreFlags(params.file_filtering_options),
     );
     const hidden = { git: 0, repository: 0, toolhost: 0, pattern: 0 };
+    const denied = deniedFileTest(this.config, this.name);
     const folders: string[] = [];
     const files: string[] = [];
     for (const entry of entries) {
@@ -93,6 +95,7 @@ export class LsTool extends BaseTool<LsToolParams> {
         hidden.pattern++;
         continue;
       }
+      if (denied?.(full)) continue;
       const reason = rules.reason(full, isDirectory);
       if (reason) {
         hidden[reason]++;

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
+import { deniedFileTest } from '../permissions/call-rules.js';
 import { FolderHandles } from '../utils/confined-fs.js';
 import { detectFileType } from '../utils/file-content.js';
 import { listFiles } from '../utils/file-listing.js';
@@ -192,7 +193,13 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       }
       if (!matchedAny) skipped.push({ path: trimmed, reason: 'nothing matches' });
     }
+    const denied = deniedFileTest(this.config, this.name);
     return [...chosen.entries()]
+      .filter(([file]) => {
+        if (!denied?.(file)) return true;
+        skipped.push({ path: file, reason: 'a permissions.deny rule covers it' });
+        return false;
+      })
       .map(([file, explicit]) => ({ file, explicit }))
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }

@@ -7,8 +7,10 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { isAllowedWithoutAsking } from '../core/approval-rules.js';
+import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
+import { shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
-import { SHELL_TOOL_NAME, shellRules } from '../shell/command-rules.js';
+import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
 import { type ProfileName, profileFor } from '../shell/sandbox/profiles/profiles.js';
 import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
@@ -158,6 +160,9 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       // "Always" allows these command names for the session, not the whole tool.
       rememberAlways: 'tool-handles',
       ...(leaves ? { personOnly: true } : {}),
+      ...(decision.kind === 'ask' && decision.askedByRules
+        ? { askedByRules: decision.askedByRules }
+        : {}),
       onConfirm: (outcome) => {
         // "Always" never extends to running outside the sandbox.
         if (outcome === ToolConfirmationOutcome.ProceedAlways && !leaves) {
@@ -295,15 +300,18 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     cwd: string,
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
     const analysis = await analyzeCommand(command);
-    const tools = this.config.settings.tools ?? {};
+    const rules = shellPolicyRules(sessionRules(this.config));
     const workspace = this.config.workspace;
     const decision = decideShell(analysis, {
-      allowRules: shellRules([...(tools.allowed ?? []), ...(tools.core ?? [])]),
-      denyRules: shellRules(tools.exclude),
+      allowRules: rules.allow,
+      askRules: rules.ask,
+      denyRules: rules.deny,
+      allowAll: rules.allowAll,
       sessionAllowed: this.config.sessionAllowedShellCommands,
       readOnly: {
         cwd,
         canRead: (file) => workspace.check(file, 'read').ok,
+        readDenied: deniedFileTest(this.config, 'read_file') ?? undefined,
         homeDir: this.config.homeDir,
       },
     });

@@ -1,10 +1,12 @@
 /**
  * Which tools exist and which are active: registration, lookup by name, by a name other
- * models know or by `alias__tool`, and the `tools.core` / `tools.exclude` filters. Knows
+ * models know or by `alias__tool`, and the `tools.core` / `tools.exclude` / `permissions.deny`
+ * filters. Knows
  * nothing of where discovered tools come from (tool-registry.ts does).
  */
 import type { Config } from '../config/config.js';
 import type { FunctionDeclaration } from '../core/content.js';
+import { toolRemovedBy } from '../permissions/call-rules.js';
 import type { AnyTool } from './tools.js';
 
 /** Tool names other models were trained on, mapped to toolhost's. */
@@ -147,6 +149,8 @@ export class ToolCatalog {
     const { core, exclude } = this.config.settings.tools ?? {};
     const excludedBy = exclude?.find((entry) => names.has(entry));
     if (excludedBy !== undefined) return `turned off by tools.exclude ("${excludedBy}")`;
+    const removedBy = toolRemovedBy(this.config, tool);
+    if (removedBy !== undefined) return `turned off by ${removedBy}`;
     if (core && core.length > 0) {
       const listed = core.some((entry) => names.has(entry.replace(/\(.*\)$/s, '')));
       if (!listed) return 'not listed in tools.core, which names the only tools to offer';

@@ -128,6 +128,11 @@ interface ConfirmationBase {
   declineMessage?: string;
   /** Only the person answers this one: a hook's "allow" does not (leaving the sandbox). */
   personOnly?: boolean;
+  /**
+   * Ask rules (`permissions.ask`) that make this question be asked in every approval mode;
+   * yolo and auto-edit do not answer it.
+   */
+  askedByRules?: string[];
 }
 
 export interface ToolEditConfirmationDetails extends ConfirmationBase {

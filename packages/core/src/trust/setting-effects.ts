@@ -105,6 +105,11 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   // Lists that add up across layers: a project can only add exclusions.
   'tools.exclude': harmless,
   'tools.discoveryCommand': { effect: 'programs' },
+  // Rule lists add up across layers: a project's allow rules would let calls run
+  // unasked, so only the person's own stay; ask and deny rules only ever ask or refuse more.
+  'permissions.allow': { effect: 'approvals', noLooser: grantsNoMore() },
+  'permissions.ask': harmless,
+  'permissions.deny': harmless,
   'tools.callCommand': { effect: 'programs' },
   'tools.approvalMode': {
     effect: 'approvals',

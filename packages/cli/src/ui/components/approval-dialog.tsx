@@ -3,29 +3,22 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import { visibleConfirmation } from '@toolhost/core/internal/core/visible-confirmation.js';
-import {
-  type ToolCallConfirmationDetails,
-  ToolConfirmationOutcome,
-} from '@toolhost/core/internal/tools/tools.js';
+import type { ToolCallConfirmationDetails } from '@toolhost/core/internal/tools/tools.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
-import { choicesFor } from '../../confirm-prompt.js';
+import {
+  type Choice,
+  choicesFor,
+  decisionFor,
+  pickChoice,
+  type SaveTargets,
+} from '../../approval-choices.js';
 import { useUi } from '../ui-context.js';
 import { DiffLines } from './diff-view.js';
 import { ElicitationForm } from './elicitation-form.js';
 import { MarkdownText } from './markdown-text.js';
 import { PageVisitDialog } from './page-visit-dialog.js';
 import { QuestionBox } from './question-box.js';
-
-/** The single key for each answer, the same whatever the order of the list. */
-const KEYS: Record<ToolConfirmationOutcome, string> = {
-  [ToolConfirmationOutcome.ProceedOnce]: 'y',
-  [ToolConfirmationOutcome.ProceedAlways]: 'a',
-  [ToolConfirmationOutcome.ProceedAlwaysTool]: 'a',
-  [ToolConfirmationOutcome.ProceedAlwaysServer]: 's',
-  [ToolConfirmationOutcome.ModifyWithEditor]: 'e',
-  [ToolConfirmationOutcome.Cancel]: 'n',
-};
 
 /** Lines of a diff shown in the question (the rest is summarised). */
 const DIFF_LINES_IN_QUESTION = 40;
@@ -36,6 +29,10 @@ export interface ApprovalDialogProps {
   /** Esc: the answer is no, and the turn stops. */
   onEscape(): void;
   isActive: boolean;
+  /** Where an "always" answer may save its rule; without it, none is offered. */
+  saving?: SaveTargets;
+  /** A line for the person after the answer (where a rule was saved, or why not). */
+  onNotice?(text: string): void;
 }
 
 /** What the person is asked about a call: a server's form or page, or whether the call may run. */
@@ -53,26 +50,35 @@ export function ApprovalDialog(props: ApprovalDialogProps) {
 }
 
 /** Asks whether a call may run: what it will do, then the answers as single keys. */
-function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProps) {
+function ChoiceDialog({
+  call,
+  onAnswer,
+  onEscape,
+  isActive,
+  saving,
+  onNotice,
+}: ApprovalDialogProps) {
   const { theme, plain } = useUi();
-  const choices = choicesFor(call);
+  const choices = choicesFor(call, { saving });
   const [selected, setSelected] = useState(0);
+  const [answered, setAnswered] = useState(false);
+  const answer = (choice: Choice | undefined) => {
+    if (!choice || answered) return;
+    setAnswered(true);
+    void decisionFor(choice).then(({ decision, notice }) => {
+      if (notice) onNotice?.(notice);
+      onAnswer(decision);
+    });
+  };
   useInput(
     (input, key) => {
       if (key.escape) return onEscape();
       if (key.upArrow) return setSelected((at) => (at + choices.length - 1) % choices.length);
       if (key.downArrow || key.tab) return setSelected((at) => (at + 1) % choices.length);
-      if (key.return) {
-        const choice = choices[selected];
-        if (choice) onAnswer({ outcome: choice.outcome });
-        return;
-      }
-      const byNumber = /^[1-9]$/.test(input) ? choices[Number(input) - 1] : undefined;
-      const byKey = choices.find((choice) => KEYS[choice.outcome] === input.toLowerCase());
-      const picked = byNumber ?? byKey;
-      if (picked) onAnswer({ outcome: picked.outcome });
+      if (key.return) return answer(choices[selected]);
+      answer(pickChoice(choices, input));
     },
-    { isActive },
+    { isActive: isActive && !answered },
   );
   // What is shown: every string of the call made visible; the call itself runs as it is.
   const details = visibleConfirmation(call.confirmationDetails);
@@ -83,9 +89,9 @@ function ChoiceDialog({ call, onAnswer, onEscape, isActive }: ApprovalDialogProp
         {choices.map((choice, index) => {
           const isSelected = index === selected;
           return (
-            <Text key={choice.outcome} color={isSelected ? theme.accent : undefined}>
+            <Text key={choice.key} color={isSelected ? theme.accent : undefined}>
               {isSelected && !plain ? '› ' : '  '}
-              {index + 1}. {choice.label} <Text color={theme.muted}>({KEYS[choice.outcome]})</Text>
+              {index + 1}. {choice.label} <Text color={theme.muted}>({choice.key})</Text>
             </Text>
           );
         })}

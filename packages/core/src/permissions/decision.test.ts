@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { type CallFacts, decideCall, removingRule, shellPolicyRules } from './decision.js';
+import { parseRule, rulesFromSettings } from './permission-rules.js';
+
+const bases = { projectRoot: '/ws', homeDir: '/home/me' };
+const call = (tool: string, extra: Partial<CallFacts> = {}): CallFacts => ({
+  tool,
+  displayName: tool,
+  paths: [],
+  ...extra,
+});
+const decide = (
+  permissions: { allow?: string[]; ask?: string[]; deny?: string[] },
+  facts: CallFacts,
+) => decideCall(rulesFromSettings({ permissions }), facts, bases);
+
+describe('parseRule', () => {
+  it('reads a bare name, a specifier, and the whole-tool forms', () => {
+    expect(parseRule('Read', 'deny', 'permissions.deny')).toMatchObject({
+      name: 'Read',
+      tools: ['read_file', 'read_many_files', 'grep_search', 'glob', 'list_directory'],
+    });
+    expect(parseRule('Bash(git diff:*)', 'allow', 'x')?.specifier).toBe('git diff:*');
+    expect(parseRule('Bash(*)', 'allow', 'x')?.specifier).toBeUndefined();
+    expect(parseRule('Bash()', 'allow', 'x')?.specifier).toBeUndefined();
+    expect(parseRule('Bash(git', 'allow', 'x')).toBeUndefined();
+  });
+
+  it('reads MCP rules for a server, every tool of it, or one tool', () => {
+    expect(parseRule('mcp__github', 'allow', 'x')?.mcp).toEqual({ server: 'github' });
+    expect(parseRule('mcp__github__*', 'allow', 'x')?.mcp).toEqual({ server: 'github', tool: '*' });
+    expect(parseRule('mcp__git_hub__get_issue', 'allow', 'x')?.mcp).toEqual({
+      server: 'git_hub',
+      tool: 'get_issue',
+    });
+  });
+});
+
+describe('decideCall', () => {
+  it('puts deny over ask over allow, whatever order the lists are written in', () => {
+    const facts = call('read_file', { paths: ['/ws/secrets/key.pem'] });
+    expect(
+      decide({ allow: ['Read'], ask: ['Read(./secrets/**)'], deny: ['Read(*.pem)'] }, facts)?.kind,
+    ).toBe('deny');
+    expect(decide({ allow: ['Read'], ask: ['Read(./secrets/**)'] }, facts)?.kind).toBe('ask');
+    expect(decide({ allow: ['Read'] }, facts)?.kind).toBe('allow');
+    expect(decide({}, facts)).toBeUndefined();
+  });
+
+  it('knows both vocabularies, and the Read and Edit groups', () => {
+    for (const tool of ['read_file', 'read_many_files', 'grep_search', 'glob', 'list_directory'])
+      expect(decide({ deny: ['Read'] }, call(tool, { paths: ['/ws'] }))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read'] }, call('write_file', { paths: ['/ws/a'] }))).toBeUndefined();
+    expect(decide({ deny: ['Edit'] }, call('write_file', { paths: ['/ws/a'] }))?.kind).toBe('deny');
+    expect(decide({ deny: ['Write'] }, call('edit', { paths: ['/ws/a'] }))).toBeUndefined();
+    expect(decide({ deny: ['read_file'] }, call('read_file', { paths: ['/ws/a'] }))?.kind).toBe(
+      'deny',
+    );
+    expect(decide({ deny: ['ReadFile'] }, call('glob', { paths: ['/ws'] }))).toBeUndefined();
+    expect(decide({ deny: ['WebSearch'] }, call('web_search'))?.kind).toBe('deny');
+    expect(decide({ allow: ['Grep'] }, call('grep_search', { paths: ['/ws'] }))?.kind).toBe(
+      'allow',
+    );
+  });
+
+  it('reads path specifiers from the root, the project, the home folder and the working folder', () => {
+    const read = (file: string) => call('read_file', { paths: [file] });
+    expect(decide({ deny: ['Read(//etc/**)'] }, read('/etc/passwd'))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read(~/.ssh/**)'] }, read('/home/me/.ssh/id_rsa'))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read(/src/*.ts)'] }, read('/ws/src/a.ts'))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read(/src/*.ts)'] }, read('/ws/src/deep/a.ts'))).toBeUndefined();
+    expect(decide({ deny: ['Read(src/**)'] }, read('/ws/src/deep/a.ts'))?.kind).toBe('deny');
+    // A name without a folder matches at any depth; a folder covers what is inside it.
+    expect(decide({ deny: ['Read(.env)'] }, read('/ws/app/.env'))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read(./secrets)'] }, read('/ws/secrets/a/b'))?.kind).toBe('deny');
+    expect(decide({ deny: ['Read(./secrets/**)'] }, read('/ws/secretsx/a'))).toBeUndefined();
+  });
+
+  it('allows a path call only when every path it names is allowed', () => {
+    const facts = call('read_many_files', { paths: ['/ws/src/a.ts', '/ws/secret.txt'] });
+    expect(decide({ allow: ['Read(src/**)'] }, facts)).toBeUndefined();
+    expect(decide({ deny: ['Read(secret.txt)'] }, facts)?.kind).toBe('deny');
+  });
+
+  it('matches web_fetch hosts with their subdomains, never a look-alike', () => {
+    const fetch = (host: string) => call('web_fetch', { host });
+    expect(decide({ allow: ['WebFetch(domain:example.com)'] }, fetch('example.com'))?.kind).toBe(
+      'allow',
+    );
+    expect(
+      decide({ allow: ['WebFetch(domain:example.com)'] }, fetch('api.example.com'))?.kind,
+    ).toBe('allow');
+    expect(decide({ allow: ['WebFetch(domain:example.com)'] }, fetch('evilexample.com'))).toBe(
+      undefined,
+    );
+  });
+
+  it('matches MCP tools by server, by server wildcard and by tool', () => {
+    const mcp = call('echo', { mcp: { server: 'fake', tool: 'echo' } });
+    expect(decide({ allow: ['mcp__fake'] }, mcp)?.kind).toBe('allow');
+    expect(decide({ allow: ['mcp__fake__*'] }, mcp)?.kind).toBe('allow');
+    expect(decide({ allow: ['mcp__fake__echo'] }, mcp)?.kind).toBe('allow');
+    expect(decide({ allow: ['mcp__fake__other'] }, mcp)).toBeUndefined();
+    expect(decide({ allow: ['mcp__fakeish'] }, mcp)).toBeUndefined();
+    // Its name as toolhost lists it works too.
+    expect(decide({ deny: ['echo'] }, mcp)?.kind).toBe('deny');
+  });
+
+  it('maps the older keys onto the same rules', () => {
+    const rules = rulesFromSettings({
+      tools: { allowed: ['read_file'], exclude: ['web_fetch'], core: ['run_shell_command(git)'] },
+    });
+    expect(decideCall(rules, call('read_file', { paths: ['/ws/a'] }), bases)?.rule.source).toBe(
+      'tools.allowed',
+    );
+    expect(removingRule(rules, call('web_fetch'))?.source).toBe('tools.exclude');
+    expect(shellPolicyRules(rules).allow.map((rule) => rule.words)).toEqual([['git']]);
+  });
+
+  it('leaves shell specifiers to the shell tool, and a bare Bash allow yields to ask rules', () => {
+    const shell = call('run_shell_command');
+    expect(decide({ deny: ['Bash(rm:*)'] }, shell)).toBeUndefined();
+    expect(decide({ allow: ['Bash'] }, shell)?.kind).toBe('allow');
+    expect(decide({ allow: ['Bash'], ask: ['Bash(git push:*)'] }, shell)).toBeUndefined();
+  });
+});
+
+describe('shellPolicyRules', () => {
+  it('reads Bash specifiers as Claude Code does: exact unless they end in *', () => {
+    const rules = shellPolicyRules(
+      rulesFromSettings({
+        permissions: {
+          allow: ['Bash(npm run test)', 'Bash(git diff:*)', 'Bash(git log *)', 'Bash'],
+          ask: ['Bash(git push)'],
+          deny: ['Bash(rm:*)', 'Bash'],
+        },
+      }),
+    );
+    expect(rules.allow.map((rule) => [rule.words, rule.exact ?? false])).toEqual([
+      [['npm', 'run', 'test'], true],
+      [['git', 'diff'], false],
+      [['git', 'log', '*'], false],
+    ]);
+    expect(rules.ask[0]).toMatchObject({ words: ['git', 'push'], source: 'permissions.ask' });
+    expect(rules.ask[0]?.exact).toBeUndefined();
+    expect(rules.deny.map((rule) => rule.words)).toEqual([['rm'], ['*']]);
+    expect(rules.allowAll).toBe(true);
+  });
+});
