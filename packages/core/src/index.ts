@@ -89,6 +89,7 @@ export {
   Config,
   type ConfigParameters,
   DEFAULT_CONTEXT_FILE_NAME,
+  DEFAULT_CONTEXT_FILE_NAMES,
   DEFAULT_TRUNCATE_THRESHOLD,
   type LoadConfigOptions,
 } from './config/config.js';

@@ -19,6 +19,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolSearchTool } from '../tools/tool-search.js';
 import type { AgentEventListener } from './agent-events.js';
 import { type AgentLimits, AgentLoop } from './agent-loop.js';
+import { limitsWithSettings } from './agent-loop-options.js';
 import { Checkpointer, type CheckpointHook } from './checkpoints/checkpointer.js';
 import { ContextCompressor } from './compression.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
@@ -109,7 +110,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     ...(checkpoints ? { checkpoints } : {}),
     deferredTools,
     compressor: new ContextCompressor(model, () => model.endpoint.contextWindow, usage),
-    ...(options.limits ? { limits: options.limits } : {}),
+    limits: limitsWithSettings(config, options.limits),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }

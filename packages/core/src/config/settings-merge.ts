@@ -3,7 +3,7 @@ import { isObject } from '../utils/json-schema.js';
 import type { Settings } from './settings-types.js';
 
 /** Keys whose lists add up across layers, so a project cannot undo a user's exclusion. */
-const UNION_KEYS = new Set(['tools.exclude', 'mcp.excluded']);
+const UNION_KEYS = new Set(['tools.exclude', 'mcp.excluded', 'context.includeDirectories']);
 
 /** Deep-merges `upper` over `lower`: objects merge, lists are replaced (except UNION_KEYS). */
 export function mergeSettings(lower: Settings, upper: Settings): Settings {

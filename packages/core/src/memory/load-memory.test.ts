@@ -72,13 +72,13 @@ describe('loadMemory', () => {
     expect(memory.text).not.toContain('OAUTH-TOKEN');
   });
 
-  it('falls back to AGENTS.md when every configured name is a path', () => {
+  it('falls back to AGENTS.md and QWEN.md when every configured name is a path', () => {
     const config = new Config({
       roots: [dirs.root],
       homeDir: dirs.home,
       settings: { context: { fileName: ['../outside/secret.txt'] } },
     });
-    expect(config.getContextFileNames()).toEqual(['AGENTS.md']);
+    expect(config.getContextFileNames()).toEqual(['AGENTS.md', 'QWEN.md']);
     expect(loadMemory(config, { cwd: dirs.root }).text).not.toContain('OUTSIDE-SECRET');
   });
 });

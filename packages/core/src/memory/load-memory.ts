@@ -1,6 +1,8 @@
 /**
  * Collects the memory (context) files into the text an agent puts in its system prompt:
- * the global file first, then those from the workspace root down to the current folder.
+ * the global files first (~/.qwen, then ~/.toolhost), then those from the workspace root
+ * down to the current folder, then (context.loadFromIncludeDirectories) those at the top
+ * of the other workspace roots.
  * A project's file is read only where it really is inside the workspace: one that is a
  * link leading out (to the person's keys, another project) is left out, in any folder.
  */
@@ -35,7 +37,13 @@ export function loadMemory(
     for (let depth = 1; depth <= steps.length; depth++)
       folders.push(path.join(root, ...steps.slice(0, depth)));
   }
-  const own = names.map((name) => path.join(config.userDir, name));
+  // Qwen Code's global memory (~/.qwen) below toolhost's own (~/.toolhost).
+  const own = [path.join(config.homeDir, '.qwen'), config.userDir].flatMap((dir) =>
+    names.map((name) => path.join(dir, name)),
+  );
+  // The other workspace roots' top folders, when settings ask for their memory too.
+  if (config.settings.context?.loadFromIncludeDirectories)
+    folders.push(...config.workspace.roots.filter((extra) => extra !== root));
   const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
   const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
   const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;

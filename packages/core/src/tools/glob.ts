@@ -85,7 +85,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const folders = this.searchFolders(params);
     if ('error' in folders) return folders.error;
 
-    const flags = ignoreFlags(params);
+    const flags = ignoreFlags(params, this.config);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const found = new FoundFiles(folders.length > 1, MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
