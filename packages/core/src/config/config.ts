@@ -50,6 +50,11 @@ export interface ConfigParameters {
    * reads the user file and the command line, never the project's); default: `settings`'.
    */
   parseOnlyAutoApproval?: boolean;
+  /**
+   * Whether the project's own files may loosen what the person allows (a trusted folder);
+   * default false: a project's subagent file cannot ask for a looser approval mode.
+   */
+  projectTrusted?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -78,6 +83,8 @@ export class Config {
    * without asking (weaker); only the person's own settings turn it on.
    */
   readonly parseOnlyAutoApproval: boolean;
+  /** Whether the project's own files may loosen what the person allows (ConfigParameters). */
+  readonly projectTrusted: boolean;
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -134,6 +141,7 @@ export class Config {
       params.parseOnlyAutoApproval ??
       this.settings.tools?.shell?.parseOnlyAutoApproval ??
       SETTING_DEFAULTS.tools.shell.parseOnlyAutoApproval;
+    this.projectTrusted = params.projectTrusted ?? false;
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -176,6 +184,7 @@ export class Config {
       homeDir: options.homeDir,
       sessionId: options.sessionId,
       untrustedEndpoints: settings.untrustedEndpoints,
+      projectTrusted: settings.projectTrusted,
       parseOnlyAutoApproval: ownParseOnlyAutoApproval(settings, options.overrides),
     });
     return { config, settings };

@@ -59,6 +59,11 @@ export interface LoadedSettings {
    * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
    */
   untrustedEndpoints: EndpointSetting[];
+  /**
+   * Whether the project's files apply in full: the folder is trusted, or folder trust is
+   * off. Files other than settings (subagent files) are judged by it too.
+   */
+  projectTrusted: boolean;
 }
 
 export interface LoadSettingsOptions {
@@ -147,7 +152,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const projectIndexes = read.flatMap((file, index) =>
     file.scope === 'project' && file.raw ? [index] : [],
   );
-  const honoured = projectIndexes.length === 0 || projectHonoured(files, options, homeDir);
+  const projectTrusted = projectHonoured(files, options, homeDir);
+  const honoured = projectIndexes.length === 0 || projectTrusted;
   const person = honoured ? {} : personLayers.reduce(mergeSettings, {});
   // Each project file (Qwen Code's and toolhost's) is judged against the person's own.
   for (const index of projectIndexes) {
@@ -190,6 +196,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     files,
     warnings,
     untrustedEndpoints,
+    projectTrusted,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }

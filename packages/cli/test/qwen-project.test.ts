@@ -1,0 +1,99 @@
+/**
+ * A project set up for Qwen Code 0.24 (fixtures/qwen-project: .qwen/settings.json,
+ * QWEN.md, .qwen/agents/writer.md) run headless with the scripted model: its memory
+ * reaches the prompt, its settings' unsupported keys are named once, its subagent file's
+ * fields apply, and that file's `approvalMode: yolo` lets the subagent write unasked only
+ * once the folder is trusted.
+ */
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { runCli, runCliAsync } from './run-cli.js';
+
+const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/qwen-project');
+
+let dirs: TempDirs;
+let root: string;
+let home: string;
+let server: ModelServer | undefined;
+
+beforeEach(() => {
+  dirs = makeTempDirs({ rootName: 'project' });
+  ({ root, home } = dirs);
+  cpSync(FIXTURE, root, { recursive: true });
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  dirs.cleanup();
+});
+
+/** The main agent hands the writing to the writer subagent, which writes the canary. */
+async function delegateTheWrite(canary: string) {
+  server = await startModelServer([
+    {
+      toolCalls: [
+        {
+          id: 'call_task',
+          name: 'task',
+          args: { description: 'write it', prompt: 'write the file', subagent_type: 'writer' },
+        },
+      ],
+    },
+    { toolCalls: [{ name: 'write_file', args: { file_path: canary, content: 'written\n' } }] },
+    { text: 'Done writing.' },
+    { text: 'The writer is done.' },
+  ]);
+  return runCliAsync(['-p', 'write the canary'], {
+    cwd: root,
+    home,
+    env: {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MODEL: 'scripted-model',
+    },
+  });
+}
+
+describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
+  it('untrusted: QWEN.md is read, the settings and agent file problems named, and approvalMode: yolo does not loosen', async () => {
+    const canary = path.join(root, 'canary.txt');
+    const result = await delegateTheWrite(canary);
+    expect(result.code).toBe(0);
+    // The subagent's write needed a yes nobody could give: the file's yolo did not apply.
+    expect(existsSync(canary)).toBe(false);
+    const systemPrompt = String(server!.requests[0]!.body.messages[0]!.content);
+    expect(systemPrompt).toContain('QWEN-MEMORY');
+    const settingsFile = path.join(root, '.qwen', 'settings.json');
+    const unsupported = result.stderr
+      .split('\n')
+      .filter((line) => line.includes(settingsFile) && line.includes('Qwen Code settings'));
+    expect(unsupported).toHaveLength(1);
+    for (const key of ['ui', 'general.vimMode', 'context.fileFiltering.enableFuzzySearch'])
+      expect(unsupported[0]).toContain(key);
+    expect(unsupported[0]).not.toContain('$version');
+    // The mapped keys are accepted without a word.
+    expect(result.stderr).not.toContain('defaultTimeoutMs');
+    expect(result.stderr).not.toContain('truncateToolOutputThreshold');
+    expect(result.stderr).toContain(
+      `${path.join(root, '.qwen', 'agents', 'writer.md')}: "mood" is not a field of subagent files`,
+    );
+    // maxTurns: 5 and the subagent's own tools reached the subagent's run.
+    const subagentRequest = server!.requests[1]!.body;
+    expect(subagentRequest.tools?.map((tool) => tool.function.name).sort()).toEqual([
+      'read_file',
+      'write_file',
+    ]);
+  });
+
+  it('trusted: the same agent file writes without asking', async () => {
+    expect(runCli(['trust'], { cwd: root, home }).code).toBe(0);
+    const canary = path.join(root, 'canary.txt');
+    const result = await delegateTheWrite(canary);
+    expect(result.code).toBe(0);
+    expect(readFileSync(canary, 'utf8')).toBe('written\n');
+  });
+});
