@@ -240,7 +240,13 @@ export {
   elicitationFields,
   parseFieldAnswer,
 } from './tools/mcp-elicitation.js';
-export { assignToolNames, validToolName } from './tools/mcp-names.js';
+export {
+  assignToolNames,
+  mcpQualifiedName,
+  mcpQualifiedNameOf,
+  namesServerTool,
+  validToolName,
+} from './tools/mcp-names.js';
 export { McpAuthRequiredError } from './tools/mcp-oauth.js';
 export { McpOAuthStore, oauthFile } from './tools/mcp-oauth-store.js';
 export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp-offerings.js';
