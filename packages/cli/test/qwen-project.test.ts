@@ -5,7 +5,7 @@
  * fields apply, and that file's `approvalMode: yolo` lets the subagent write unasked only
  * once the folder is trusted.
  */
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,5 +95,38 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
     const result = await delegateTheWrite(canary);
     expect(result.code).toBe(0);
     expect(readFileSync(canary, 'utf8')).toBe('written\n');
+  });
+
+  it("~/.qwen/settings.json's model.maxSessionTurns and maxToolCalls limit the run; flags still win", async () => {
+    // The project's own .qwen/settings.json (maxSessionTurns 20) would be above the user's.
+    rmSync(path.join(root, '.qwen', 'settings.json'));
+    mkdirSync(path.join(home, '.qwen'), { recursive: true });
+    writeFileSync(
+      path.join(home, '.qwen', 'settings.json'),
+      JSON.stringify({ model: { maxSessionTurns: 2 } }),
+    );
+    server = await startModelServer((_request, index) => ({
+      toolCalls: [{ name: 'glob', args: { pattern: `*.${index}` } }],
+    }));
+    const env = {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MODEL: 'scripted-model',
+    };
+    const run = (...flags: string[]) =>
+      runCliAsync(['-p', 'go', ...flags], { cwd: root, home, env });
+    let result = await run();
+    expect(result.code).toBe(53);
+    expect(server.requests).toHaveLength(2);
+    result = await run('--max-session-turns', '3');
+    expect(result.code).toBe(53);
+    expect(server.requests).toHaveLength(5);
+    writeFileSync(
+      path.join(home, '.qwen', 'settings.json'),
+      JSON.stringify({ model: { maxSessionTurns: -1, maxToolCalls: 1 } }),
+    );
+    result = await run();
+    expect(result.code).toBe(55);
+    expect(result.stderr).toMatch(/tool-call budget/);
   });
 });

@@ -98,8 +98,10 @@ function dropUnsupported(
     }
     const match = unsupportedMatch(keyPath);
     if (match === 'inside' && isObject(value)) {
+      const before = Object.keys(value).length;
       dropUnsupported(value, keyPath, supported, dropped);
-      if (Object.keys(value).length === 0 && !supported(keyPath)) delete node[name];
+      // A group left empty by what was dropped goes too (an empty one as written stays).
+      if (before > 0 && Object.keys(value).length === 0) delete node[name];
       continue;
     }
     if (match === 'listed' && !supported(keyPath)) {

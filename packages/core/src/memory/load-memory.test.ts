@@ -81,4 +81,58 @@ describe('loadMemory', () => {
     expect(config.getContextFileNames()).toEqual(['AGENTS.md', 'QWEN.md']);
     expect(loadMemory(config, { cwd: dirs.root }).text).not.toContain('OUTSIDE-SECRET');
   });
+
+  it("reads QWEN.md beside AGENTS.md by default, and Qwen Code's ~/.qwen/QWEN.md below ~/.toolhost's", () => {
+    write(path.join(dirs.home, '.qwen', 'QWEN.md'), 'QWEN-GLOBAL');
+    write(path.join(dirs.home, '.toolhost', 'AGENTS.md'), 'TOOLHOST-GLOBAL');
+    write(path.join(dirs.root, 'AGENTS.md'), 'PROJECT-AGENTS');
+    write(path.join(dirs.root, 'QWEN.md'), 'PROJECT-QWEN');
+    write(path.join(dirs.root, 'src', 'QWEN.md'), 'SRC-QWEN');
+    const memory = load(path.join(dirs.root, 'src'));
+    expect(memory.files).toEqual([
+      path.join(dirs.home, '.qwen', 'QWEN.md'),
+      path.join(dirs.home, '.toolhost', 'AGENTS.md'),
+      path.join(dirs.root, 'AGENTS.md'),
+      path.join(dirs.root, 'QWEN.md'),
+      path.join(dirs.root, 'src', 'QWEN.md'),
+    ]);
+  });
+
+  it('context.includeDirectories adds workspace roots; loadFromIncludeDirectories reads their memory', () => {
+    const shared = path.join(dirs.base, 'shared');
+    write(path.join(shared, 'QWEN.md'), 'SHARED-MEMORY');
+    const settingsFile = path.join(dirs.root, '.qwen', 'settings.json');
+    const settings = (load: boolean) =>
+      write(
+        settingsFile,
+        JSON.stringify({
+          context: { includeDirectories: [shared, 'missing'], loadFromIncludeDirectories: load },
+        }),
+      );
+    const open = () =>
+      Config.load({
+        root: dirs.root,
+        homeDir: dirs.home,
+        env: {},
+        systemSettingsPath: path.join(dirs.base, 'none.json'),
+      });
+    settings(false);
+    // The person trusts the project: its settings apply in full.
+    write(
+      path.join(dirs.home, '.toolhost', 'trustedFolders.json'),
+      JSON.stringify({ [dirs.root]: 'TRUST_FOLDER' }),
+    );
+    const first = open();
+    expect(first.config.workspace.roots).toEqual([dirs.root, shared]);
+    expect(first.settings.warnings).toEqual([
+      {
+        source: settingsFile,
+        key: 'context.includeDirectories',
+        message: `"missing" is not a folder (${path.join(dirs.root, 'missing')}); it was left out of the workspace.`,
+      },
+    ]);
+    expect(loadMemory(first.config, { cwd: dirs.root }).text).not.toContain('SHARED-MEMORY');
+    settings(true);
+    expect(loadMemory(open().config, { cwd: dirs.root }).text).toContain('SHARED-MEMORY');
+  });
 });
