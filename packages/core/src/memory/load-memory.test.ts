@@ -135,4 +135,35 @@ describe('loadMemory', () => {
     settings(true);
     expect(loadMemory(open().config, { cwd: dirs.root }).text).toContain('SHARED-MEMORY');
   });
+
+  it('brings in @path imports of a project QWEN.md, never from outside the workspace', () => {
+    write(path.join(dirs.root, 'README.md'), 'README-TEXT');
+    write(path.join(dirs.root, 'docs', 'style.md'), 'STYLE-TEXT, and back to @../QWEN.md');
+    write(path.join(dirs.root, 'code.md'), 'CODE-TEXT');
+    write(
+      path.join(dirs.root, 'QWEN.md'),
+      [
+        'See @README.md for the overview.',
+        '- Style: @docs/style.md',
+        'Mail me@example.com, not `@code.md`.',
+        '```',
+        '@code.md',
+        '```',
+        `Secret: @../outside/secret.txt and @${secret}`,
+      ].join('\n'),
+    );
+    const memory = load();
+    expect(memory.text).toContain('README-TEXT');
+    expect(memory.text).toContain('STYLE-TEXT, and back to @../QWEN.md');
+    expect(memory.text).not.toContain('CODE-TEXT');
+    expect(memory.text).toContain('me@example.com');
+    expect(memory.text).not.toContain('OUTSIDE-SECRET');
+    expect(memory.outside).toEqual([secret]);
+  });
+
+  it("lets the person's own memory file import their own files", () => {
+    write(path.join(dirs.home, '.qwen', 'prefs.md'), 'PERSON-PREFS');
+    write(path.join(dirs.home, '.qwen', 'QWEN.md'), 'My preferences: @prefs.md');
+    expect(load().text).toContain('PERSON-PREFS');
+  });
 });
