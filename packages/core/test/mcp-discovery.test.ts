@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ToolSubset } from '../src/agent/subagents/tool-subset.js';
 import type { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
 import { mcpQualifiedNameOf } from '../src/tools/mcp-names.js';
@@ -85,6 +86,16 @@ describe('discovery in the background', () => {
       name: 'echo',
       reason: 'turned off by tools.exclude ("mcp__late__echo")',
     });
+  });
+
+  it("gives a subagent whose file lists mcp__server__tool that server's tool", async () => {
+    const { config, registry: reg } = start({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+    });
+    await reg.whenDiscoveryComplete();
+    const subset = new ToolSubset(config, reg, ['read_file', 'mcp__everything__echo'], undefined);
+    expect(subset.getAllToolNames()).toEqual(['read_file', 'echo']);
+    expect(subset.unknownNames()).toEqual([]);
   });
 
   it('waits only for the servers that may have the tool, from what they offered last time', async () => {
