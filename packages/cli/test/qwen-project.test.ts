@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { runCli, runCliAsync } from './run-cli.js';
@@ -128,5 +129,24 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
     result = await run();
     expect(result.code).toBe(55);
     expect(result.stderr).toMatch(/tool-call budget/);
+  });
+
+  it("~/.qwen/settings.json's MCP servers start, and call takes Qwen Code's mcp__server__tool", () => {
+    mkdirSync(path.join(home, '.qwen'), { recursive: true });
+    writeFileSync(
+      path.join(home, '.qwen', 'settings.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+        },
+      }),
+    );
+    const result = runCli(['call', 'mcp__everything__echo', JSON.stringify({ message: 'hi' })], {
+      cwd: root,
+      home,
+    });
+    expect(result.stderr).not.toContain('does not exist');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
   });
 });
