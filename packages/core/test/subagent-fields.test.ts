@@ -142,4 +142,24 @@ describe('subagent file fields', { timeout: 60_000 }, () => {
       `${file}: "mood" is not a field of subagent files and was ignored (known: name, description, tools, model, approvalMode, maxTurns, color).`,
     ]);
   });
+
+  it('model.maxSubagentDepth (Qwen Code setting) 0 offers no task tool; unset offers it', () => {
+    dirs = makeTempDirs();
+    const endpoint = {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'k',
+      model: 'main-model',
+      contextWindow: 32_000,
+      timeoutMs: 10_000,
+      maxRetries: 0,
+    };
+    const withDepth = (settings: ConstructorParameters<typeof Config>[0]['settings']) => {
+      const config = new Config({ roots: [dirs!.root], homeDir: dirs!.home, settings });
+      const registry = createToolRegistry(config);
+      createAgentSession({ config, registry, endpoint });
+      return registry.getTool('task');
+    };
+    expect(withDepth({ model: { maxSubagentDepth: 0 } })).toBeUndefined();
+    expect(withDepth({})).toBeDefined();
+  });
 });

@@ -152,7 +152,7 @@ function registerTaskTool(
   deferredTools: DeferredTools,
 ) {
   const { config, registry } = options;
-  const maxDepth = options.maxSubagentDepth ?? 2;
+  const maxDepth = options.maxSubagentDepth ?? config.settings.model?.maxSubagentDepth ?? 2;
   if (maxDepth < 1 || registry.getRegisteredTool('task')) return;
   const { definitions, warnings } = loadSubagents(config);
   for (const warning of warnings) options.onWarning?.(warning);

@@ -69,7 +69,6 @@ export const QWEN_UNSUPPORTED_KEYS: readonly string[] = [
   'model.goalMaxTurns',
   'model.goalMaxActiveMinutes',
   'model.goalCheckpointTimeoutSeconds',
-  'model.maxSubagentDepth',
   'model.chatCompression',
   'model.sessionTokenLimit',
   'model.skipNextSpeakerCheck',

@@ -113,6 +113,8 @@ export interface Settings {
     maxToolCalls?: number;
     /** Seconds one run may take; -1 for no limit (as --max-wall-time). */
     maxWallTimeSeconds?: number;
+    /** Levels of subagents below the main agent (default 2; 0: none), as --max-subagent-depth. */
+    maxSubagentDepth?: number;
   };
   webSearch?: {
     provider?: 'tavily' | 'google' | 'brave' | 'searxng';

@@ -167,6 +167,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'model.maxSessionTurns': harmless,
   'model.maxToolCalls': harmless,
   'model.maxWallTimeSeconds': harmless,
+  'model.maxSubagentDepth': harmless,
   'webSearch.provider': { effect: 'endpoints' },
   'webSearch.baseUrl': { effect: 'endpoints' },
   'webSearch.searchEngineId': { effect: 'endpoints' },
