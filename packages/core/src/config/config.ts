@@ -274,9 +274,12 @@ export type { SettingsWarning };
  */
 function settingsDirectories(loaded: LoadedSettings, root: string, homeDir: string): string[] {
   const listed = loaded.merged.context?.includeDirectories ?? [];
-  const source =
-    [...loaded.files].reverse().find((file) => file.settings.context?.includeDirectories)?.path ??
-    'settings';
+  // The lists add up across files: a warning names the file that lists the folder.
+  const sourceOf = (entry: string) =>
+    [...loaded.files]
+      .reverse()
+      .find((file) => file.settings.context?.includeDirectories?.includes(entry))?.path ??
+    'command line';
   return listed.flatMap((entry) => {
     const folder =
       entry === '~' || entry.startsWith('~/')
@@ -290,7 +293,7 @@ function settingsDirectories(loaded: LoadedSettings, root: string, homeDir: stri
     }
     if (isFolder) return [folder];
     loaded.warnings.push({
-      source,
+      source: sourceOf(entry),
       key: 'context.includeDirectories',
       message: `"${entry}" is not a folder (${folder}); it was left out of the workspace.`,
     });
