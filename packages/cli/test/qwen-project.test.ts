@@ -66,6 +66,9 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
     expect(result.code).toBe(0);
     // The subagent's write needed a yes nobody could give: the file's yolo did not apply.
     expect(existsSync(canary)).toBe(false);
+    expect(result.stderr).toContain(
+      "asks for approval mode yolo, which a project's file may not give before you trust the folder",
+    );
     const systemPrompt = String(server!.requests[0]!.body.messages[0]!.content);
     expect(systemPrompt).toContain('QWEN-MEMORY');
     const settingsFile = path.join(root, '.qwen', 'settings.json');

@@ -78,7 +78,7 @@ export class LoopSubagentRunner implements SubagentRunner {
   }
 
   private inOwnMode<T>(definition: SubagentDefinition, work: () => Promise<T>): Promise<T> {
-    return runInMode(this.options.config, definition, work);
+    return runInMode(this.options.config, definition, work, this.options.warn);
   }
 
   async run(
@@ -158,10 +158,15 @@ function runInMode<T>(
   config: Config,
   definition: SubagentDefinition,
   work: () => Promise<T>,
+  warn?: (message: string) => void,
 ): Promise<T> {
   const session = config.getApprovalMode();
   const mayLoosen = !definition.fromProject || config.projectTrusted;
   const mode = subagentApprovalMode(session, definition.approvalMode, mayLoosen);
+  if (mode !== subagentApprovalMode(session, definition.approvalMode, true))
+    warn?.(
+      `subagent ${definition.name} (${definition.source}) asks for approval mode ${definition.approvalMode}, which a project's file may not give before you trust the folder ("toolhost trust"); it runs in ${mode} mode.`,
+    );
   if (mode === session) return work();
   const memory = new ApprovalMemory(config.approvals);
   memory.approvalMode = mode;
