@@ -89,6 +89,7 @@ export {
   Config,
   type ConfigParameters,
   DEFAULT_CONTEXT_FILE_NAME,
+  DEFAULT_CONTEXT_FILE_NAMES,
   DEFAULT_TRUNCATE_THRESHOLD,
   type LoadConfigOptions,
 } from './config/config.js';
@@ -269,7 +270,13 @@ export {
   elicitationFields,
   parseFieldAnswer,
 } from './tools/mcp-elicitation.js';
-export { assignToolNames, validToolName } from './tools/mcp-names.js';
+export {
+  assignToolNames,
+  mcpQualifiedName,
+  mcpQualifiedNameOf,
+  namesServerTool,
+  validToolName,
+} from './tools/mcp-names.js';
 export { McpAuthRequiredError } from './tools/mcp-oauth.js';
 export { McpOAuthStore, oauthFile } from './tools/mcp-oauth-store.js';
 export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp-offerings.js';

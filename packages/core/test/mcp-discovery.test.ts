@@ -6,8 +6,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ToolSubset } from '../src/agent/subagents/tool-subset.js';
 import type { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
+import { mcpQualifiedNameOf } from '../src/tools/mcp-names.js';
 import { McpToolCache } from '../src/tools/mcp-tool-cache.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
@@ -63,6 +65,37 @@ describe('discovery in the background', () => {
     const done = await call(config, reg, 'everything__echo', { message: 'qualified' });
     expect(output(done)).toBe('Echo: qualified');
     expect(reg.getTool('echo')?.name).toBe('echo');
+  });
+
+  it("finds a tool by Qwen Code's mcp__server__tool, waiting for that server; tools.exclude matches that name", async () => {
+    const late = { ...lateEverything(1500), trust: true };
+    // Last time the server offered other tools: only the name's server part says to wait.
+    const cache = new McpToolCache(path.join(session.ws.home, '.toolhost'));
+    cache.remember('late', late, ['other_tool']);
+    await cache.flush();
+    const { config, registry: reg } = start({ late });
+    const done = await call(config, reg, 'mcp__late__echo', { message: 'qwen name' });
+    expect(output(done)).toBe('Echo: qwen name');
+    const echo = reg.getTool('echo');
+    expect(echo?.name).toBe('echo');
+    expect(mcpQualifiedNameOf(echo!)).toBe('mcp__late__echo');
+    expect(reg.getTool('mcp__late__echo')).toBe(echo);
+    config.settings.tools = { exclude: ['mcp__late__echo'] };
+    expect(reg.getTool('echo')).toBeUndefined();
+    expect(reg.getInactiveTools()).toContainEqual({
+      name: 'echo',
+      reason: 'turned off by tools.exclude ("mcp__late__echo")',
+    });
+  });
+
+  it("gives a subagent whose file lists mcp__server__tool that server's tool", async () => {
+    const { config, registry: reg } = start({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+    });
+    await reg.whenDiscoveryComplete();
+    const subset = new ToolSubset(config, reg, ['read_file', 'mcp__everything__echo'], undefined);
+    expect(subset.getAllToolNames()).toEqual(['read_file', 'echo']);
+    expect(subset.unknownNames()).toEqual([]);
   });
 
   it('waits only for the servers that may have the tool, from what they offered last time', async () => {

@@ -134,9 +134,10 @@ export function limitsFrom(flags: AgentFlags): AgentLimits {
   };
 }
 
-export function subagentDepthFrom(flags: AgentFlags): number {
+/** The flag's depth; undefined leaves it to model.maxSubagentDepth (default 2). */
+export function subagentDepthFrom(flags: AgentFlags): number | undefined {
   if (flags.maxSubagentDepth === '0') return 0;
-  return positiveInteger('--max-subagent-depth', flags.maxSubagentDepth) ?? 2;
+  return positiveInteger('--max-subagent-depth', flags.maxSubagentDepth);
 }
 
 /** The settings the flags give: the highest layer, above files and environment. */

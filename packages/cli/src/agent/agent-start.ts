@@ -104,7 +104,7 @@ export async function withAgentStart<T>(
             registry,
             endpoint,
             limits,
-            maxSubagentDepth,
+            ...(maxSubagentDepth !== undefined ? { maxSubagentDepth } : {}),
             recorder,
             ...(resumed ? { history: resumed.history } : {}),
             ...hooks,

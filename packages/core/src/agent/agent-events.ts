@@ -91,6 +91,8 @@ export type AgentEvent =
       taskId: string;
       parentCallId?: string;
       subagent: string;
+      /** The color its file names (Qwen Code's `color`), for front ends. */
+      color?: string;
       description: string;
       event: AgentEvent;
     }

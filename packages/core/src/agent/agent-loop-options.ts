@@ -25,6 +25,25 @@ export interface AgentLimits {
   maxWallTimeMs?: number;
 }
 
+/**
+ * The limits of the main agent's runs: the front end's (flags) over the settings'
+ * (model.maxSessionTurns, model.maxToolCalls, model.maxWallTimeSeconds; -1 is no limit).
+ */
+export function limitsWithSettings(config: Config, given: AgentLimits = {}): AgentLimits {
+  const model = config.settings.model ?? {};
+  const set = (value: number | undefined) =>
+    value !== undefined && value >= 0 ? value : undefined;
+  const turns = set(model.maxSessionTurns);
+  const toolCalls = set(model.maxToolCalls);
+  const seconds = set(model.maxWallTimeSeconds);
+  return {
+    ...(turns !== undefined ? { maxTurns: turns } : {}),
+    ...(toolCalls !== undefined ? { maxToolCalls: toolCalls } : {}),
+    ...(seconds !== undefined ? { maxWallTimeMs: seconds * 1000 } : {}),
+    ...given,
+  };
+}
+
 /** Shrinks the history when it nears the context window; see compression.ts. */
 export interface HistoryCompressor {
   /** With `force`, compresses whatever the size (the person asked for it). */

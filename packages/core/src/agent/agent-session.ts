@@ -22,6 +22,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolSearchTool } from '../tools/tool-search.js';
 import type { AgentEventListener } from './agent-events.js';
 import { type AgentLimits, AgentLoop } from './agent-loop.js';
+import { limitsWithSettings } from './agent-loop-options.js';
 import { Checkpointer, type CheckpointHook } from './checkpoints/checkpointer.js';
 import { ContextCompressor } from './compression.js';
 import type { ConversationRecorder } from './conversation-recorder.js';
@@ -133,7 +134,7 @@ export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSe
     ...(checkpoints ? { checkpoints } : {}),
     deferredTools,
     compressor: new ContextCompressor(model, () => model.endpoint.contextWindow, usage),
-    ...(options.limits ? { limits: options.limits } : {}),
+    limits: limitsWithSettings(config, options.limits),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onConfirmationRequest
       ? { onConfirmationRequest: options.onConfirmationRequest }
@@ -190,7 +191,7 @@ function registerTaskTool(
   deferredTools: DeferredTools,
 ) {
   const { config, registry } = options;
-  const maxDepth = options.maxSubagentDepth ?? 2;
+  const maxDepth = options.maxSubagentDepth ?? config.settings.model?.maxSubagentDepth ?? 2;
   if (maxDepth < 1 || registry.getRegisteredTool('task')) return;
   const { definitions, warnings } = loadSubagents(config);
   for (const warning of warnings) options.onWarning?.(warning);

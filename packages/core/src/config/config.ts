@@ -4,6 +4,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApprovalMemory, activeApprovalMemory } from '../core/approval-memory.js';
@@ -28,7 +29,10 @@ import {
 } from './settings.js';
 
 export const DEFAULT_TRUNCATE_THRESHOLD = SETTING_DEFAULTS.tools.truncateOutputThreshold;
-export const DEFAULT_CONTEXT_FILE_NAME = SETTING_DEFAULTS.context.fileName;
+/** Memory files read when settings name none (Qwen Code's QWEN.md beside AGENTS.md). */
+export const DEFAULT_CONTEXT_FILE_NAMES: readonly string[] = SETTING_DEFAULTS.context.fileName;
+/** The memory file save_memory writes when settings name none. */
+export const DEFAULT_CONTEXT_FILE_NAME = DEFAULT_CONTEXT_FILE_NAMES[0]!;
 
 export interface ConfigParameters {
   /** Workspace roots; the first is the project root. Defaults to the current folder. */
@@ -46,6 +50,11 @@ export interface ConfigParameters {
    * reads the user file and the command line, never the project's); default: `settings`'.
    */
   parseOnlyAutoApproval?: boolean;
+  /**
+   * Whether the project's own files may loosen what the person allows (a trusted folder);
+   * default false: a project's subagent file cannot ask for a looser approval mode.
+   */
+  projectTrusted?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -74,6 +83,8 @@ export class Config {
    * without asking (weaker); only the person's own settings turn it on.
    */
   readonly parseOnlyAutoApproval: boolean;
+  /** Whether the project's own files may loosen what the person allows (ConfigParameters). */
+  readonly projectTrusted: boolean;
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -130,6 +141,7 @@ export class Config {
       params.parseOnlyAutoApproval ??
       this.settings.tools?.shell?.parseOnlyAutoApproval ??
       SETTING_DEFAULTS.tools.shell.parseOnlyAutoApproval;
+    this.projectTrusted = params.projectTrusted ?? false;
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -162,12 +174,17 @@ export class Config {
       systemSettingsPath: options.systemSettingsPath,
     });
     const config = new Config({
-      roots: [root, ...(options.includeDirectories ?? [])],
+      roots: [
+        root,
+        ...(options.includeDirectories ?? []),
+        ...settingsDirectories(settings, root, options.homeDir ?? os.homedir()),
+      ],
       settings: settings.merged,
       approvalMode: options.approvalMode,
       homeDir: options.homeDir,
       sessionId: options.sessionId,
       untrustedEndpoints: settings.untrustedEndpoints,
+      projectTrusted: settings.projectTrusted,
       parseOnlyAutoApproval: ownParseOnlyAutoApproval(settings, options.overrides),
     });
     return { config, settings };
@@ -244,15 +261,53 @@ export class Config {
     const names = (typeof setting === 'string' ? [setting] : (setting ?? [])).filter(
       isContextFileName,
     );
-    return names.length > 0 ? names : [DEFAULT_CONTEXT_FILE_NAME];
+    return names.length > 0 ? names : [...DEFAULT_CONTEXT_FILE_NAMES];
   }
 }
 
 export type { SettingsWarning };
 
+/**
+ * context.includeDirectories as folders: `~/` is the home folder, a relative path is the
+ * project root's. A folder that is missing is left out with a warning naming it (added to
+ * the loaded warnings), as Qwen Code does.
+ */
+function settingsDirectories(loaded: LoadedSettings, root: string, homeDir: string): string[] {
+  const listed = loaded.merged.context?.includeDirectories ?? [];
+  // The lists add up across files: a warning names the file that lists the folder.
+  const sourceOf = (entry: string) =>
+    [...loaded.files]
+      .reverse()
+      .find((file) => file.settings.context?.includeDirectories?.includes(entry))?.path ??
+    'command line';
+  return listed.flatMap((entry) => {
+    const folder =
+      entry === '~' || entry.startsWith('~/')
+        ? path.join(homeDir, entry.slice(1))
+        : path.resolve(root, entry);
+    let isFolder = false;
+    try {
+      isFolder = statSync(folder).isDirectory();
+    } catch {
+      // missing: said below
+    }
+    if (isFolder) return [folder];
+    loaded.warnings.push({
+      source: sourceOf(entry),
+      key: 'context.includeDirectories',
+      message: `"${entry}" is not a folder (${folder}); it was left out of the workspace.`,
+    });
+    return [];
+  });
+}
+
 /** tools.shell.parseOnlyAutoApproval from the command line, else the user's own file. */
 function ownParseOnlyAutoApproval(loaded: LoadedSettings, overrides?: Settings): boolean {
-  const user = loaded.files.find((file) => file.scope === 'user');
+  // toolhost's own user file above Qwen Code's, as the layers are.
+  const user = loaded.files
+    .filter((file) => file.scope === 'user')
+    .reverse()
+    .find((file) => file.settings.tools?.shell?.parseOnlyAutoApproval !== undefined);
   const own =
     overrides?.tools?.shell?.parseOnlyAutoApproval ??
     user?.settings.tools?.shell?.parseOnlyAutoApproval;

@@ -6,6 +6,7 @@ import { isContextFileName } from '../memory/memory-file.js';
 import { closestNames } from '../utils/closest-names.js';
 import { isObject } from '../utils/json-schema.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
+import { adoptQwenKeys } from './qwen-settings.js';
 import type { SettingsWarning } from './settings.js';
 import { FLAT_ALIASES, type Settings } from './settings-types.js';
 
@@ -71,21 +72,24 @@ export function checkLayer(
   source: string,
   env: NodeJS.ProcessEnv,
   warnings: SettingsWarning[],
-  cut?: (layer: Record<string, unknown>) => void,
+  cut?: (layer: Record<string, unknown>, written: ReadonlyMap<string, string>) => void,
 ): Settings {
   const layer = structuredClone(raw) as Record<string, unknown>;
+  // Qwen Code's names become toolhost's first; warnings still name the key as written.
+  const written = adoptQwenKeys(layer, source, warnings, schemaHasKey);
   const keys = Object.keys(layer);
   const problems = keys.length === 0 ? [] : schemaProblems(schemaForKeys(keys), layer);
   // Remove deepest paths first so removing a parent does not hide a child's warning.
   const dropped = new Set<string>();
   for (const problem of problems.sort((a, b) => b.path.length - a.path.length)) {
-    const key = pathToName(problem.path);
+    const ownKey = pathToName(problem.path);
+    const key = written.get(ownKey) ?? ownKey;
     if (dropped.has(key)) continue;
     dropped.add(key);
     warnings.push({ source, key, message: explainProblem(problem.path, problem.message) });
     removeAt(layer, problem.path);
   }
-  cut?.(layer);
+  cut?.(layer, written);
   resolveAliases(layer, source, warnings);
   const settings = expandVariables(layer, env, source, warnings, []) as Settings;
   keepContextFileNames(settings, source, warnings);
@@ -126,6 +130,32 @@ function explainProblem(keyPath: string[], message: string): string {
     return `is not a toolhost setting and was ignored.${hint}`;
   }
   return `${message}; this key was ignored. "toolhost settings schema" prints what each key takes (the schema file: ${SCHEMA_PATH}).`;
+}
+
+/** Whether the settings schema has a key at `keyPath` (an MCP server's alias stands for any). */
+export function schemaHasKey(keyPath: string[]): boolean {
+  const schema = getSettingsSchema();
+  let node: Record<string, unknown> | undefined = schema;
+  for (const segment of keyPath) {
+    node = derefSchema(schema, node);
+    const props = node?.properties as Record<string, Record<string, unknown>> | undefined;
+    const additional = node?.additionalProperties;
+    node = props?.[segment] ?? (isObject(additional) ? additional : undefined);
+    if (!node) return false;
+  }
+  return true;
+}
+
+function derefSchema(
+  schema: Record<string, unknown>,
+  node: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const ref = node?.$ref;
+  if (typeof ref !== 'string') return node;
+  let target: unknown = schema;
+  for (const segment of ref.replace(/^#\//, '').split('/'))
+    target = isObject(target) ? target[segment] : undefined;
+  return derefSchema(schema, isObject(target) ? target : undefined);
 }
 
 function knownKeysAt(keyPath: string[]): string[] {

@@ -9,6 +9,7 @@ const UNION_KEYS = new Set([
   'permissions.allow',
   'permissions.ask',
   'permissions.deny',
+  'context.includeDirectories',
 ]);
 
 /** Deep-merges `upper` over `lower`: objects merge, lists are replaced (except UNION_KEYS). */

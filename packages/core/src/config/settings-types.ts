@@ -101,6 +101,8 @@ export interface Settings {
     callCommand?: string;
     approvalMode?: ApprovalMode;
     truncateOutputThreshold?: number;
+    /** Lines of a cut output kept (head and tail together); default: no line limit. */
+    truncateOutputLines?: number;
     /** Hold MCP declarations back behind tool_search: true always, false never; default past the budget. */
     deferLoading?: boolean;
     shell?: {
@@ -119,7 +121,23 @@ export interface Settings {
   files?: { defaultEncoding?: 'utf-8' | 'utf-8-bom'; legacyEncoding?: string };
   mcp?: { serverCommand?: string; allowed?: string[]; excluded?: string[] };
   mcpServers?: Record<string, McpServerSettings>;
-  context?: { fileName?: string | string[] };
+  context?: {
+    fileName?: string | string[];
+    /** More workspace roots, as --include-directories adds (missing ones skipped with a warning). */
+    includeDirectories?: string[];
+    /** Read memory files from the includeDirectories' roots too. */
+    loadFromIncludeDirectories?: boolean;
+    /** Defaults of the listing and search tools' ignore options. */
+    fileFiltering?: {
+      respectGitIgnore?: boolean;
+      /** .toolhostignore, .qwenignore and customIgnoreFiles. */
+      respectQwenIgnore?: boolean;
+      /** More ignore files at the project root, beside .toolhostignore and .qwenignore. */
+      customIgnoreFiles?: string[];
+      /** `@` path completion in the terminal looks below the top folder. */
+      enableRecursiveFileSearch?: boolean;
+    };
+  };
   model?: {
     name?: string;
     baseUrl?: string;
@@ -134,6 +152,14 @@ export interface Settings {
     maxRetries?: number;
     /** Media the model takes besides text (defaults known for common model names). */
     modalities?: ('image' | 'audio' | 'video' | 'pdf')[];
+    /** Model requests one run of the main agent may make; -1 for no limit (as --max-session-turns). */
+    maxSessionTurns?: number;
+    /** Tool calls one run may make; -1 for no limit (as --max-tool-calls). */
+    maxToolCalls?: number;
+    /** Seconds one run may take; -1 for no limit (as --max-wall-time). */
+    maxWallTimeSeconds?: number;
+    /** Levels of subagents below the main agent (default 2; 0: none), as --max-subagent-depth. */
+    maxSubagentDepth?: number;
   };
   webSearch?: {
     provider?: 'tavily' | 'google' | 'brave' | 'searxng';
@@ -188,8 +214,24 @@ export const SETTING_DEFAULTS = {
     },
   },
   files: { defaultEncoding: 'utf-8' },
-  context: { fileName: 'AGENTS.md' },
-  model: { timeout: 120_000, maxRetries: 4 },
+  context: {
+    fileName: ['AGENTS.md', 'QWEN.md'] as string[],
+    includeDirectories: [] as string[],
+    loadFromIncludeDirectories: false,
+    fileFiltering: {
+      respectGitIgnore: true,
+      respectQwenIgnore: true,
+      customIgnoreFiles: ['.agentignore', '.aiignore'] as string[],
+      enableRecursiveFileSearch: true,
+    },
+  },
+  model: {
+    timeout: 120_000,
+    maxRetries: 4,
+    maxSessionTurns: -1,
+    maxToolCalls: -1,
+    maxWallTimeSeconds: -1,
+  },
   security: { folderTrust: { enabled: true } },
   disableAllHooks: false,
 } as const satisfies Settings;

@@ -37,7 +37,7 @@ describe('loadSettings', () => {
     const loaded = load();
     expect(loaded.merged).toEqual({});
     expect(loaded.warnings).toEqual([]);
-    expect(loaded.files.map((f) => f.exists)).toEqual([false, false, false]);
+    expect(loaded.files.map((f) => f.exists)).toEqual([false, false, false, false, false]);
   });
 
   it('layers user < project < system < environment < flags', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
+import { qwenSettingsPaths } from './qwen-settings.js';
 import { checkLayer } from './settings-layer.js';
 import { mergeSettings } from './settings-merge.js';
 import {
@@ -37,6 +38,8 @@ export interface SettingsWarning {
 
 export interface SettingsFile {
   scope: 'user' | 'project' | 'system';
+  /** `qwen` for Qwen Code's files (~/.qwen, <root>/.qwen), read below toolhost's own. */
+  origin: 'toolhost' | 'qwen';
   path: string;
   exists: boolean;
   settings: Settings;
@@ -56,6 +59,11 @@ export interface LoadedSettings {
    * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
    */
   untrustedEndpoints: EndpointSetting[];
+  /**
+   * Whether the project's files apply in full: the folder is trusted, or folder trust is
+   * off. Files other than settings (subagent files) are judged by it too.
+   */
+  projectTrusted: boolean;
 }
 
 export interface LoadSettingsOptions {
@@ -87,10 +95,26 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     options.systemSettingsPath ??
     env.TOOLHOST_SYSTEM_SETTINGS_PATH ??
     '/etc/toolhost/settings.json';
-  const candidates: { scope: SettingsFile['scope']; path: string }[] = [
-    { scope: 'user', path: path.join(userSettingsDir(homeDir), 'settings.json') },
-    { scope: 'project', path: path.join(options.workspaceRoot, '.toolhost', 'settings.json') },
-    { scope: 'system', path: systemPath },
+  const qwen = qwenSettingsPaths(homeDir, options.workspaceRoot);
+  // Each Qwen Code file sits just below toolhost's file of the same scope.
+  const candidates: {
+    scope: SettingsFile['scope'];
+    origin: SettingsFile['origin'];
+    path: string;
+  }[] = [
+    { scope: 'user', origin: 'qwen', path: qwen.user },
+    {
+      scope: 'user',
+      origin: 'toolhost',
+      path: path.join(userSettingsDir(homeDir), 'settings.json'),
+    },
+    { scope: 'project', origin: 'qwen', path: qwen.project },
+    {
+      scope: 'project',
+      origin: 'toolhost',
+      path: path.join(options.workspaceRoot, '.toolhost', 'settings.json'),
+    },
+    { scope: 'system', origin: 'toolhost', path: systemPath },
   ];
   // The user's and the project's file are the same file when toolhost runs in the home folder.
   const seen = new Set<string>();
@@ -99,11 +123,12 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     const resolved = path.resolve(candidate.path);
     if (seen.has(resolved)) continue;
     seen.add(resolved);
-    read.push(readSettingsFile(candidate.scope, resolved));
+    read.push({ ...readSettingsFile(candidate.scope, resolved), origin: candidate.origin });
   }
-  // The person's own layers are checked first: the project's is judged against them.
+  // The person's own layers are checked first: the project's are judged against them.
   const files: SettingsFile[] = read.map((file) => ({
     scope: file.scope,
+    origin: file.origin ?? 'toolhost',
     path: file.path,
     exists: file.exists,
     settings:
@@ -119,36 +144,36 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     : {};
 
   let untrustedProject: LoadedSettings['untrustedProject'];
-  const projectIndex = read.findIndex((file) => file.scope === 'project');
-  const project = read[projectIndex];
   const personLayers = [
     ...files.filter((file) => file.scope !== 'project').map((file) => file.settings),
     environment,
     flags,
   ];
-  const honoured = !project?.raw || projectHonoured(files, options, homeDir);
-  if (project?.raw) {
-    let cut: ((layer: Record<string, unknown>) => void) | undefined;
-    if (!honoured) {
-      const person = personLayers.reduce(mergeSettings, {});
-      cut = (layer) => {
-        const dropped = cutUntrustedProject(layer, person);
-        if (dropped.length === 0) return;
-        untrustedProject = { file: project.path, keys: dropped.map((setting) => setting.key) };
-        project.warnings.push({
-          source: project.path,
-          key: untrustedProject.keys.join(', '),
-          message: untrustedProjectMessage(path.resolve(options.workspaceRoot), dropped),
-        });
-      };
-    }
-    files[projectIndex]!.settings = checkLayer(
-      project.raw,
-      project.path,
-      env,
-      project.warnings,
-      cut,
-    );
+  const projectIndexes = read.flatMap((file, index) =>
+    file.scope === 'project' && file.raw ? [index] : [],
+  );
+  const projectTrusted = projectHonoured(files, options, homeDir);
+  const honoured = projectIndexes.length === 0 || projectTrusted;
+  const person = honoured ? {} : personLayers.reduce(mergeSettings, {});
+  // Each project file (Qwen Code's and toolhost's) is judged against the person's own.
+  for (const index of projectIndexes) {
+    const project = read[index]!;
+    const cut = honoured
+      ? undefined
+      : (layer: Record<string, unknown>, written: ReadonlyMap<string, string>) => {
+          const dropped = cutUntrustedProject(layer, person).map((setting) => ({
+            ...setting,
+            key: written.get(setting.key) ?? setting.key,
+          }));
+          if (dropped.length === 0) return;
+          untrustedProject = { file: project.path, keys: dropped.map((setting) => setting.key) };
+          project.warnings.push({
+            source: project.path,
+            key: untrustedProject.keys.join(', '),
+            message: untrustedProjectMessage(path.resolve(options.workspaceRoot), dropped),
+          });
+        };
+    files[index]!.settings = checkLayer(project.raw!, project.path, env, project.warnings, cut);
   }
 
   let merged: Settings = {};
@@ -161,12 +186,17 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   ];
   const untrustedEndpoints = honoured
     ? []
-    : namedByUntrustedProject(merged, files[projectIndex]!.settings, personLayers);
+    : namedByUntrustedProject(
+        merged,
+        projectIndexes.map((index) => files[index]!.settings).reduce(mergeSettings, {}),
+        personLayers,
+      );
   return {
     merged,
     files,
     warnings,
     untrustedEndpoints,
+    projectTrusted,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }
@@ -202,6 +232,7 @@ export function formatSettingsWarning(warning: SettingsWarning): string {
 /** A settings file as read: its JSON object, not yet checked, and its own warnings. */
 interface ReadFile {
   scope: SettingsFile['scope'];
+  origin?: SettingsFile['origin'];
   path: string;
   exists: boolean;
   raw: Record<string, unknown> | undefined;

@@ -11,12 +11,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApprovalMode } from '../config/settings-types.js';
 
 export class ApprovalMemory {
-  readonly tools = new Set<string>();
-  readonly shellCommands = new Set<string>();
-  readonly hosts = new Set<string>();
-  readonly mcp = new Set<string>();
+  readonly tools: Set<string>;
+  readonly shellCommands: Set<string>;
+  readonly hosts: Set<string>;
+  readonly mcp: Set<string>;
   /** The mode this approver's answers switched to, when it differs from the Config's. */
   approvalMode: ApprovalMode | undefined;
+
+  /**
+   * `shared`: the same person's memory whose "always" answers this one shares while it
+   * has its own approval mode (a subagent whose file sets one).
+   */
+  constructor(shared?: ApprovalMemory) {
+    this.tools = shared?.tools ?? new Set();
+    this.shellCommands = shared?.shellCommands ?? new Set();
+    this.hosts = shared?.hosts ?? new Set();
+    this.mcp = shared?.mcp ?? new Set();
+  }
 }
 
 const current = new AsyncLocalStorage<ApprovalMemory>();

@@ -26,6 +26,8 @@ export async function truncateAndSave(
      * nothing below it is followed when the file is written (see own-files.ts).
      */
     base?: string;
+    /** Lines kept of a cut text, head and tail together (tools.truncateOutputLines). */
+    maxLines?: number;
   },
 ): Promise<TruncatedOutput> {
   if (text.length <= options.threshold) return { text };
@@ -38,8 +40,13 @@ export async function truncateAndSave(
   }
   const headBudget = Math.floor(options.threshold * HEAD_SHARE);
   const tailBudget = options.threshold - headBudget;
-  const head = cutAtLineEnd(text.slice(0, headBudget));
-  const tail = cutAtLineStart(text.slice(text.length - tailBudget));
+  let head = cutAtLineEnd(text.slice(0, headBudget));
+  let tail = cutAtLineStart(text.slice(text.length - tailBudget));
+  if (options.maxLines !== undefined) {
+    const headLineBudget = Math.floor(options.maxLines * HEAD_SHARE);
+    head = firstLines(head, headLineBudget);
+    tail = lastLines(tail, options.maxLines - headLineBudget);
+  }
   const totalLines = countLines(text);
   const headLines = countLines(head);
   const omittedChars = text.length - head.length - tail.length;
@@ -49,6 +56,28 @@ export async function truncateAndSave(
     : 'The whole output could not be saved; run the call again with a narrower request.';
   const note = `\n\n[... ${omittedChars} characters (${plural(omittedLines, 'line')}) left out of the middle. ${where}]\n\n`;
   return { text: head + note + tail, ...(saved ? { outputFile } : {}) };
+}
+
+/** The first `count` lines of `text`, each with its line end. */
+function firstLines(text: string, count: number): string {
+  let end = 0;
+  for (let line = 0; line < count; line++) {
+    const newline = text.indexOf('\n', end);
+    if (newline === -1) return text;
+    end = newline + 1;
+  }
+  return text.slice(0, end);
+}
+
+/** The last `count` lines of `text`. */
+function lastLines(text: string, count: number): string {
+  let start = text.endsWith('\n') ? text.length - 1 : text.length;
+  for (let line = 0; line < count; line++) {
+    const newline = text.lastIndexOf('\n', start - 1);
+    if (newline === -1) return text;
+    start = newline;
+  }
+  return text.slice(start + 1);
 }
 
 function cutAtLineEnd(text: string): string {

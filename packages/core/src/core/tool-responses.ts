@@ -78,6 +78,9 @@ async function toResponseParts(
   const text = partsToText(parts);
   const truncated = await truncateAndSave(text, {
     threshold: config.getTruncateThreshold(),
+    ...(config.settings.tools?.truncateOutputLines !== undefined
+      ? { maxLines: config.settings.tools.truncateOutputLines }
+      : {}),
     directory: path.join(config.projectTempDir, 'tool-outputs'),
     base: config.projectTempDir,
     fileStem: `${toolName}-${callId}`,

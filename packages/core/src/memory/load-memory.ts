@@ -1,6 +1,9 @@
 /**
  * Collects the memory (context) files into the text an agent puts in its system prompt:
- * the global file first, then those from the workspace root down to the current folder.
+ * the global files first (~/.qwen, then ~/.toolhost), then those from the workspace root
+ * down to the current folder, then (context.loadFromIncludeDirectories) those at the top
+ * of the other workspace roots. `@path` references in them bring other files in
+ * (memory-imports.ts).
  * A project's file is read only where it really is inside the workspace: one that is a
  * link leading out (to the person's keys, another project) is left out, in any folder.
  */
@@ -9,6 +12,7 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { ConfinementError, openedPath, openFileConfined } from '../utils/confined-fs.js';
 import { isWithin } from '../workspace/workspace-context.js';
+import { expandImports } from './memory-imports.js';
 
 export const DEFAULT_MEMORY_LIMIT = 100_000;
 
@@ -35,7 +39,13 @@ export function loadMemory(
     for (let depth = 1; depth <= steps.length; depth++)
       folders.push(path.join(root, ...steps.slice(0, depth)));
   }
-  const own = names.map((name) => path.join(config.userDir, name));
+  // Qwen Code's global memory (~/.qwen) below toolhost's own (~/.toolhost).
+  const own = [path.join(config.homeDir, '.qwen'), config.userDir].flatMap((dir) =>
+    names.map((name) => path.join(dir, name)),
+  );
+  // The other workspace roots' top folders, when settings ask for their memory too.
+  if (config.settings.context?.loadFromIncludeDirectories)
+    folders.push(...config.workspace.roots.filter((extra) => extra !== root));
   const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
   const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
   const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;
@@ -47,14 +57,23 @@ export function loadMemory(
   let used = 0;
   for (const file of [...own, ...project]) {
     if (!existsSync(file)) continue;
-    const content = own.includes(file)
-      ? readOwnFile(file, seen)
-      : readProjectFile(file, seen, inWorkspace);
-    if (content === 'outside') {
+    const isOwn = own.includes(file);
+    const read = isOwn ? readOwnFile(file, seen) : readProjectFile(file, seen, inWorkspace);
+    if (read === 'outside') {
       outside.push(file);
       continue;
     }
-    if (!content) continue;
+    if (!read) continue;
+    // `@path` imports: the person's files may name any file; a project's only its own.
+    const content = expandImports(
+      read,
+      file,
+      isOwn
+        ? (imported) => readOwnFile(imported, new Set())
+        : (imported) => readProjectFile(imported, new Set(), inWorkspace),
+      outside,
+      config.homeDir,
+    );
     const room = maxChars - used;
     if (room <= 0) {
       cut.push(file);

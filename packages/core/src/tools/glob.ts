@@ -86,7 +86,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const folders = this.searchFolders(params);
     if ('error' in folders) return folders.error;
 
-    const flags = ignoreFlags(params);
+    const flags = ignoreFlags(params, this.config);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const denied = deniedFileTest(this.config, this.name);

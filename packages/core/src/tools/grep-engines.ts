@@ -54,10 +54,12 @@ export async function chooseEngine(
   forced: GrepEngineName | undefined,
   root: string,
   rules: IgnoreRules,
+  /** git grep leaves out what .gitignore excludes, always. */
+  respectGitIgnore = true,
 ): Promise<GrepEngineName> {
   if (forced) return forced;
   if (ripgrepPath()) return 'ripgrep';
-  return rules.repositoryRoot(root) !== null ? 'git' : 'javascript';
+  return respectGitIgnore && rules.repositoryRoot(root) !== null ? 'git' : 'javascript';
 }
 
 /**
@@ -98,7 +100,10 @@ async function grepWithRipgrep(request: GrepRequest, sink: GrepSink): Promise<vo
     String(MAX_MATCH_LINE),
     '--max-columns-preview',
     request.ignoreCase ? '--ignore-case' : '--case-sensitive',
-    ...ignoreArguments(request.root, { respectGitIgnore: true, respectToolhostIgnore: true }),
+    ...ignoreArguments(
+      request.root,
+      request.ignore ?? { respectGitIgnore: true, respectToolhostIgnore: true },
+    ),
   ];
   // A positive --glob would override the ignore rules; a file type filters names without
   // doing so. Globs with a folder part are applied to the results instead.
@@ -181,7 +186,7 @@ function gitGrepHasPcre(cwd: string): Promise<boolean> {
 
 async function grepWithGit(request: GrepRequest, sink: GrepSink): Promise<void> {
   const pcre = await gitGrepHasPcre(request.root);
-  const rules = new IgnoreRules(request.roots);
+  const rules = new IgnoreRules(request.roots, request.ignore);
   const filter = globFilterFor(request);
   // git grep reads untracked symbolic links as files; ripgrep and the JS walk skip them.
   const isSymlink = (file: string) => {

@@ -30,8 +30,7 @@ export async function grepWithJavaScript(
   const files = folder
     ? await listFiles(request.target, {
         roots: request.roots,
-        respectGitIgnore: true,
-        respectToolhostIgnore: true,
+        ...(request.ignore ?? { respectGitIgnore: true, respectToolhostIgnore: true }),
         engine: 'javascript',
         signal: request.signal,
       })

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileFilter } from '../utils/glob-match.js';
+import type { IgnoreFlags } from '../utils/ripgrep.js';
 
 export type GrepEngineName = 'ripgrep' | 'git' | 'javascript';
 
@@ -12,6 +13,8 @@ export interface GrepRequest {
   /** The workspace root that contains `target` (ignore files are read from it). */
   root: string;
   roots: readonly string[];
+  /** What the ignore files leave out (default: everything they exclude). */
+  ignore?: IgnoreFlags;
   /** Absolute folder or file to search. */
   target: string;
   pattern: string;

@@ -14,6 +14,7 @@ import {
   isCaseInsensitive,
   runGrepEngine,
 } from './grep-engines.js';
+import { ignoreFlags } from './ignore-options.js';
 import { requireAbsolute } from './path-checks.js';
 import {
   BaseTool,
@@ -103,7 +104,8 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     let lastFile: string | undefined;
     const several = targets.length > 1;
     const ignoreCase = isCaseInsensitive(params.pattern);
-    const rules = new IgnoreRules(this.config.workspace.roots);
+    const ignore = ignoreFlags(undefined, this.config);
+    const rules = new IgnoreRules(this.config.workspace.roots, ignore);
     const denied = deniedFileTest(this.config, this.name);
     const probe: GrepMatch = { file: '', line: 0, text: '' };
     const wouldShow = (file: string, line: number) => {
@@ -114,10 +116,16 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     try {
       for (const target of targets) {
         const root = this.config.workspace.roots.find((r) => isWithin(r, target)) ?? target;
-        const engine = await chooseEngine(this.options.engine, root, rules);
+        const engine = await chooseEngine(
+          this.options.engine,
+          root,
+          rules,
+          ignore.respectGitIgnore,
+        );
         const request = {
           root,
           roots: this.config.workspace.roots,
+          ignore,
           target,
           pattern: params.pattern,
           ignoreCase,

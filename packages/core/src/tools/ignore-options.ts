@@ -1,4 +1,8 @@
 /** The ignore-file options models send to the search and listing tools, in one place. */
+import path from 'node:path';
+import type { Config } from '../config/config.js';
+import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { TOOLHOST_IGNORE_FILES } from '../utils/ignore-rules.js';
 import type { IgnoreFlags } from '../utils/ripgrep.js';
 import type { JsonSchema } from './tools.js';
 
@@ -26,9 +30,36 @@ export const FILE_FILTERING_OPTIONS_SCHEMA: JsonSchema = {
   properties: IGNORE_OPTION_PROPERTIES,
 };
 
-export function ignoreFlags(options: IgnoreOptionParams | undefined): IgnoreFlags {
+/**
+ * The flags of one call: what the model asked for, else the settings'
+ * (context.fileFiltering), else everything ignore files exclude is left out.
+ */
+export function ignoreFlags(
+  options: IgnoreOptionParams | undefined,
+  config?: Pick<Config, 'settings'>,
+): IgnoreFlags {
+  const filtering = config?.settings.context?.fileFiltering;
+  const defaults = SETTING_DEFAULTS.context.fileFiltering;
   return {
-    respectGitIgnore: options?.respect_git_ignore ?? true,
-    respectToolhostIgnore: options?.respect_qwen_ignore ?? true,
+    respectGitIgnore:
+      options?.respect_git_ignore ?? filtering?.respectGitIgnore ?? defaults.respectGitIgnore,
+    respectToolhostIgnore:
+      options?.respect_qwen_ignore ?? filtering?.respectQwenIgnore ?? defaults.respectQwenIgnore,
+    ignoreFiles: rootIgnoreFiles(config),
   };
+}
+
+/**
+ * The ignore files read at each workspace root: .toolhostignore and .qwenignore, then
+ * context.fileFiltering.customIgnoreFiles (default .agentignore and .aiignore), which
+ * must stay below the root.
+ */
+export function rootIgnoreFiles(config?: Pick<Config, 'settings'>): readonly string[] {
+  const custom =
+    config?.settings.context?.fileFiltering?.customIgnoreFiles ??
+    SETTING_DEFAULTS.context.fileFiltering.customIgnoreFiles;
+  const inside = custom.filter(
+    (name) => name !== '' && !path.isAbsolute(name) && !name.split(/[\\/]/).includes('..'),
+  );
+  return [...new Set([...TOOLHOST_IGNORE_FILES, ...inside])];
 }

@@ -81,7 +81,7 @@ export class LsTool extends BaseTool<LsToolParams> {
     const matchesIgnore = picomatch(params.ignore ?? [], { dot: true });
     const rules = new IgnoreRules(
       this.config.workspace.roots,
-      ignoreFlags(params.file_filtering_options),
+      ignoreFlags(params.file_filtering_options, this.config),
     );
     const hidden = { git: 0, repository: 0, toolhost: 0, pattern: 0 };
     const denied = deniedFileTest(this.config, this.name);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
-import { assignToolNames, validToolName } from './mcp-names.js';
+import {
+  assignToolNames,
+  mcpQualifiedName,
+  mcpQualifiedNameOf,
+  namesServerTool,
+  validToolName,
+} from './mcp-names.js';
 import { configuredServers } from './mcp-server-list.js';
 import { stdioEnvironment } from './mcp-transport.js';
 
@@ -99,5 +105,24 @@ describe('stdioEnvironment', () => {
     expect(env.LANG).toBe('C.UTF-8');
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
     expect(env.RANDOM_VAR).toBeUndefined();
+  });
+});
+
+describe("Qwen Code's mcp__server__tool names", () => {
+  it('names a server tool as Qwen Code does, valid for strict APIs', () => {
+    expect(mcpQualifiedName('fake', 'echo')).toBe('mcp__fake__echo');
+    expect(mcpQualifiedName('my.server', 'read/file')).toBe('mcp__my_server__read_file');
+    expect(mcpQualifiedName('s', 'x'.repeat(100))).toHaveLength(64);
+    expect(mcpQualifiedNameOf({ serverAlias: 'fake', serverToolName: 'echo' })).toBe(
+      'mcp__fake__echo',
+    );
+    expect(mcpQualifiedNameOf({ name: 'read_file' })).toBeUndefined();
+  });
+
+  it("tells a server's tools by either qualified form", () => {
+    expect(namesServerTool('mcp__fake__echo', 'fake')).toBe(true);
+    expect(namesServerTool('fake__echo', 'fake')).toBe(true);
+    expect(namesServerTool('mcp__fakes__echo', 'fake')).toBe(false);
+    expect(namesServerTool('echo', 'fake')).toBe(false);
   });
 });

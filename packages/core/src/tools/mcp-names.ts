@@ -48,3 +48,35 @@ export function assignToolNames(
   }
   return names;
 }
+
+/**
+ * Qwen Code's (and Claude Code's) name of an MCP server's tool, `mcp__<server>__<tool>`,
+ * made valid as above. toolhost declares its tools to the model under their registry names;
+ * this one is accepted everywhere a tool is named (calls, tools.core / tools.exclude), so
+ * that rules and hooks written for Qwen Code match.
+ */
+export function mcpQualifiedName(serverAlias: string, toolName: string): string {
+  return validToolName(`${MCP_PREFIX}${serverAlias}__${toolName}`);
+}
+
+const MCP_PREFIX = 'mcp__';
+
+/**
+ * The `mcp__server__tool` name of a tool, or undefined for a tool that does not come from an
+ * MCP server (one that does has the server's alias and its own name on it).
+ */
+export function mcpQualifiedNameOf(tool: object): string | undefined {
+  const { serverAlias, serverToolName } = tool as {
+    serverAlias?: unknown;
+    serverToolName?: unknown;
+  };
+  return typeof serverAlias === 'string' && typeof serverToolName === 'string'
+    ? mcpQualifiedName(serverAlias, serverToolName)
+    : undefined;
+}
+
+/** Whether `name` is one of the server's in either qualified form (`alias__` or `mcp__alias__`). */
+export function namesServerTool(name: string, serverAlias: string): boolean {
+  const alias = validToolName(serverAlias);
+  return name.startsWith(`${alias}__`) || name.startsWith(`${MCP_PREFIX}${alias}__`);
+}

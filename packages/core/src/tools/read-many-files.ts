@@ -133,7 +133,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     signal: AbortSignal,
   ): Promise<{ file: string; explicit: boolean }[]> {
     const roots = this.config.workspace.roots;
-    const flags = ignoreFlags(params.file_filtering_options);
+    const flags = ignoreFlags(params.file_filtering_options, this.config);
     const excludes = [
       ...(params.exclude ?? []),
       ...((params.useDefaultExcludes ?? true) ? DEFAULT_EXCLUDES : []),

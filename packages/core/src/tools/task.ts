@@ -4,6 +4,7 @@
  * final answer as this call's result. The agent supplies the runner (tools never import
  * the agent); this file owns only the call's contract.
  */
+import type { ApprovalMode } from '../config/settings-types.js';
 import {
   BaseTool,
   errorResult,
@@ -24,6 +25,14 @@ export interface SubagentDefinition {
   tools?: string[];
   /** A model name on the same endpoint; undefined means the parent's. */
   model?: string;
+  /** The approval mode it asks for (subagent-approval.ts decides what it gets). */
+  approvalMode?: ApprovalMode;
+  /** Model requests one run may make (default: the runner's). */
+  maxTurns?: number;
+  /** The color front ends show its name in. */
+  color?: string;
+  /** Whether the file is the project's (not the person's own, not built in). */
+  fromProject?: boolean;
   /** The file it came from, or `built-in`. */
   source: string;
 }

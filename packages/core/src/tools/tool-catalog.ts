@@ -1,7 +1,7 @@
 /**
  * Which tools exist and which are active: registration, lookup by name, by a name other
- * models know or by `alias__tool`, and the `tools.core` / `tools.exclude` / `permissions.deny`
- * filters. Knows
+ * models know or by `alias__tool` / `mcp__alias__tool`, and the `tools.core` /
+ * `tools.exclude` / `permissions.deny` filters. Knows
  * nothing of where discovered tools come from (tool-registry.ts does).
  */
 import type { Config } from '../config/config.js';
@@ -146,6 +146,9 @@ export class ToolCatalog {
 
   private inactiveReason(tool: AnyTool): string | undefined {
     const names = namesOf(tool);
+    // A discovered tool is named by `alias__tool` and `mcp__alias__tool` too.
+    for (const [qualified, registryName] of this.qualifiedNames)
+      if (registryName === tool.name) names.add(qualified);
     const { core, exclude } = this.config.settings.tools ?? {};
     const excludedBy = exclude?.find((entry) => names.has(entry));
     if (excludedBy !== undefined) return `turned off by tools.exclude ("${excludedBy}")`;

@@ -10,7 +10,7 @@ import {
   runDiscoveryCommand,
 } from './discovered-tool.js';
 import type { McpServerConnection } from './mcp-client.js';
-import { assignToolNames, validToolName } from './mcp-names.js';
+import { assignToolNames, mcpQualifiedName, namesServerTool, validToolName } from './mcp-names.js';
 import { McpToolCache } from './mcp-tool-cache.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { AnyTool, JsonSchema } from './tools.js';
@@ -170,7 +170,7 @@ export class ToolRegistry extends ToolCatalog {
   explainMissingTool(name: string): { server?: string; message: string } | undefined {
     const owners = this.mcpServers.filter(
       (server) =>
-        name.startsWith(`${validToolName(server.alias)}__`) ||
+        namesServerTool(name, server.alias) ||
         this.toolCache?.toolsOf(server.settings)?.some((tool) => validToolName(tool) === name),
     );
     for (const server of owners) {
@@ -196,9 +196,7 @@ export class ToolRegistry extends ToolCatalog {
 
   private sourcesThatMayBring(name: string): Promise<void>[] {
     const starting = this.mcpServers.filter((server) => server.status === 'connecting');
-    const byAlias = starting.filter((server) =>
-      name.startsWith(`${validToolName(server.alias)}__`),
-    );
+    const byAlias = starting.filter((server) => namesServerTool(name, server.alias));
     if (byAlias.length > 0) return byAlias.map((server) => server.settled());
     const remembered = (server: McpServerConnection) =>
       this.toolCache?.toolsOf(server.settings)?.map(validToolName);
@@ -277,6 +275,7 @@ export class ToolRegistry extends ToolCatalog {
         );
         this.registerTool(mcpTool, { type: 'mcp', serverName: server.alias });
         this.qualifiedNames.set(validToolName(`${server.alias}__${tool.name}`), name);
+        this.qualifiedNames.set(mcpQualifiedName(server.alias, tool.name), name);
       }
     }
     if (this.signature() !== before) for (const listener of [...this.listeners]) listener();

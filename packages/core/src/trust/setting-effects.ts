@@ -17,6 +17,7 @@ export type SettingEffect =
   | 'hosts'
   | 'endpoints'
   | 'prompt files'
+  | 'folders'
   | 'programs'
   | 'trust'
   | 'harmless';
@@ -30,6 +31,7 @@ export const EFFECT_PHRASES: Readonly<Record<Exclude<SettingEffect, 'harmless'>,
   hosts: 'let web_fetch reach private addresses',
   endpoints: 'sent requests, and your keys, to other endpoints',
   'prompt files': 'read other files into the prompt',
+  folders: 'given the tools folders outside the project',
   programs: 'started programs',
   trust: 'turned folder trust off',
 };
@@ -116,6 +118,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
     noLooser: noFurtherThan(['plan', 'default', 'auto-edit', 'yolo'], defaults.tools.approvalMode),
   },
   'tools.truncateOutputThreshold': harmless,
+  'tools.truncateOutputLines': harmless,
   // Which MCP declarations go with a request; every tool still goes through approval.
   'tools.deferLoading': harmless,
   'tools.shell.allowEnv': { effect: 'environment', noLooser: grantsNoMore() },
@@ -146,8 +149,19 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   mcpServers: { effect: 'programs' },
   'context.fileName': {
     effect: 'prompt files',
-    noLooser: grantsNoMore([defaults.context.fileName]),
+    noLooser: grantsNoMore(defaults.context.fileName),
   },
+  // Folders the tools may read unasked and change: only those the person already added.
+  'context.includeDirectories': { effect: 'folders', noLooser: grantsNoMore() },
+  'context.loadFromIncludeDirectories': {
+    effect: 'prompt files',
+    noLooser: noFurtherThan([false, true], defaults.context.loadFromIncludeDirectories),
+  },
+  // A project decides its own ignore files anyway: these only say which of them count.
+  'context.fileFiltering.respectGitIgnore': harmless,
+  'context.fileFiltering.respectQwenIgnore': harmless,
+  'context.fileFiltering.customIgnoreFiles': harmless,
+  'context.fileFiltering.enableRecursiveFileSearch': harmless,
   'model.name': harmless,
   'model.baseUrl': { effect: 'endpoints' },
   'model.apiKey': { effect: 'endpoints' },
@@ -156,6 +170,10 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'model.timeout': harmless,
   'model.maxRetries': harmless,
   'model.modalities': harmless,
+  'model.maxSessionTurns': harmless,
+  'model.maxToolCalls': harmless,
+  'model.maxWallTimeSeconds': harmless,
+  'model.maxSubagentDepth': harmless,
   'webSearch.provider': { effect: 'endpoints' },
   'webSearch.baseUrl': { effect: 'endpoints' },
   'webSearch.searchEngineId': { effect: 'endpoints' },

@@ -117,6 +117,7 @@ async function listWithJavaScript(
   const rules = new IgnoreRules(options.roots, {
     respectGitIgnore: options.respectGitIgnore,
     respectToolhostIgnore: options.respectToolhostIgnore,
+    ...(options.ignoreFiles ? { ignoreFiles: options.ignoreFiles } : {}),
   });
   const pending = [path.resolve(dir)];
   while (pending.length > 0) {

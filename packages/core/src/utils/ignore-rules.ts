@@ -15,6 +15,8 @@ export const TOOLHOST_IGNORE_FILES = ['.toolhostignore', '.qwenignore'] as const
 export interface IgnoreOptions {
   respectGitIgnore?: boolean;
   respectToolhostIgnore?: boolean;
+  /** The roots' own ignore files (default .toolhostignore and .qwenignore). */
+  ignoreFiles?: readonly string[];
 }
 
 /**
@@ -44,6 +46,7 @@ export class IgnoreRules {
   private readonly folders = new Map<string, FolderFacts>();
   private readonly respectGit: boolean;
   private readonly respectToolhost: boolean;
+  private readonly ignoreFiles: readonly string[];
 
   /** @param roots the workspace roots, whose `.toolhostignore` files apply below them. */
   constructor(
@@ -52,6 +55,7 @@ export class IgnoreRules {
   ) {
     this.respectGit = options.respectGitIgnore ?? true;
     this.respectToolhost = options.respectToolhostIgnore ?? true;
+    this.ignoreFiles = options.ignoreFiles ?? TOOLHOST_IGNORE_FILES;
   }
 
   /** Why `absolutePath` is ignored; `isDirectory` matters for rules ending in `/`. */
@@ -132,7 +136,7 @@ export class IgnoreRules {
       if (gitignore) layers.push({ rules: gitignore, prefix: '', kind: 'git' });
     }
     if (toolhostRoot === dir) {
-      for (const name of TOOLHOST_IGNORE_FILES) {
+      for (const name of this.ignoreFiles) {
         const rules = this.load(path.join(dir, name));
         if (rules) layers.push({ rules, prefix: '', kind: 'toolhost' });
       }

@@ -47,6 +47,8 @@ export function findRipgrep(from: string): string | null {
 export interface IgnoreFlags {
   respectGitIgnore: boolean;
   respectToolhostIgnore: boolean;
+  /** The root's own ignore files (default .toolhostignore and .qwenignore). */
+  ignoreFiles?: readonly string[];
 }
 
 /**
@@ -66,7 +68,7 @@ export function ignoreArguments(root: string, flags: IgnoreFlags): string[] {
   ];
   if (!flags.respectGitIgnore) args.push('--no-ignore-vcs');
   if (flags.respectToolhostIgnore) {
-    for (const name of TOOLHOST_IGNORE_FILES) {
+    for (const name of flags.ignoreFiles ?? TOOLHOST_IGNORE_FILES) {
       if (existsSync(path.join(root, name))) args.push('--ignore-file', name);
     }
   }

@@ -6,6 +6,8 @@
  */
 import path from 'node:path';
 import type { Config } from '@toolhost/core/internal/config/config.js';
+import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
+import { ignoreFlags } from '@toolhost/core/internal/tools/ignore-options.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { listFiles } from '@toolhost/core/internal/utils/file-listing.js';
 import { escapePath } from './at-references.js';
@@ -44,10 +46,14 @@ export class WorkspacePaths {
   private async load(): Promise<string[]> {
     const root = this.config.targetDir;
     const roots = this.config.workspace.roots;
+    // context.fileFiltering: the settings' ignore files, and (enableRecursiveFileSearch
+    // false) only the project's top folder, for very large trees.
     const files = await listFiles(root, {
       roots,
-      respectGitIgnore: true,
-      respectToolhostIgnore: true,
+      ...ignoreFlags(undefined, this.config),
+      recursive:
+        this.config.settings.context?.fileFiltering?.enableRecursiveFileSearch ??
+        SETTING_DEFAULTS.context.fileFiltering.enableRecursiveFileSearch,
     });
     const folders = new Set<string>();
     const relativeFiles: string[] = [];

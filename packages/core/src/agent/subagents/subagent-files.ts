@@ -1,6 +1,7 @@
 /**
  * Finds the subagents a session offers: Markdown files with YAML front matter (`name`,
- * `description`, `tools`, `model`; the body is the system prompt) in the project's and
+ * `description`, `tools`, `model`, `approvalMode`, `maxTurns`, `color`: subagent-fields.ts;
+ * the body is the system prompt) in the project's and
  * the user's `.toolhost/agents`, and in `.qwen/agents` and `.claude/agents` (the same
  * shape), plus the built-in general-purpose one. A file that cannot be used is a warning
  * naming it, never a failure.
@@ -13,6 +14,7 @@ import type { SubagentDefinition } from '../../tools/task.js';
 import { readFrontMatterFile } from '../../utils/front-matter.js';
 import { leadsOutside } from '../../workspace/workspace-context.js';
 import { GENERAL_PURPOSE } from './builtin-subagents.js';
+import { readSubagentFields } from './subagent-fields.js';
 
 export interface LoadedSubagents {
   definitions: SubagentDefinition[];
@@ -57,11 +59,14 @@ export function loadSubagents(config: Config): LoadedSubagents {
         );
         continue;
       }
-      const parsed = parseSubagentFile(filePath);
+      const fieldWarnings: string[] = [];
+      const parsed = parseSubagentFile(filePath, fieldWarnings);
       if (typeof parsed === 'string') {
         warnings.push(`${filePath}: ${parsed} The subagent file was skipped.`);
         continue;
       }
+      warnings.push(...fieldWarnings.map((warning) => `${filePath}: ${warning}`));
+      if (projectFolders.has(folder)) parsed.fromProject = true;
       if (!byName.has(parsed.name)) byName.set(parsed.name, parsed);
     }
   }
@@ -69,8 +74,14 @@ export function loadSubagents(config: Config): LoadedSubagents {
   return { definitions: [...byName.values()], warnings };
 }
 
-/** The definition in one file, or what is wrong with it. */
-export function parseSubagentFile(filePath: string): SubagentDefinition | string {
+/**
+ * The definition in one file, or what is wrong with it; `warnings` receives what is wrong
+ * with its optional fields (unknown ones, bad values), which leave the file usable.
+ */
+export function parseSubagentFile(
+  filePath: string,
+  warnings: string[] = [],
+): SubagentDefinition | string {
   const file = readFrontMatterFile(filePath, 'name, description, tools, model');
   if (typeof file === 'string') return file;
   const { fields, body } = file;
@@ -88,12 +99,19 @@ export function parseSubagentFile(filePath: string): SubagentDefinition | string
   const systemPrompt = body;
   if (!systemPrompt) return 'has no instructions after the front matter.';
   const model = typeof fields.model === 'string' ? fields.model.trim() : undefined;
+  if (fields.model !== undefined && fields.model !== null && typeof fields.model !== 'string')
+    warnings.push('"model" must be a model name; the parent\'s model is used.');
+  const { approvalMode, maxTurns, color, warnings: fieldWarnings } = readSubagentFields(fields);
+  warnings.push(...fieldWarnings);
   return {
     name,
     description: description.trim(),
     systemPrompt,
     ...(tools ? { tools } : {}),
     ...(model && !INHERITED_MODELS.has(model) ? { model } : {}),
+    ...(approvalMode ? { approvalMode } : {}),
+    ...(maxTurns ? { maxTurns } : {}),
+    ...(color ? { color } : {}),
     source: filePath,
   };
 }

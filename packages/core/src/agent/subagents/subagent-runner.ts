@@ -9,6 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
+import { ApprovalMemory, withApprovalMemory } from '../../core/approval-memory.js';
 import type {
   ConfirmationDecision,
   EditProposal,
@@ -30,6 +31,7 @@ import type { AgentEvent, AgentEventListener } from '../agent-events.js';
 import { AgentLoop } from '../agent-loop.js';
 import type { CheckpointHook } from '../checkpoints/checkpointer.js';
 import { describeEnvironment, environmentFacts } from '../environment.js';
+import { subagentApprovalMode } from './subagent-fields.js';
 import { ToolSubset } from './tool-subset.js';
 
 export interface SubagentRunnerOptions {
@@ -79,6 +81,10 @@ export class LoopSubagentRunner implements SubagentRunner {
     return new TaskTool(options.definitions, new LoopSubagentRunner(options));
   }
 
+  private inOwnMode<T>(definition: SubagentDefinition, work: () => Promise<T>): Promise<T> {
+    return runInMode(this.options.config, definition, work, this.options.warn);
+  }
+
   async run(
     request: SubagentRequest,
     signal: AbortSignal,
@@ -100,6 +106,7 @@ export class LoopSubagentRunner implements SubagentRunner {
         type: 'subagent',
         taskId,
         subagent: definition.name,
+        ...(definition.color ? { color: definition.color } : {}),
         description: request.description,
         ...(request.parentCallId ? { parentCallId: request.parentCallId } : {}),
         event,
@@ -115,7 +122,7 @@ export class LoopSubagentRunner implements SubagentRunner {
       model: this.options.model,
       systemPrompt: `${definition.systemPrompt}\n\n${SUBAGENT_NOTE}\n\nEnvironment:\n${describeEnvironment(environmentFacts(config))}`,
       usage: this.options.usage,
-      limits: { maxTurns: this.options.maxTurns ?? 50 },
+      limits: { maxTurns: definition.maxTurns ?? this.options.maxTurns ?? 50 },
       onEvent: forward,
       ...(checkpoints ? { checkpoints } : {}),
       ...(ask
@@ -136,7 +143,7 @@ export class LoopSubagentRunner implements SubagentRunner {
       ...(this.options.hooks ? { hooks: this.options.hooks, subagent: definition.name } : {}),
     });
     progress(`${definition.name} started: ${request.description}`);
-    const result = await loop.run(request.prompt, signal);
+    const result = await this.inOwnMode(definition, () => loop.run(request.prompt, signal));
     return {
       text: result.text,
       status: result.status,
@@ -145,6 +152,30 @@ export class LoopSubagentRunner implements SubagentRunner {
       ...(result.message ? { message: result.message } : {}),
     };
   }
+}
+
+/**
+ * Runs `work` in the approval mode the subagent's file asks for, as far as the session's
+ * mode and the project's trust allow (subagent-fields.ts), sharing the person's "always"
+ * answers; the session's own mode is left as it is.
+ */
+function runInMode<T>(
+  config: Config,
+  definition: SubagentDefinition,
+  work: () => Promise<T>,
+  warn?: (message: string) => void,
+): Promise<T> {
+  const session = config.getApprovalMode();
+  const mayLoosen = !definition.fromProject || config.projectTrusted;
+  const mode = subagentApprovalMode(session, definition.approvalMode, mayLoosen);
+  if (mode !== subagentApprovalMode(session, definition.approvalMode, true))
+    warn?.(
+      `subagent ${definition.name} (${definition.source}) asks for approval mode ${definition.approvalMode}, which a project's file may not give before you trust the folder ("toolhost trust"); it runs in ${mode} mode.`,
+    );
+  if (mode === session) return work();
+  const memory = new ApprovalMemory(config.approvals);
+  memory.approvalMode = mode;
+  return withApprovalMemory(memory, work);
 }
 
 function progressLine(event: AgentEvent): string | undefined {

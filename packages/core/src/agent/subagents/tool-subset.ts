@@ -1,10 +1,12 @@
 /**
  * A subagent's tools: a live view of the parent's registry limited to the names its file
- * lists (tool names, display names, aliases, Claude Code names, MCP tool names), plus its
+ * lists (tool names, display names, aliases, Claude Code names, MCP tool names, also as
+ * `mcp__server__tool`), plus its
  * own `task` tool when nesting may go deeper. Tools that arrive in the parent later (an
  * MCP server connecting) appear here too.
  */
 import type { Config } from '../../config/config.js';
+import { mcpQualifiedNameOf } from '../../tools/mcp-names.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AnyTool } from '../../tools/tools.js';
 import { FOREIGN_TOOL_NAMES } from './claude-tool-names.js';
@@ -35,7 +37,10 @@ export class ToolSubset extends ToolRegistry {
   private allowed(tool: AnyTool): boolean {
     if (tool.name === 'task') return false; // the parent's task: only our own is offered
     if (!this.wanted) return true;
-    return this.wanted.has(tool.name) || this.wanted.has(tool.displayName);
+    if (this.wanted.has(tool.name) || this.wanted.has(tool.displayName)) return true;
+    // Qwen Code's agent files name MCP tools `mcp__server__tool`.
+    const qualified = mcpQualifiedNameOf(tool);
+    return qualified !== undefined && this.wanted.has(qualified);
   }
 
   private taskWanted(): boolean {

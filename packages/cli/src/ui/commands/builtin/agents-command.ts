@@ -61,14 +61,21 @@ function listAgents(context: CommandContext): void {
   const lines = definitions.map((definition) => {
     const tools = definition.tools ? definition.tools.join(', ') : 'every tool';
     const where = definition.source ? ` (${definition.source})` : ' (built-in)';
-    return `- **${definition.name}**${where}: ${definition.description}\n  Tools: ${tools}`;
+    const settings = [
+      definition.model ? `model ${definition.model}` : '',
+      definition.approvalMode ? `approval mode ${definition.approvalMode}` : '',
+      definition.maxTurns ? `at most ${definition.maxTurns} turns` : '',
+      definition.color ? `color ${definition.color}` : '',
+    ].filter(Boolean);
+    const extra = settings.length > 0 ? `\n  ${settings.join(', ')}` : '';
+    return `- **${definition.name}**${where}: ${definition.description}\n  Tools: ${tools}${extra}`;
   });
   const problems = warnings.map((warning) => `- ${warning}`);
   context.print(
     [
       `**Subagents** (${plural(definitions.length, 'subagent')})`,
       ...lines,
-      ...(problems.length > 0 ? ['', '**Files that could not be used**', ...problems] : []),
+      ...(problems.length > 0 ? ['', '**Problems in subagent files**', ...problems] : []),
       '',
       'Create one with /agents create <what it should do>.',
     ].join('\n'),
