@@ -13,6 +13,8 @@ export interface AgentFlags {
   openaiApiKey?: string;
   outputFormat?: string;
   includePartialMessages?: boolean;
+  inputFormat?: string;
+  jsonSchema?: string;
   approvalMode?: string;
   yolo?: boolean;
   allowedTools?: string[];
@@ -53,6 +55,16 @@ export function addAgentOptions(command: Command): Command {
     .option(
       '--include-partial-messages',
       'with -o stream-json: also print the answer as it streams (stream_event lines)',
+    )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'stream-json: a multi-turn session fed JSON lines on stdin (needs -o stream-json)',
+      ).choices(['text', 'stream-json']),
+    )
+    .option(
+      '--json-schema <schema>',
+      'the final answer must be JSON valid against this JSON Schema (JSON text or a file)',
     )
     .addOption(
       new Option('--approval-mode <mode>', 'when calls need approval').choices([
