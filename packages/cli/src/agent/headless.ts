@@ -27,7 +27,7 @@ export interface HeadlessIo {
   version: string;
 }
 
-const EXIT_CODES: Record<AgentStopReason, number> = {
+export const EXIT_CODES: Record<AgentStopReason, number> = {
   success: ExitCode.Success,
   max_turns: ExitCode.TurnLimit,
   max_tool_calls: ExitCode.Budget,
@@ -121,7 +121,7 @@ export async function runHeadless(
 }
 
 /** Waits for the work, or until the run is cancelled (the run then ends as cancelled). */
-async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+export async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return;
   const cancelled = new Promise<void>((resolve) =>
     signal.addEventListener('abort', () => resolve(), { once: true }),
