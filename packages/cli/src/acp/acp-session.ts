@@ -24,6 +24,7 @@ import { withAttachments } from '../agent/headless.js';
 import { UsageError } from '../errors.js';
 import type { PromptContent } from '../ui/prompt-content.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
+import { showWritesInEditor } from './editor-writes.js';
 import { replayUpdates } from './history-replay.js';
 import { mcpServerSettings } from './mcp-servers.js';
 import { requestPermission } from './permission.js';
@@ -63,12 +64,14 @@ export class AcpSession {
     this.id = start.session.config.sessionId;
     this.tracker = new ToolCallTracker(start.session.registry);
     if (editor?.fs?.readTextFile) readUnsavedBuffers(start.session.registry, client, this.id);
+    if (editor?.fs?.writeTextFile)
+      showWritesInEditor(start.session.registry, client, this.id, warn);
     this.agent = start.createAgent({
       onEvent: (event) => this.onEvent(event),
       onConfirmationRequest: async (call) => {
         await this.updates;
         const signal = this.running?.signal ?? AbortSignal.abort();
-        return requestPermission(this.client, this.id, call, signal);
+        return requestPermission(this.client, this.id, call, signal, editor, warn);
       },
       onWarning: (message) => warn(`warning: ${message}`),
     });
