@@ -4,19 +4,25 @@
  * turn that keeps the history), and a session driven line by line (control requests,
  * malformed lines, an interrupt that ends a running command, a resumed session).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,
-  type RecordedRequest,
   type Script,
   startModelServer,
 } from '../../core/test/helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import {
+  type SessionPlace,
+  sent,
+  sessionEnvironment,
+  startSession as startStreamSession,
+  userTurn,
+} from './helpers/stream-session.js';
 import { CLI } from './run-cli.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,80 +41,13 @@ afterEach(async () => {
   dirs.cleanup();
 });
 
-type Event = Record<string, unknown> & { type: string };
-
-function environment(): NodeJS.ProcessEnv {
-  // `toolhost` on PATH, as the README's script expects it.
-  const bin = path.join(dirs.home, 'bin');
-  mkdirSync(bin, { recursive: true });
-  if (!existsSync(path.join(bin, 'toolhost'))) symlinkSync(CLI, path.join(bin, 'toolhost'));
-  return {
-    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-    HOME: dirs.home,
-    TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.home, 'no-system-settings.json'),
-    OPENAI_BASE_URL: server?.baseUrl ?? '',
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_MODEL: 'scripted-model',
-  };
-}
-
-/** Everything the model was sent in one request, as text. */
-function sent(request: RecordedRequest | undefined): string {
-  return JSON.stringify(request?.body.messages ?? []);
-}
-
-/** A running session: lines in, events out, waited for one by one. */
-function startSession(args: string[]) {
-  const child = spawn(CLI, ['--input-format', 'stream-json', '-o', 'stream-json', ...args], {
-    cwd: dirs.root,
-    env: environment(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const events: Event[] = [];
-  let stderr = '';
-  const waiters = new Set<() => void>();
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-    for (const wake of waiters) wake();
-  });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    events.push(JSON.parse(line) as Event);
-    for (const wake of waiters) wake();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const until = <T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const found = find();
-        if (found === undefined) return;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`no ${what} within ${timeoutMs} ms; stderr: ${stderr}`));
-      }, timeoutMs);
-      waiters.add(check);
-      check();
-    });
-  return {
-    events,
-    exited,
-    stderr: () => stderr,
-    send: (line: unknown) => child.stdin?.write(`${JSON.stringify(line)}\n`),
-    sendRaw: (text: string) => child.stdin?.write(text),
-    end: () => child.stdin?.end(),
-    /** The first event after `from` that matches. */
-    next: (match: (event: Event) => boolean, what: string, from = 0) =>
-      until(() => events.slice(from).find(match), what),
-    untilStderr: (text: string) =>
-      until(() => (stderr.includes(text) ? true : undefined), `"${text}" on stderr`),
-  };
-}
-
-const userTurn = (content: string) => ({ type: 'user', message: { role: 'user', content } });
+const place = (): SessionPlace => ({
+  root: dirs.root,
+  home: dirs.home,
+  baseUrl: server?.baseUrl ?? '',
+});
+const environment = () => sessionEnvironment(place());
+const startSession = (args: string[]) => startStreamSession(place(), args, children);
 
 describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
   it('the README host: approvals answered yes and no, two turns with the history kept', async () => {

@@ -27,6 +27,12 @@ export interface AgentFlags {
   appendSystemPrompt?: string;
   continue?: boolean;
   resume?: string;
+  sessionId?: string;
+  /** Qwen Code's SDK names its channel; accepted so the SDK can start toolhost. */
+  channel?: string;
+  /** The Claude Agent SDK's flags for a stream-json session (see stream-input/). */
+  verbose?: boolean;
+  permissionPromptTool?: string;
   root?: string;
   includeDirectories?: string[];
   screenReader?: boolean;
@@ -95,6 +101,15 @@ export function addAgentOptions(command: Command): Command {
     .option(
       '-r, --resume <session-id>',
       'continue the session with this id (see toolhost sessions)',
+    )
+    .option('--session-id <uuid>', 'start the new session under this id (for SDKs that name it)')
+    .addOption(new Option('--channel <name>', 'accepted from SDKs; changes nothing').hideHelp())
+    .addOption(new Option('--verbose', 'accepted from SDKs; changes nothing').hideHelp())
+    .addOption(
+      new Option(
+        '--permission-prompt-tool <name>',
+        'stdio: approvals asked on stdout (the stream-json session does)',
+      ).hideHelp(),
     )
     .option('--root <dir>', 'project root folder (default: the current folder)')
     .option(

@@ -24,7 +24,7 @@ import {
   settingsFrom,
   subagentDepthFrom,
 } from './agent-flags.js';
-import { sessionToResume } from './resume.js';
+import { newSessionId, sessionToResume } from './resume.js';
 
 /** What a front end adds to the agent: the hooks through which it shows and asks. */
 export type FrontEndHooks = Pick<
@@ -62,13 +62,14 @@ export async function withAgentStart<T>(
   const maxSubagentDepth = subagentDepthFrom(flags);
   const approvalMode = approvalModeFrom(flags);
   const resumed = sessionToResume(flags);
+  const namedId = newSessionId(flags);
   const session = await openSession(
     {
       root: flags.root,
       includeDirectories: flags.includeDirectories,
       approvalMode,
       overrides: { ...settingsFrom(flags), ...frontEndSettings },
-      ...(resumed ? { sessionId: resumed.id } : {}),
+      ...(resumed ? { sessionId: resumed.id } : namedId ? { sessionId: namedId } : {}),
       urlElicitation: personAnswers,
     },
     warn,

@@ -27,7 +27,7 @@ export interface HeadlessIo {
   version: string;
 }
 
-export const EXIT_CODES: Record<AgentStopReason, number> = {
+const EXIT_CODES: Record<AgentStopReason, number> = {
   success: ExitCode.Success,
   max_turns: ExitCode.TurnLimit,
   max_tool_calls: ExitCode.Budget,
@@ -56,6 +56,11 @@ export async function runHeadless(
     flags.jsonSchema !== undefined
       ? loadJsonSchema(flags.jsonSchema, flags.root ?? process.cwd())
       : undefined;
+  if (flags.permissionPromptTool !== undefined) {
+    throw new UsageError(
+      '--permission-prompt-tool asks the host on stdout, so it needs --input-format stream-json -o stream-json.',
+    );
+  }
   if (!prompt) {
     throw new UsageError(
       'No prompt: pass one with -p "<prompt>", as an argument, or on standard input.',

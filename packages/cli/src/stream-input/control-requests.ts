@@ -1,7 +1,7 @@
 /**
  * What a host may ask a stream-json session with a `control_request` line, each answered
  * by a `control_response` line: `initialize`, `interrupt`, `set_permission_mode`,
- * `mcp_server_status`. Anything else is answered with an error that names it, so a host
+ * `mcp_server_status` (Claude's `mcp_status`). Anything else is answered with an error that names it, so a host
  * written for another agent learns what toolhost does not do instead of waiting.
  */
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
@@ -73,7 +73,9 @@ export function answerControlRequest(
       config.setApprovalMode(mode);
       return { status: 'updated', mode };
     }
+    // Qwen Code's name, then Claude's.
     case 'mcp_server_status':
+    case 'mcp_status':
       return {
         mcpServers: registry
           .getMcpServers()
@@ -81,7 +83,7 @@ export function answerControlRequest(
       };
     default:
       throw new Error(
-        `toolhost does not handle control_request subtype "${request.subtype}"; it handles initialize, interrupt, set_permission_mode and mcp_server_status.`,
+        `toolhost does not handle control_request subtype "${request.subtype}"; it handles initialize, interrupt, set_permission_mode and mcp_server_status (mcp_status).`,
       );
   }
 }

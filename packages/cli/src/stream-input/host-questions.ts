@@ -1,8 +1,9 @@
 /**
  * The questions toolhost asks the host of a stream-json session, as `control_request`
  * lines on stdout answered by `control_response` lines on stdin: whether a call may run
- * (`can_use_tool`, answered with `behavior` allow or deny). Without an answer (the turn
- * cancelled, stdin ended, an error answer) the call does not run.
+ * (`can_use_tool`, answered with `behavior` allow or deny, a deny with `interrupt` ending the
+ * turn). Without an answer (the turn cancelled, stdin ended, an error answer) the call does
+ * not run.
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -21,6 +22,8 @@ export class HostQuestions {
   constructor(
     private readonly write: (line: unknown) => void,
     private readonly warn: (line: string) => void,
+    /** A deny with `interrupt: true` (the Claude Agent SDK's) stops the whole turn. */
+    private readonly interruptTurn: () => void,
   ) {}
 
   /** `can_use_tool` for a call that needs approval. */
@@ -44,8 +47,9 @@ export class HostQuestions {
         ...(answer.error ? { message: answer.error } : {}),
       };
     }
-    const { behavior, message, updatedInput } = answer.response;
+    const { behavior, message, updatedInput, interrupt } = answer.response;
     if (behavior !== 'allow') {
+      if (interrupt === true) this.interruptTurn();
       return {
         outcome: ToolConfirmationOutcome.Cancel,
         ...(typeof message === 'string' && message ? { message } : {}),

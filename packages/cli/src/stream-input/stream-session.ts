@@ -13,7 +13,7 @@ import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { AgentFlags } from '../agent/agent-flags.js';
 import { withAgentStart } from '../agent/agent-start.js';
-import { EXIT_CODES, type HeadlessIo, untilDone, withAttachments } from '../agent/headless.js';
+import { type HeadlessIo, untilDone, withAttachments } from '../agent/headless.js';
 import { createPrinter, type Printer } from '../agent/printers.js';
 import { cancelOnStopSignals } from '../agent/stop-signals.js';
 import {
@@ -46,6 +46,11 @@ export async function runStreamSession(
       'With --input-format stream-json the prompts come on standard input, one {"type":"user",...} line each; drop the prompt argument.',
     );
   }
+  if (flags.permissionPromptTool !== undefined && flags.permissionPromptTool !== 'stdio') {
+    throw new UsageError(
+      `--permission-prompt-tool ${flags.permissionPromptTool}: toolhost asks its questions on stdout (stdio) only.`,
+    );
+  }
   const schema =
     flags.jsonSchema !== undefined
       ? loadJsonSchema(flags.jsonSchema, flags.root ?? process.cwd())
@@ -60,11 +65,11 @@ export async function runStreamSession(
       if (cutOffNote) warn(cutOffNote);
       const stopped = new AbortController();
       const stopListening = cancelOnStopSignals(stopped, io.exitNow);
-      const questions = new HostQuestions(write, warn);
       let turn: AbortController | undefined;
+      const interrupt = () => turn?.abort(new Error('interrupted by the host'));
+      const questions = new HostQuestions(write, warn, interrupt);
       let printer: Printer | undefined;
       let turns: Promise<void> = Promise.resolve();
-      let exitCode: number = ExitCode.Success;
       const forgetCleanup = addTerminationCleanup(async () => {
         stopped.abort(new Error('stopped by a signal'));
         await turns.catch(() => undefined);
@@ -99,7 +104,6 @@ export async function runStreamSession(
             : { result: await attempt(undefined), structured: undefined };
           recorder.recordEnd(result.status);
           printer.finish(result, agent.usage.usage, structured);
-          exitCode = EXIT_CODES[result.status];
         } finally {
           stopped.signal.removeEventListener('abort', stop);
           turn = undefined;
@@ -134,7 +138,6 @@ export async function runStreamSession(
               // One turn at a time, in the order sent; the lines after keep being read.
               turns = turns.then(() =>
                 runTurn(prompt).catch((error: unknown) => {
-                  exitCode = ExitCode.Failed;
                   warn(
                     `the turn failed: ${error instanceof Error ? error.message : String(error)}`,
                   );
@@ -146,7 +149,7 @@ export async function runStreamSession(
               try {
                 const response = answerControlRequest(line.request, {
                   session,
-                  interrupt: () => turn?.abort(new Error('interrupted by the host')),
+                  interrupt,
                 });
                 write({
                   type: 'control_response',
@@ -175,7 +178,9 @@ export async function runStreamSession(
         // End of input: nobody is left to answer a question; the turns sent still run.
         questions.end();
         await turns;
-        return stopped.signal.aborted ? ExitCode.Interrupted : exitCode;
+        // Each turn's outcome is in its result event; the session itself ended as asked
+        // (the SDKs take any other exit code for a crash).
+        return stopped.signal.aborted ? ExitCode.Interrupted : ExitCode.Success;
       } finally {
         questions.end();
         lines.close();
