@@ -265,6 +265,8 @@ export function openAcpSession(
         ...(request.additionalDirectories ?? []),
       ],
       continue: false,
+      // Each editor session gets its own id; a --session-id given to --acp names none.
+      sessionId: undefined,
       ...(request.loadId !== undefined ? { resume: request.loadId } : { resume: undefined }),
     };
     closed = withAgentStart(
