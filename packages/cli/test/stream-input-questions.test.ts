@@ -1,9 +1,11 @@
 /**
- * The questions of a `--input-format stream-json` session that never get a yes: an
- * interrupt withdraws a waiting question (`control_cancel_request`), the end of input
- * answers it no; and `--json-schema` checks each turn's answer.
+ * How a `--input-format stream-json` session's turns end short of a yes: an interrupt
+ * withdraws a waiting question (`control_cancel_request`), the end of input answers it no,
+ * Ctrl+C ends the session (its running command's process group first); and `--json-schema`
+ * checks each turn's answer.
  */
 import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -99,6 +101,34 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
     expect(result).toMatchObject({ subtype: 'success', result: 'It was refused.' });
     expect(await session.exited).toBe(0);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it('Ctrl+C ends the session with 130, its running command first', async () => {
+    const started = path.join(dirs.root, 'started.txt');
+    server = await startModelServer([
+      {
+        toolCalls: [
+          {
+            id: 'call_long',
+            name: 'run_shell_command',
+            args: { command: `touch ${started} && sleep 62.75` },
+          },
+        ],
+      },
+      { text: 'Not reached.' },
+    ]);
+    const session = startSession(place(), ['--yolo'], children);
+    session.send(userTurn('run it'));
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(started)) {
+      if (Date.now() > deadline) throw new Error(`never started: ${session.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    session.signal('SIGINT');
+    const result = await session.next((e) => e.type === 'result', 'the result');
+    expect(result).toMatchObject({ subtype: 'error_during_execution' });
+    expect(await session.exited).toBe(130);
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('sleep 62.75');
   });
 
   it('--json-schema: each turn’s answer is checked and given as structured_output', async () => {

@@ -92,6 +92,7 @@ export function startSession(
     send: (line: unknown) => child.stdin?.write(`${JSON.stringify(line)}\n`),
     sendRaw: (text: string) => child.stdin?.write(text),
     end: () => child.stdin?.end(),
+    signal: (name: NodeJS.Signals) => child.kill(name),
     /** The first event after `from` that matches. */
     next: (match: (event: Event) => boolean, what: string, from = 0) =>
       until(() => events.slice(from).find(match), what),
