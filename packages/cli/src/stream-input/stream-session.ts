@@ -112,18 +112,19 @@ export async function runStreamSession(
       };
 
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-      // Made now, so lines that arrive while the servers start wait in it, none lost.
+      // Made now, so no line that arrives before the loop below reads it is lost.
       const input = lines[Symbol.asyncIterator]();
       stopped.signal.addEventListener('abort', () => lines.close(), { once: true });
       try {
-        // The first turn has the MCP servers' tools and the server's context size.
-        await untilDone(
+        // The first turn has the MCP servers' tools and the server's context size; control
+        // requests (initialize first) are answered meanwhile.
+        turns = untilDone(
           Promise.all([
             session.registry.whenDiscoveryComplete(),
             agent.model.learnContextWindow(stopped.signal),
           ]),
           stopped.signal,
-        );
+        ).catch(() => undefined);
         let lineNumber = 0;
         for (let next = await input.next(); !next.done; next = await input.next()) {
           lineNumber++;
