@@ -136,7 +136,9 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       }
       const text = sent(request);
       if (text.includes('after resuming')) return { text: 'Resumed answer.' };
-      if (text.includes('second turn')) return { text: 'Second answer.' };
+      if (text.includes('second turn')) {
+        return { text: 'Second answer.', usage: { prompt_tokens: 100, completion_tokens: 7 } };
+      }
       return { text: 'Unexpected request.' };
     };
     server = await startModelServer(script);
@@ -277,6 +279,8 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
     session.send(userTurn('second turn'));
     const second = await session.next((e) => e.type === 'result', 'second result', secondStart);
     expect(second).toMatchObject({ subtype: 'success', result: 'Second answer.' });
+    // Its usage counts this turn only, not the turns before it.
+    expect(second.usage).toMatchObject({ input_tokens: 100, output_tokens: 7 });
     expect(sent(server.requests.at(-1))).toContain('first turn: run the long command');
     session.end();
     expect(await session.exited).toBe(0);

@@ -103,7 +103,8 @@ export async function runStreamSession(
             ? await runForSchema(schema, attempt)
             : { result: await attempt(undefined), structured: undefined };
           recorder.recordEnd(result.status);
-          printer.finish(result, agent.usage.usage, structured);
+          // A turn's result counts that turn, as each `-p` run's counts its run.
+          printer.finish(result, result.usage, structured);
         } finally {
           stopped.signal.removeEventListener('abort', stop);
           turn = undefined;
