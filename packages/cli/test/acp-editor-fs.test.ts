@@ -83,13 +83,16 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
     const edited = path.join(dirs.root, 'edited.ts');
     const declined = path.join(dirs.root, 'declined.txt');
     const outside = path.join(dirs.base, 'outside.txt');
+    const withBom = path.join(dirs.root, 'bom.ts');
     writeFileSync(edited, 'const colour = "red";\n');
+    writeFileSync(withBom, '\uFEFFconst size = 1;\n');
     const editor = await open(
       [
         {
           toolCalls: [
             { id: 'call_made', name: 'write_file', args: { file_path: made, content: 'made\n' } },
             { id: 'call_read', name: 'read_file', args: { absolute_path: edited } },
+            { id: 'call_read_bom', name: 'read_file', args: { absolute_path: withBom } },
           ],
         },
         {
@@ -98,6 +101,11 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
               id: 'call_edit',
               name: 'edit',
               args: { file_path: edited, old_string: 'red', new_string: 'blue' },
+            },
+            {
+              id: 'call_bom',
+              name: 'edit',
+              args: { file_path: withBom, old_string: 'size = 1', new_string: 'size = 2' },
             },
             { id: 'call_no', name: 'write_file', args: { file_path: declined, content: 'no\n' } },
             { id: 'call_out', name: 'write_file', args: { file_path: outside, content: 'out\n' } },
@@ -117,6 +125,8 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
     expect((await prompt(editor, sessionId, 'Make the changes.')).stopReason).toBe('end_turn');
     expect(readFileSync(made, 'utf8')).toBe('made\n');
     expect(readFileSync(edited, 'utf8')).toBe('const colour = "blue";\n');
+    // The byte order mark is kept on disk; the editor, which might drop it, is not handed it.
+    expect(readFileSync(withBom, 'utf8')).toBe('\uFEFFconst size = 2;\n');
     expect(editor.writes).toEqual([
       { sessionId, path: made, content: 'made\n' },
       { sessionId, path: edited, content: 'const colour = "blue";\n' },
