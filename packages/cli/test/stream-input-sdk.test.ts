@@ -69,7 +69,7 @@ describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, (
     expect(again.stderr()).toContain(`continue it with -r ${id}`);
   });
 
-  it('the Claude Agent SDK: its flags, mcp_status, and a deny that interrupts the turn', async () => {
+  it('the Claude Agent SDK: its flags (its permission mode too), mcp_status, and a deny that interrupts the turn', async () => {
     const target = path.join(dirs.root, 'denied.txt');
     server = await startModelServer([
       {
@@ -88,6 +88,10 @@ describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, (
         '--input-format',
         'stream-json',
         '--permission-prompt-tool=stdio',
+        '--permission-mode',
+        'acceptEdits',
+        '--max-turns',
+        '4',
       ],
       children,
       true,
@@ -112,6 +116,8 @@ describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, (
 
     session.send(userTurn('touch it'));
     const ask = await session.next((e) => e.type === 'control_request', 'the question');
+    const init = session.events.find((e) => e.type === 'system');
+    expect(init).toMatchObject({ subtype: 'init', permission_mode: 'auto-edit' });
     session.send({
       type: 'control_response',
       response: {

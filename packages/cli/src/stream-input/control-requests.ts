@@ -4,7 +4,7 @@
  * `mcp_server_status` (Claude's `mcp_status`). Anything else is answered with an error that names it, so a host
  * written for another agent learns what toolhost does not do instead of waiting.
  */
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import { PERMISSION_MODES } from '../agent/agent-flags.js';
 import type { Session } from '../session.js';
 import type { ControlRequestBody } from './input-lines.js';
 
@@ -13,16 +13,6 @@ export interface ControlTarget {
   /** Cancels the running turn, if any (its commands' process groups end). */
   interrupt(): void;
 }
-
-/** Claude Code's names for the modes, beside Qwen Code's (which are toolhost's). */
-const MODES: Record<string, ApprovalMode> = {
-  default: 'default',
-  plan: 'plan',
-  'auto-edit': 'auto-edit',
-  yolo: 'yolo',
-  acceptEdits: 'auto-edit',
-  bypassPermissions: 'yolo',
-};
 
 /** Fields of Qwen Code's and Claude's `initialize` that ask for what toolhost does not run. */
 const UNSUPPORTED_AT_INITIALIZE: Record<string, string> = {
@@ -64,10 +54,13 @@ export function answerControlRequest(
       target.interrupt();
       return { subtype: 'interrupt' };
     case 'set_permission_mode': {
-      const mode = typeof request.mode === 'string' ? MODES[request.mode] : undefined;
+      const mode =
+        typeof request.mode === 'string' && Object.hasOwn(PERMISSION_MODES, request.mode)
+          ? PERMISSION_MODES[request.mode]
+          : undefined;
       if (!mode) {
         throw new Error(
-          `set_permission_mode takes "mode": one of ${Object.keys(MODES).join(', ')}; got ${JSON.stringify(request.mode ?? null)}.`,
+          `set_permission_mode takes "mode": one of ${Object.keys(PERMISSION_MODES).join(', ')}; got ${JSON.stringify(request.mode ?? null)}.`,
         );
       }
       config.setApprovalMode(mode);
