@@ -110,6 +110,16 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       return;
     }
     rejectMistypedCommand(program, positional, flags);
+    if (flags.inputFormat === 'stream-json') {
+      // The session reads standard input line by line for as long as it stays open.
+      const { runStreamSession } = await import('./stream-input/stream-session.js');
+      exitCode = await runStreamSession(flags, positional, {
+        ...io,
+        exitNow: io.exitNow ?? ((code) => process.exit(code)),
+        version,
+      });
+      return;
+    }
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);
     if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {

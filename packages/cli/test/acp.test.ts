@@ -4,20 +4,10 @@
  * model server behind it. Every effect is checked where it lands: the text the editor
  * receives, the file written (or not), the process that ends, what reaches the model.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import {
-  type ClientConnection,
-  client,
-  ndJsonStream,
-  PROTOCOL_VERSION,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionNotification,
-} from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
 import {
@@ -32,24 +22,18 @@ import {
   waitUntil,
 } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { CLI, runCli } from './run-cli.js';
-
-type PermissionAnswer = (
-  request: RequestPermissionRequest,
-) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
-
-interface Editor {
-  connection: ClientConnection;
-  updates: SessionNotification[];
-  permissions: RequestPermissionRequest[];
-  /** The paths the agent asked the editor's buffers for. */
-  bufferReads: string[];
-  offersBuffers: boolean;
-  child: ChildProcess;
-  stderr(): string;
-  /** Closes the agent's standard input and waits for it to exit. */
-  close(): Promise<number | null>;
-}
+import {
+  type Editor,
+  initialize,
+  newSession,
+  type PermissionAnswer,
+  pick,
+  prompt,
+  startEditor as startAcpEditor,
+  textOf,
+  updatesOf,
+} from './helpers/acp-editor.js';
+import { runCli } from './run-cli.js';
 
 let dirs: TempDirs;
 let root: string;
@@ -88,100 +72,10 @@ function startEditor(
   buffers?: Map<string, string>,
   flags: string[] = [],
 ): Editor {
-  const child = spawn(CLI, ['--acp', ...flags], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: dirs.home,
-      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.home, 'no-system-settings.json'),
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const updates: SessionNotification[] = [];
-  const permissions: RequestPermissionRequest[] = [];
-  const asked: string[] = [];
-  const app = client({ name: 'test-editor' })
-    .onNotification('session/update', ({ params }) => {
-      updates.push(params);
-    })
-    .onRequest('session/request_permission', ({ params }) => {
-      permissions.push(params);
-      return answer ? answer(params) : { outcome: { outcome: 'cancelled' } };
-    })
-    .onRequest('fs/read_text_file', ({ params }) => {
-      asked.push(params.path);
-      const text = buffers?.get(params.path);
-      if (text === undefined) throw new Error(`no buffer for ${params.path}`);
-      return { content: text };
-    });
-  const connection = app.connect(
-    ndJsonStream(
-      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
-    ),
-  );
-  const editor: Editor = {
-    connection,
-    updates,
-    permissions,
-    bufferReads: asked,
-    offersBuffers: buffers !== undefined,
-    child,
-    stderr: () => stderr,
-    close: async () => {
-      child.stdin?.end();
-      return exited;
-    },
-  };
+  const editor = startAcpEditor({ cwd: root, home: dirs.home, env, answer, buffers, flags });
   editors.push(editor);
   return editor;
 }
-
-async function initialize(editor: Editor) {
-  return editor.connection.agent.request('initialize', {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: {
-      fs: { readTextFile: editor.offersBuffers, writeTextFile: false },
-      terminal: false,
-    },
-    clientInfo: { name: 'test-editor', version: '1.0.0' },
-  });
-}
-
-async function newSession(editor: Editor) {
-  await initialize(editor);
-  return editor.connection.agent.request('session/new', { cwd: root, mcpServers: [] });
-}
-
-const prompt = (editor: Editor, sessionId: string, text: string) =>
-  editor.connection.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text }],
-  });
-
-function textOf(editor: Editor, kind: string): string {
-  return editor.updates
-    .map((notification) => notification.update)
-    .filter((update) => update.sessionUpdate === kind)
-    .map((update) =>
-      'content' in update && update.content && 'text' in update.content ? update.content.text : '',
-    )
-    .join('');
-}
-
-const updatesOf = (editor: Editor, kind: string) =>
-  editor.updates.map((notification) => notification.update).filter((u) => u.sessionUpdate === kind);
-
-const pick =
-  (kind: 'allow_once' | 'reject_once'): PermissionAnswer =>
-  (request) => {
-    const option = request.options.find((candidate) => candidate.kind === kind);
-    return { outcome: { outcome: 'selected', optionId: option!.optionId } };
-  };
 
 // Each test starts the command (some twice); a loaded machine needs time.
 describe('toolhost --acp (an editor over the Agent Client Protocol)', { timeout: 150_000 }, () => {

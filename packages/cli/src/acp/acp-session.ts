@@ -25,6 +25,7 @@ import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import { UsageError } from '../errors.js';
 import type { PromptContent } from '../ui/prompt-content.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
+import { showWritesInEditor } from './editor-writes.js';
 import { replayUpdates } from './history-replay.js';
 import { mcpServerSettings } from './mcp-servers.js';
 import { requestPermission } from './permission.js';
@@ -67,12 +68,14 @@ export class AcpSession {
     this.saving = saveTargets(start.session.config);
     this.tracker = new ToolCallTracker(start.session.registry);
     if (editor?.fs?.readTextFile) readUnsavedBuffers(start.session.registry, client, this.id);
+    if (editor?.fs?.writeTextFile)
+      showWritesInEditor(start.session.registry, client, this.id, warn);
     this.agent = start.createAgent({
       onEvent: (event) => this.onEvent(event),
       onConfirmationRequest: async (call) => {
         await this.updates;
         const signal = this.running?.signal ?? AbortSignal.abort();
-        return requestPermission(this.client, this.id, call, signal, this.saving);
+        return requestPermission(this.client, this.id, call, signal, editor, warn, this.saving);
       },
       onWarning: (message) => warn(`warning: ${message}`),
     });
@@ -266,6 +269,8 @@ export function openAcpSession(
         ...(request.additionalDirectories ?? []),
       ],
       continue: false,
+      // Each editor session gets its own id; a --session-id given to --acp names none.
+      sessionId: undefined,
       ...(request.loadId !== undefined ? { resume: request.loadId } : { resume: undefined }),
     };
     closed = withAgentStart(

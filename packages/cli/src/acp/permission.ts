@@ -2,10 +2,11 @@
  * Asks the editor whether a call may run (`session/request_permission`), with the answers
  * the terminal offers for the same call, and turns the picked option back into the
  * scheduler's outcome. Nothing the editor cannot show is offered (changing a proposal in
- * an external editor); questions of MCP servers (elicitation) are declined.
+ * an external editor). Questions of MCP servers (elicitation) go to elicitation.ts.
  */
 import type {
   AgentContext,
+  ClientCapabilities,
   PermissionOption,
   PermissionOptionKind,
   RequestPermissionResponse,
@@ -16,6 +17,7 @@ import type {
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
 import { type Choice, choicesFor, decisionFor, type SaveTargets } from '../approval-choices.js';
+import { askEditorForm } from './elicitation.js';
 import { confirmationContent, describeToolCall } from './tool-calls.js';
 
 const KINDS: Partial<Record<ToolConfirmationOutcome, PermissionOptionKind>> = {
@@ -49,12 +51,16 @@ export async function requestPermission(
   sessionId: string,
   call: WaitingToolCall,
   signal: AbortSignal,
+  /** What the editor offered at `initialize` (elicitation forms). */
+  editor: ClientCapabilities | undefined,
+  warn: (line: string) => void,
   saving?: SaveTargets,
 ): Promise<ConfirmationDecision> {
   const details = call.confirmationDetails;
-  if (details.type === 'elicitation' || details.type === 'elicitation_url') {
-    return { outcome: ToolConfirmationOutcome.Cancel };
+  if (details.type === 'elicitation') {
+    return askEditorForm(client, sessionId, call, details, editor, signal, warn);
   }
+  if (details.type === 'elicitation_url') return { outcome: ToolConfirmationOutcome.Cancel };
   const choices = offered(call, saving);
   const options = permissionOptions(call, saving);
   let response: RequestPermissionResponse;

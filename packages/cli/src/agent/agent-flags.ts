@@ -1,10 +1,23 @@
 /** The flags of the agent (`toolhost -p`, `toolhost "<prompt>"`), checked and turned into settings and limits. */
 import type { AgentLimits } from '@toolhost/core/internal/agent/agent-loop-options.js';
-import type { Settings } from '@toolhost/core/internal/config/settings-types.js';
+import type { ApprovalMode, Settings } from '@toolhost/core/internal/config/settings-types.js';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+/**
+ * Claude Code's permission modes as toolhost's approval modes (toolhost's own names pass
+ * too), for the flags and control requests of the SDKs.
+ */
+export const PERMISSION_MODES: Readonly<Record<string, ApprovalMode>> = {
+  default: 'default',
+  plan: 'plan',
+  'auto-edit': 'auto-edit',
+  yolo: 'yolo',
+  acceptEdits: 'auto-edit',
+  bypassPermissions: 'yolo',
+};
 
 export interface AgentFlags {
   prompt?: string;
@@ -13,6 +26,8 @@ export interface AgentFlags {
   openaiApiKey?: string;
   outputFormat?: string;
   includePartialMessages?: boolean;
+  inputFormat?: string;
+  jsonSchema?: string;
   approvalMode?: string;
   yolo?: boolean;
   allowedTools?: string[];
@@ -26,6 +41,15 @@ export interface AgentFlags {
   appendSystemPrompt?: string;
   continue?: boolean;
   resume?: string;
+  sessionId?: string;
+  /** Qwen Code's SDK names its channel; accepted so the SDK can start toolhost. */
+  channel?: string;
+  /** The Claude Agent SDK's flags for a stream-json session (see stream-input/). */
+  verbose?: boolean;
+  permissionPromptTool?: string;
+  /** Claude's names for --approval-mode and --max-session-turns, as its SDK passes them. */
+  permissionMode?: string;
+  maxTurns?: string;
   root?: string;
   includeDirectories?: string[];
   screenReader?: boolean;
@@ -54,6 +78,16 @@ export function addAgentOptions(command: Command): Command {
     .option(
       '--include-partial-messages',
       'with -o stream-json: also print the answer as it streams (stream_event lines)',
+    )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'stream-json: a multi-turn session fed JSON lines on stdin (needs -o stream-json)',
+      ).choices(['text', 'stream-json']),
+    )
+    .option(
+      '--json-schema <schema>',
+      'the final answer must be JSON valid against this JSON Schema (JSON text or a file)',
     )
     .addOption(
       new Option('--approval-mode <mode>', 'when calls need approval').choices([
@@ -90,6 +124,23 @@ export function addAgentOptions(command: Command): Command {
       '-r, --resume <session-id>',
       'continue the session with this id (see toolhost sessions)',
     )
+    .option('--session-id <uuid>', 'start the new session under this id (for SDKs that name it)')
+    .addOption(new Option('--channel <name>', 'accepted from SDKs; changes nothing').hideHelp())
+    .addOption(new Option('--verbose', 'accepted from SDKs; changes nothing').hideHelp())
+    .addOption(
+      new Option('--permission-mode <mode>', 'Claude Code’s name for --approval-mode')
+        .choices(Object.keys(PERMISSION_MODES))
+        .hideHelp(),
+    )
+    .addOption(
+      new Option('--max-turns <n>', 'Claude Code’s name for --max-session-turns').hideHelp(),
+    )
+    .addOption(
+      new Option(
+        '--permission-prompt-tool <name>',
+        'stdio: approvals asked on stdout (the stream-json session does)',
+      ).hideHelp(),
+    )
     .option('--root <dir>', 'project root folder (default: the current folder)')
     .option(
       '--include-directories <dirs>',
@@ -124,7 +175,10 @@ export function parseDuration(flag: string, value: string | undefined): number |
 }
 
 export function limitsFrom(flags: AgentFlags): AgentLimits {
-  const maxTurns = positiveInteger('--max-session-turns', flags.maxSessionTurns);
+  const maxTurns =
+    flags.maxTurns !== undefined && flags.maxSessionTurns === undefined
+      ? positiveInteger('--max-turns', flags.maxTurns)
+      : positiveInteger('--max-session-turns', flags.maxSessionTurns);
   const maxToolCalls = positiveInteger('--max-tool-calls', flags.maxToolCalls);
   const maxWallTimeMs = parseDuration('--max-wall-time', flags.maxWallTime);
   return {
@@ -156,10 +210,15 @@ export function settingsFrom(flags: AgentFlags): Settings {
 }
 
 export function approvalModeFrom(flags: AgentFlags): string | undefined {
-  if (flags.yolo && flags.approvalMode && flags.approvalMode !== 'yolo') {
+  const claudeMode = flags.permissionMode ? PERMISSION_MODES[flags.permissionMode] : undefined;
+  if (claudeMode && flags.approvalMode && flags.approvalMode !== claudeMode) {
     throw new UsageError(
-      `--yolo and --approval-mode ${flags.approvalMode} contradict each other; pass one.`,
+      `--permission-mode ${flags.permissionMode} and --approval-mode ${flags.approvalMode} contradict each other; pass one.`,
     );
   }
-  return flags.yolo ? 'yolo' : flags.approvalMode;
+  const mode = flags.approvalMode ?? claudeMode;
+  if (flags.yolo && mode && mode !== 'yolo') {
+    throw new UsageError(`--yolo and --approval-mode ${mode} contradict each other; pass one.`);
+  }
+  return flags.yolo ? 'yolo' : mode;
 }

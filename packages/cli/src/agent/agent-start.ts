@@ -24,7 +24,7 @@ import {
   settingsFrom,
   subagentDepthFrom,
 } from './agent-flags.js';
-import { sessionToResume } from './resume.js';
+import { newSessionId, sessionToResume } from './resume.js';
 
 /** What a front end adds to the agent: the hooks through which it shows and asks. */
 export type FrontEndHooks = Pick<
@@ -62,6 +62,7 @@ export async function withAgentStart<T>(
   const maxSubagentDepth = subagentDepthFrom(flags);
   const approvalMode = approvalModeFrom(flags);
   const resumed = sessionToResume(flags);
+  const namedId = newSessionId(flags);
   const session = await openSession(
     {
       root: flags.root,
@@ -69,7 +70,7 @@ export async function withAgentStart<T>(
       approvalMode,
       overrides: { ...settingsFrom(flags), ...frontEndSettings },
       ...(flags.mcpConfig ? { mcpConfig: flags.mcpConfig } : {}),
-      ...(resumed ? { sessionId: resumed.id } : {}),
+      ...(resumed ? { sessionId: resumed.id } : namedId ? { sessionId: namedId } : {}),
       urlElicitation: personAnswers,
     },
     warn,

@@ -4,11 +4,7 @@
  * ended (0 done, 1 failed, 2 usage, 53 turn limit, 55 tool-call or time budget, 130
  * interrupted).
  */
-import type {
-  AgentEvent,
-  AgentRunResult,
-  AgentStopReason,
-} from '@toolhost/core/internal/agent/agent-events.js';
+import type { AgentEvent, AgentStopReason } from '@toolhost/core/internal/agent/agent-events.js';
 import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
@@ -21,6 +17,7 @@ import type { AgentFlags, OutputFormat } from './agent-flags.js';
 import { withAgentStart } from './agent-start.js';
 import { createPrinter } from './printers.js';
 import { cancelOnStopSignals } from './stop-signals.js';
+import { loadJsonSchema, runForSchema, withSchemaInstructions } from './structured-output.js';
 
 export interface HeadlessIo {
   stdout: NodeJS.WriteStream;
@@ -55,6 +52,15 @@ export async function runHeadless(
       `--include-partial-messages streams events, so it needs -o stream-json (got -o ${format}).`,
     );
   }
+  const schema =
+    flags.jsonSchema !== undefined
+      ? loadJsonSchema(flags.jsonSchema, flags.root ?? process.cwd())
+      : undefined;
+  if (flags.permissionPromptTool !== undefined) {
+    throw new UsageError(
+      '--permission-prompt-tool asks the host on stdout, so it needs --input-format stream-json -o stream-json.',
+    );
+  }
   if (!prompt) {
     throw new UsageError(
       'No prompt: pass one with -p "<prompt>", as an argument, or on standard input.',
@@ -63,7 +69,7 @@ export async function runHeadless(
   const warn = (line: string) =>
     io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   return withAgentStart(
-    flags,
+    schema ? withSchemaInstructions(flags, schema) : flags,
     warn,
     async ({ session, endpoint, recorder, cutOffNote, createAgent }) => {
       if (cutOffNote) warn(cutOffNote);
@@ -96,11 +102,16 @@ export async function runHeadless(
         );
         printer.start(endpoint.model);
         const content = await withAttachments(prompt, session, controller.signal, warn);
-        const run = agent.loop.run(content, controller.signal);
-        running = run;
-        const result: AgentRunResult = await run;
+        const attempt = (retry: string | undefined) => {
+          const run = agent.loop.run(retry ?? content, controller.signal);
+          running = run;
+          return run;
+        };
+        const { result, structured } = schema
+          ? await runForSchema(schema, attempt)
+          : { result: await attempt(undefined), structured: undefined };
         recorder.recordEnd(result.status);
-        printer.finish(result, agent.usage.usage);
+        printer.finish(result, agent.usage.usage, structured);
         return EXIT_CODES[result.status];
       } finally {
         stopListening();
@@ -115,7 +126,7 @@ export async function runHeadless(
 }
 
 /** Waits for the work, or until the run is cancelled (the run then ends as cancelled). */
-async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+export async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return;
   const cancelled = new Promise<void>((resolve) =>
     signal.addEventListener('abort', () => resolve(), { once: true }),

@@ -15,6 +15,7 @@ import type {
   PermissionDenial,
 } from '@toolhost/core/internal/agent/agent-events.js';
 import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
+import type { StructuredOutcome } from './structured-output.js';
 
 export interface JsonUsage {
   input_tokens: number;
@@ -162,15 +163,21 @@ export function resultEvent(
   sessionUsage: TokenUsage,
   apiMs: number,
   subagentDenials: PermissionDenial[] = [],
+  /** With `--json-schema`: the validated answer, or why it never validated. */
+  structured?: StructuredOutcome,
 ) {
   const isError = result.status !== 'success';
   return {
     type: 'result',
-    subtype: SUBTYPES[result.status],
+    subtype:
+      structured && !structured.ok
+        ? 'error_max_structured_output_retries'
+        : SUBTYPES[result.status],
     uuid: randomUUID(),
     is_error: isError,
     result: isError && !result.text ? (result.message ?? '') : result.text,
     ...(isError && result.message ? { error: result.message } : {}),
+    ...(structured?.ok ? { structured_output: structured.value } : {}),
     session_id: sessionId,
     num_turns: result.turns,
     duration_ms: result.durationMs,

@@ -92,8 +92,17 @@ export function jsonPrinter(
         onMessageEvent(event, '', null);
       }
     },
-    finish(result, sessionUsage) {
-      emit(resultEvent(sessionId, result, sessionUsage, partial.apiDurationMs(), subagentDenials));
+    finish(result, sessionUsage, structured) {
+      emit(
+        resultEvent(
+          sessionId,
+          result,
+          sessionUsage,
+          partial.apiDurationMs(),
+          subagentDenials,
+          structured,
+        ),
+      );
       if (format === 'json') io.stdout.write(`${JSON.stringify(collected)}\n`);
     },
   };

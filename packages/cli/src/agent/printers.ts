@@ -9,11 +9,13 @@ import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { Session } from '../session.js';
 import type { OutputFormat } from './agent-flags.js';
 import { jsonPrinter } from './json-printer.js';
+import type { StructuredOutcome } from './structured-output.js';
 
 export interface Printer {
   start(model: string): void;
   event(event: AgentEvent): void;
-  finish(result: AgentRunResult, sessionUsage: TokenUsage): void;
+  /** `structured`: with `--json-schema`, the validated answer or why it never validated. */
+  finish(result: AgentRunResult, sessionUsage: TokenUsage, structured?: StructuredOutcome): void;
 }
 
 export interface PrinterIo {
@@ -73,11 +75,16 @@ function textPrinter(io: PrinterIo, session: Session): Printer {
         io.stderr.write(`toolhost: ${visibleText(message, { multiline: true })}\n`);
       }
     },
-    finish(result) {
-      // On a terminal the answer is read, so it is made visible; piped, it is data.
-      const text = io.stdout.isTTY
-        ? visibleText(result.text ?? '', { multiline: true })
+    finish(result, _usage, structured) {
+      // The validated value, without a fence or spaces the model put around it; an answer
+      // that never validated is not printed where a script reads its data.
+      const answer = structured
+        ? structured.ok
+          ? JSON.stringify(structured.value)
+          : ''
         : (result.text ?? '');
+      // On a terminal the answer is read, so it is made visible; piped, it is data.
+      const text = io.stdout.isTTY ? visibleText(answer, { multiline: true }) : answer;
       if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       if (result.status !== 'success' && result.message)
         io.stderr.write(`toolhost: ${visibleText(result.message, { multiline: true })}\n`);

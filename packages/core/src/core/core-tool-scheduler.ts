@@ -228,8 +228,10 @@ export class CoreToolScheduler {
         case ToolConfirmationOutcome.Cancel:
           this.finishCancelled(
             index,
-            details.declineMessage ??
-              'The person declined this call. Ask them how to proceed or try another approach.',
+            decision.message
+              ? `The person declined this call: ${decision.message}`
+              : (details.declineMessage ??
+                  'The person declined this call. Ask them how to proceed or try another approach.'),
           );
           return false;
         case ToolConfirmationOutcome.ModifyWithEditor:

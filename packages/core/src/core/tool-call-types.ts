@@ -91,6 +91,8 @@ export type ToolCall =
 export interface ConfirmationDecision {
   outcome: ToolConfirmationOutcome;
   payload?: ToolConfirmationPayload;
+  /** With `cancel`: the reason the person (or the host that asked them) gave, for the model. */
+  message?: string;
 }
 
 /** What a front end is asked to edit for `modify_with_editor`. */

@@ -54,6 +54,12 @@ function compile(schema: Record<string, unknown>): Compiled {
   return compiled;
 }
 
+/** Why `schema` cannot be used to validate anything, or undefined when it can. */
+export function schemaCompileError(schema: Record<string, unknown>): string | undefined {
+  const compiled = compile(schema);
+  return 'compileError' in compiled ? compiled.compileError : undefined;
+}
+
 /** One problem found in a value: where (`todos[1].status`, empty for the root) and what. */
 export interface SchemaProblem {
   /** Path segments from the root to the offending value. */

@@ -1,0 +1,148 @@
+/**
+ * How a `--input-format stream-json` session's turns end short of a yes: an interrupt
+ * withdraws a waiting question (`control_cancel_request`), the end of input answers it no,
+ * Ctrl+C ends the session (its running command's process group first); and `--json-schema`
+ * checks each turn's answer.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { type SessionPlace, startSession, userTurn } from './helpers/stream-session.js';
+
+let dirs: TempDirs;
+let server: ModelServer | undefined;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  dirs = makeTempDirs({ rootName: 'project' });
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await server?.close();
+  server = undefined;
+  dirs.cleanup();
+});
+
+const place = (): SessionPlace => ({
+  root: dirs.root,
+  home: dirs.home,
+  baseUrl: server?.baseUrl ?? '',
+});
+
+const isQuestion = (event: Record<string, unknown>) =>
+  event.type === 'control_request' &&
+  (event.request as { subtype?: string }).subtype === 'can_use_tool';
+
+describe('stream-json questions left unanswered, and --json-schema per turn', {
+  timeout: 120_000,
+}, () => {
+  it('an interrupt withdraws the waiting question; the call never runs', async () => {
+    const target = path.join(dirs.root, 'never.txt');
+    server = await startModelServer([
+      {
+        toolCalls: [
+          { id: 'call_w', name: 'write_file', args: { file_path: target, content: 'x' } },
+        ],
+      },
+      { text: 'Second turn answered.' },
+    ]);
+    const session = startSession(place(), [], children);
+    session.send(userTurn('write it'));
+    const question = await session.next(isQuestion, 'the question');
+    session.send({
+      type: 'control_request',
+      request_id: 'stop',
+      request: { subtype: 'interrupt' },
+    });
+    const withdrawn = await session.next(
+      (e) => e.type === 'control_cancel_request',
+      'the question withdrawn',
+    );
+    expect(withdrawn.request_id).toBe(question.request_id);
+    const result = await session.next((e) => e.type === 'result', 'the result');
+    expect(result).toMatchObject({ subtype: 'error_during_execution' });
+    // An answer that comes too late changes nothing.
+    session.send({
+      type: 'control_response',
+      response: {
+        subtype: 'success',
+        request_id: question.request_id,
+        response: { behavior: 'allow' },
+      },
+    });
+    await session.untilStderr('which is not waiting');
+    const from = session.events.length;
+    session.send(userTurn('and now?'));
+    await session.next((e) => e.type === 'result', 'the second result', from);
+    expect(existsSync(target)).toBe(false);
+    session.end();
+    expect(await session.exited).toBe(0);
+  });
+
+  it('the end of input answers a waiting question no, and the session ends', async () => {
+    const target = path.join(dirs.root, 'never.txt');
+    server = await startModelServer([
+      {
+        toolCalls: [
+          { id: 'call_w', name: 'write_file', args: { file_path: target, content: 'x' } },
+        ],
+      },
+      { text: 'It was refused.' },
+    ]);
+    const session = startSession(place(), [], children);
+    session.send(userTurn('write it'));
+    await session.next(isQuestion, 'the question');
+    session.end();
+    const result = await session.next((e) => e.type === 'result', 'the result');
+    expect(result).toMatchObject({ subtype: 'success', result: 'It was refused.' });
+    expect(await session.exited).toBe(0);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('Ctrl+C ends the session with 130, its running command first', async () => {
+    const started = path.join(dirs.root, 'started.txt');
+    server = await startModelServer([
+      {
+        toolCalls: [
+          {
+            id: 'call_long',
+            name: 'run_shell_command',
+            args: { command: `touch ${started} && sleep 62.75` },
+          },
+        ],
+      },
+      { text: 'Not reached.' },
+    ]);
+    const session = startSession(place(), ['--yolo'], children);
+    session.send(userTurn('run it'));
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(started)) {
+      if (Date.now() > deadline) throw new Error(`never started: ${session.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    session.signal('SIGINT');
+    const result = await session.next((e) => e.type === 'result', 'the result');
+    expect(result).toMatchObject({ subtype: 'error_during_execution' });
+    expect(await session.exited).toBe(130);
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('sleep 62.75');
+  });
+
+  it('--json-schema: each turn’s answer is checked and given as structured_output', async () => {
+    server = await startModelServer([{ text: '{"count": "two"}' }, { text: '{"count": 2}' }]);
+    const schema = JSON.stringify({
+      type: 'object',
+      properties: { count: { type: 'integer' } },
+      required: ['count'],
+    });
+    const session = startSession(place(), ['--json-schema', schema], children);
+    session.send(userTurn('count them'));
+    const result = await session.next((e) => e.type === 'result', 'the result');
+    expect(result).toMatchObject({ subtype: 'success', structured_output: { count: 2 } });
+    session.end();
+    expect(await session.exited).toBe(0);
+  });
+});
