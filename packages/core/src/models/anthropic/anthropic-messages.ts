@@ -16,11 +16,16 @@ import {
 
 type CacheControl = { type: 'ephemeral' };
 
-export type AnthropicBlock =
+type ImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+/** What a user turn and a tool result can hold. */
+type ContentBlock =
   | { type: 'text'; text: string; cache_control?: CacheControl }
   | {
       type: 'image';
-      source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+      source:
+        | { type: 'base64'; media_type: ImageType; data: string }
+        | { type: 'url'; url: string };
       cache_control?: CacheControl;
     }
   | {
@@ -28,7 +33,10 @@ export type AnthropicBlock =
       source: { type: 'base64'; media_type: 'application/pdf'; data: string };
       title?: string;
       cache_control?: CacheControl;
-    }
+    };
+
+export type AnthropicBlock =
+  | ContentBlock
   | {
       type: 'tool_use';
       id: string;
@@ -39,7 +47,7 @@ export type AnthropicBlock =
   | {
       type: 'tool_result';
       tool_use_id: string;
-      content: AnthropicBlock[];
+      content: ContentBlock[];
       is_error?: boolean;
       cache_control?: CacheControl;
     };
@@ -67,7 +75,7 @@ export interface AnthropicRequestBody {
 }
 
 const EPHEMERAL: CacheControl = { type: 'ephemeral' };
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const IMAGE_TYPES = new Set<string>(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 export function toAnthropicBody(
   request: ModelRequest,
@@ -113,7 +121,7 @@ function toAnthropicMessage(message: ChatMessage): AnthropicMessage | undefined 
     case 'user':
       return { role: 'user', content: blocksOf(contentPieces(message.content)) };
     case 'assistant': {
-      const content = blocksOf(contentPieces(message.content));
+      const content: AnthropicBlock[] = blocksOf(contentPieces(message.content));
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function') continue;
         content.push({
@@ -146,8 +154,8 @@ function toAnthropicMessage(message: ChatMessage): AnthropicMessage | undefined 
   }
 }
 
-function blocksOf(pieces: ContentPiece[]): AnthropicBlock[] {
-  const blocks: AnthropicBlock[] = [];
+function blocksOf(pieces: ContentPiece[]): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
   for (const piece of pieces) {
     if (piece.kind === 'text') {
       if (piece.text.trim()) blocks.push({ type: 'text', text: piece.text });
@@ -156,7 +164,7 @@ function blocksOf(pieces: ContentPiece[]): AnthropicBlock[] {
     } else if (IMAGE_TYPES.has(piece.mimeType)) {
       blocks.push({
         type: 'image',
-        source: { type: 'base64', media_type: piece.mimeType, data: piece.data },
+        source: { type: 'base64', media_type: piece.mimeType as ImageType, data: piece.data },
       });
     } else if (piece.mimeType === 'application/pdf') {
       blocks.push({
