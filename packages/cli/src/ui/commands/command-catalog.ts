@@ -16,6 +16,7 @@ import {
 import { helpCommand } from './builtin/help-command.js';
 import { initCommand } from './builtin/init-command.js';
 import { memoryCommand } from './builtin/memory-command.js';
+import { modelCommand } from './builtin/model-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
 import type { SlashCommand } from './command-types.js';
@@ -27,6 +28,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   compressCommand,
   statsCommand,
+  modelCommand,
   toolsCommand,
   mcpCommand,
   memoryCommand,
