@@ -76,9 +76,8 @@ async function ask(
     return answer.trim() || fallback;
   };
   say('Which API does the model speak?');
-  CHOICES.forEach((choice, index) =>
-    say(`  ${index + 1}. ${PROVIDER_LABELS[choice.provider]} (${choice.examples})`),
-  );
+  for (const [index, choice] of CHOICES.entries())
+    say(`  ${index + 1}. ${PROVIDER_LABELS[choice.provider]} (${choice.examples})`);
   let choice: (typeof CHOICES)[number] | undefined;
   while (!choice) {
     const answer = await question(`Choose 1-${CHOICES.length}`, '1');
