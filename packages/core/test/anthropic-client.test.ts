@@ -133,4 +133,28 @@ describe('Anthropic Messages client', () => {
     expect((unauthorised as Error).message).toContain('ANTHROPIC_API_KEY');
     expect(h.server.requests).toHaveLength(2);
   });
+
+  it('retries a stream that stalls, and a cancel ends a stalled request at once', async () => {
+    const h = await start([
+      { stallAfterEvents: 3 },
+      { text: 'after the stall' },
+      { stallAfterEvents: 2 },
+    ]);
+    h.model.endpoint.timeoutMs = 300;
+    const result = await h.loop().run('hello', never());
+    expect(result).toMatchObject({ status: 'success', text: 'after the stall' });
+    const retry = h.events.find((event) => event.type === 'retry') as
+      | { reason: string }
+      | undefined;
+    expect(retry?.reason).toContain('stopped sending its answer');
+    h.model.endpoint.timeoutMs = 30_000;
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = h.model
+      .generate({ messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    setTimeout(() => controller.abort(), 200);
+    expect(await pending).toMatchObject({ kind: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

@@ -2,7 +2,7 @@
 
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ErrorResponse } from '@anthropic-ai/sdk/resources/shared';
-import type { ProviderStep, SseEvent } from './provider-servers.js';
+import type { AnswerStep, SseEvent, StreamErrorStep } from './provider-servers.js';
 
 const ERROR_TYPES: Record<number, ErrorResponse['error']['type']> = {
   400: 'invalid_request_error',
@@ -22,7 +22,7 @@ export function anthropicError(status: number, message: string): ErrorResponse {
 
 const sse = (event: RawMessageStreamEvent): SseEvent => ({ event: event.type, data: event });
 
-export function anthropicEvents(step: Exclude<ProviderStep, { status: number }>): SseEvent[] {
+export function anthropicEvents(step: AnswerStep | StreamErrorStep): SseEvent[] {
   const events: SseEvent[] = [];
   const usage = 'usage' in step ? step.usage : undefined;
   events.push(

@@ -1,6 +1,6 @@
 /** Gemini streamGenerateContent (alt=sse) chunks for a script step, typed with @google/genai. */
 import { FinishReason, type GenerateContentResponse, type Part } from '@google/genai';
-import type { ProviderStep, SseEvent } from './provider-servers.js';
+import type { AnswerStep, SseEvent, StreamErrorStep } from './provider-servers.js';
 
 type Chunk = Pick<
   GenerateContentResponse,
@@ -21,7 +21,7 @@ export function geminiError(status: number, message: string) {
 
 const sse = (chunk: Chunk): SseEvent => ({ data: chunk });
 
-export function geminiChunks(step: Exclude<ProviderStep, { status: number }>): SseEvent[] {
+export function geminiChunks(step: AnswerStep | StreamErrorStep): SseEvent[] {
   if ('streamError' in step) {
     const chunks: SseEvent[] = [];
     if (step.textBefore)

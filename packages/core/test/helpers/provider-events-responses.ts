@@ -1,12 +1,12 @@
 /** OpenAI Responses stream events for a script step, typed with the openai package. */
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import type { ProviderStep, SseEvent } from './provider-servers.js';
+import type { AnswerStep, SseEvent, StreamErrorStep } from './provider-servers.js';
 
 export function responsesError(message: string) {
   return { error: { message, type: 'server_error', param: null, code: null } };
 }
 
-export function responsesEvents(step: Exclude<ProviderStep, { status: number }>): SseEvent[] {
+export function responsesEvents(step: AnswerStep | StreamErrorStep): SseEvent[] {
   let sequence = 0;
   const events: SseEvent[] = [];
   const push = (event: ResponseStreamEvent) => events.push({ event: event.type, data: event });

@@ -30,9 +30,12 @@ export type ProviderStep =
     }
   | { status: number; message: string; retryAfter?: string }
   /** HTTP 200, some text, then an error event in the stream. */
-  | { streamError: { status: number; message: string }; textBefore?: string };
+  | { streamError: { status: number; message: string }; textBefore?: string }
+  /** HTTP 200, the first events of an answer, then nothing (the connection stays open). */
+  | { stallAfterEvents: number };
 
-export type AnswerStep = Extract<ProviderStep, { text?: string }>;
+export type AnswerStep = Extract<ProviderStep, { toolCalls?: StepToolCall[] }>;
+export type StreamErrorStep = Extract<ProviderStep, { streamError: unknown }>;
 
 export interface ProviderRequest {
   method: string;
@@ -108,16 +111,20 @@ function answer(family: ApiFamily, step: ProviderStep, res: http.ServerResponse)
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const events: SseEvent[] = eventsFor(family, step);
-  for (const event of events) {
+  const stall = 'stallAfterEvents' in step ? step.stallAfterEvents : undefined;
+  const events: SseEvent[] = eventsFor(
+    family,
+    'stallAfterEvents' in step ? { text: 'a stalled answer' } : step,
+  );
+  for (const event of events.slice(0, stall)) {
     res.write(
       `${event.event ? `event: ${event.event}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,
     );
   }
-  res.end();
+  if (stall === undefined) res.end();
 }
 
-function eventsFor(family: ApiFamily, step: Exclude<ProviderStep, { status: number }>): SseEvent[] {
+function eventsFor(family: ApiFamily, step: AnswerStep | StreamErrorStep): SseEvent[] {
   if (family === 'anthropic') return anthropicEvents(step);
   if (family === 'gemini') return geminiChunks(step);
   return responsesEvents(step);
