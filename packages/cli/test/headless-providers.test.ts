@@ -21,10 +21,19 @@ afterEach(async () => {
   dirs = undefined;
 });
 
-async function ask(family: ApiFamily, env: (baseUrl: string) => NodeJS.ProcessEnv) {
-  server = await startProviderServer(family, [{ text: `Answered by ${family}.` }]);
+async function ask(
+  family: ApiFamily,
+  env: (baseUrl: string) => NodeJS.ProcessEnv,
+  args: string[] = [],
+) {
+  server = await startProviderServer(family, [
+    {
+      text: `Answered by ${family}.`,
+      usage: { input: 10, output: 3, cacheRead: 5, cacheWrite: 40 },
+    },
+  ]);
   dirs = makeTempDirs();
-  const result = await runCliAsync(['-p', 'hello there'], {
+  const result = await runCliAsync(['-p', 'hello there', ...args], {
     cwd: dirs.root,
     home: dirs.home,
     env: { OPENAI_API_KEY: 'OPENAI-SECRET-KEY', ...env(server.baseUrl) },
@@ -34,14 +43,25 @@ async function ask(family: ApiFamily, env: (baseUrl: string) => NodeJS.ProcessEn
 }
 
 describe('headless runs against every model family', { timeout: 120_000 }, () => {
-  it('Anthropic from ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ANTHROPIC_API_KEY', async () => {
-    const { result, headers, request } = await ask('anthropic', (baseUrl) => ({
-      ANTHROPIC_BASE_URL: baseUrl,
-      ANTHROPIC_MODEL: 'claude-scripted',
-      ANTHROPIC_API_KEY: 'ANTHROPIC-KEY',
-    }));
-    expect(result.stdout).toContain('Answered by anthropic.');
+  it('Anthropic from ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ANTHROPIC_API_KEY, cache use in the usage', async () => {
+    const { result, headers, request } = await ask(
+      'anthropic',
+      (baseUrl) => ({
+        ANTHROPIC_BASE_URL: baseUrl,
+        ANTHROPIC_MODEL: 'claude-scripted',
+        ANTHROPIC_API_KEY: 'ANTHROPIC-KEY',
+      }),
+      ['-o', 'json'],
+    );
     expect(result.code).toBe(0);
+    const last = (JSON.parse(result.stdout) as Array<Record<string, unknown>>).at(-1)!;
+    expect(last.result).toBe('Answered by anthropic.');
+    expect(last.usage).toMatchObject({
+      input_tokens: 55,
+      output_tokens: 3,
+      cache_read_input_tokens: 5,
+      cache_creation_input_tokens: 40,
+    });
     expect(request?.url).toBe('/v1/messages');
     expect(request?.headers['x-api-key']).toBe('ANTHROPIC-KEY');
     expect(headers).not.toContain('OPENAI-SECRET-KEY');
