@@ -157,4 +157,19 @@ describe('Anthropic Messages client', () => {
     expect(await pending).toMatchObject({ kind: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it('asks again for no more output tokens than the model allows, when a refusal says how many', async () => {
+    const h = await start([
+      {
+        status: 400,
+        message:
+          'max_tokens: 8000 > 4096, which is the maximum allowed number of output tokens for claude-3-haiku-20240307',
+      },
+      { text: 'short enough' },
+    ]);
+    h.model.endpoint.maxOutputTokens = 8000;
+    const result = await h.loop().run('hello', never());
+    expect(result).toMatchObject({ status: 'success', text: 'short enough' });
+    expect(h.server.requests.map((request) => request.body.max_tokens)).toEqual([8000, 4096]);
+  });
 });

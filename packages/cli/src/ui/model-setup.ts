@@ -19,7 +19,7 @@ import {
 const CHOICES: ReadonlyArray<{ provider: ModelProvider; examples: string; model?: string }> = [
   {
     provider: 'openai',
-    examples: 'OpenAI, Qwen on DashScope, OpenRouter, vLLM, Ollama, llama.cpp, LM Studio',
+    examples: 'OpenAI, DashScope, OpenRouter, vLLM, Ollama, llama.cpp',
   },
   { provider: 'anthropic', examples: 'Claude', model: 'claude-sonnet-4-5' },
   { provider: 'gemini', examples: 'Gemini API', model: 'gemini-2.5-pro' },
