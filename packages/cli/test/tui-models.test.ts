@@ -89,7 +89,9 @@ describe.skipIf(!hasTmux)(
       expect(listed).toMatch(/2\. Scripted Claude \(`?claude-scripted`?\): Anthropic Messages/);
       send(terminal, '/model 2');
       await terminal.waitFor('Now using Scripted Claude');
-      await terminal.waitFor('claude-scripted');
+      // The status line under the prompt follows the switch.
+      const statusLine = (screen: string) => screen.trimEnd().split('\n').slice(-3).join('\n');
+      await terminal.waitFor((screen) => statusLine(screen).includes('claude-scripted'));
       send(terminal, 'second question');
       await terminal.waitFor('Claude says plover too.');
       expect(chat.requests).toHaveLength(1);
