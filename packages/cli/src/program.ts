@@ -40,7 +40,9 @@ Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model co
 53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C; 143 and 129 after SIGTERM and SIGHUP).
 Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 3 the call needed confirmation that was not given, 130 interrupted.
-Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL (or settings model.*, or the flags).
+Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL; ANTHROPIC_MODEL, ANTHROPIC_API_KEY
+(ANTHROPIC_BASE_URL); GEMINI_MODEL, GEMINI_API_KEY (or settings model.*, modelProviders, or the flags).
+In a terminal with no model configured, toolhost asks for one; /model switches between them.
 Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
 
 /** Gathers a repeatable option's values. */

@@ -4,7 +4,7 @@
  * in screen-reader mode and without colours (NO_COLOR); a subagent's calls nested under
  * its `task` call; the model's thinking folded, shown and hidden again with Ctrl+O.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
@@ -190,16 +190,16 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
     expect(shown).not.toContain(reasoning);
   });
 
-  it('says how to configure a model when none is, instead of opening', async () => {
+  it('guides through setting a model when none is; Ctrl+C leaves it saving nothing', async () => {
     const dirs = makeTempDirs();
     const terminal = startToolhostInTmux([], { cwd: dirs.root, home: dirs.home });
     try {
+      await terminal.waitFor('Which API does the model speak?');
+      terminal.press('C-c');
       const code = await terminal.waitForExit();
-      expect(code).toBe(2);
-      const shown = terminal.scrollback();
-      expect(shown).toContain('No model is configured');
-      expect(shown).toContain('OPENAI_BASE_URL');
-      expect(shown).not.toMatch(/\bat .*\.js:\d+/);
+      expect(code).toBe(130);
+      expect(existsSync(path.join(dirs.home, '.toolhost', 'settings.json'))).toBe(false);
+      expect(terminal.scrollback()).not.toMatch(/\bat .*\.js:\d+/);
     } finally {
       terminal.close();
       dirs.cleanup();

@@ -173,12 +173,24 @@ export {
   resolveEndpoint,
 } from './models/endpoint.js';
 export {
+  type ConfiguredModel,
+  configuredModels,
+  findModel,
+  type ModelCatalog,
+} from './models/model-catalog.js';
+export {
   type GenerateOptions,
   ModelClient,
   type ModelClientOptions,
 } from './models/model-client.js';
 export { ModelError, type ModelErrorKind } from './models/model-errors.js';
 export type * from './models/model-types.js';
+export {
+  inferProvider,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  PROVIDER_LABELS,
+} from './models/provider.js';
 export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from './models/retry-policy.js';
 export {
   estimateTokens,

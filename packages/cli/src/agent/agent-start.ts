@@ -15,7 +15,8 @@ import {
 } from '@toolhost/core/internal/agent/sessions/session-file.js';
 import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
 import type { Settings } from '@toolhost/core/internal/config/settings-types.js';
-import { type ModelEndpoint, resolveEndpoint } from '@toolhost/core/internal/models/endpoint.js';
+import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
+import { configuredModels } from '@toolhost/core/internal/models/model-catalog.js';
 import { closeSession, openSession, type Session } from '../session.js';
 import {
   type AgentFlags,
@@ -51,7 +52,7 @@ export async function withAgentStart<T>(
   flags: AgentFlags,
   warn: (line: string) => void,
   work: (start: AgentStart) => Promise<T>,
-  noModel: () => T,
+  noModel: () => T | Promise<T>,
   /** True for a front end where a person answers questions (the interactive terminal). */
   personAnswers = false,
   /** Settings the front end adds to the flags' (an editor's MCP servers), the same layer. */
@@ -76,8 +77,10 @@ export async function withAgentStart<T>(
     warn,
   );
   try {
-    const endpoint = resolveEndpoint(session.config.settings, session.config.untrustedEndpoints);
-    if (!endpoint) return noModel();
+    const catalog = configuredModels(session.config.settings, session.config.untrustedEndpoints);
+    for (const line of catalog.warnings) warn(line);
+    const endpoint = catalog.active?.endpoint;
+    if (!endpoint) return await noModel();
     const { config, registry } = session;
     const recorder = new SessionRecorder(
       sessionFile(config.userDir, config.targetDir, config.sessionId),

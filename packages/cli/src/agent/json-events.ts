@@ -22,7 +22,7 @@ export interface JsonUsage {
   output_tokens: number;
   total_tokens: number;
   cache_read_input_tokens: number;
-  /** OpenAI-compatible endpoints do not report cache writes: always 0, present for the readers that sum it. */
+  /** Tokens written to the prompt cache: Anthropic reports them; 0 for the others, present for the readers that sum it. */
   cache_creation_input_tokens: number;
 }
 
@@ -32,7 +32,7 @@ export function jsonUsage(usage: TokenUsage): JsonUsage {
     output_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
     cache_read_input_tokens: usage.cachedInputTokens ?? 0,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: usage.cacheCreationInputTokens ?? 0,
   };
 }
 

@@ -23,6 +23,7 @@ const QUIT_WINDOW_MS = 2000;
 
 export interface AppProps {
   controller: SessionController;
+  /** The model at the start (the status line follows /model). */
   model: string;
   folder: string;
   /** The folder as shown (with ~ for the home folder). */
@@ -31,7 +32,7 @@ export interface AppProps {
   plain: boolean;
 }
 
-export function App({ controller, model, folder, folderLabel, theme, plain }: AppProps) {
+export function App({ controller, folder, folderLabel, theme, plain }: AppProps) {
   const { history, live } = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout, () => controller.reprintHistory());
@@ -106,7 +107,7 @@ export function App({ controller, model, folder, folderLabel, theme, plain }: Ap
             placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
           />
           <StatusLine
-            model={model}
+            model={controller.endpoint().model}
             approvalMode={live.approvalMode}
             contextLeftPercent={live.contextLeftPercent}
             folder={folderLabel}

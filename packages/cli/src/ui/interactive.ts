@@ -13,6 +13,7 @@ import { withAgentStart } from '../agent/agent-start.js';
 import { ExitCode } from '../errors.js';
 import { editorForApp } from './external-editor.js';
 import { shortPath } from './format.js';
+import { guideModelSetup } from './model-setup.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { SessionController } from './session-controller.js';
 import { colorWanted, createTheme } from './theme.js';
@@ -30,6 +31,18 @@ export interface InteractiveIo {
 export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Promise<number> {
   // Before the session opens, so that a yes loads the project's settings in full.
   if ((await offerTrust(flags.root, io)) === 'quit') return ExitCode.Interrupted;
+  for (;;) {
+    const outcome = await runApp(flags, io);
+    if (outcome !== NO_MODEL) return outcome;
+    // Asked with the session closed; the saved model opens a new one.
+    if (!(await guideModelSetup(io))) return ExitCode.Interrupted;
+  }
+}
+
+/** The app found no model configured and the person can be asked for one. */
+const NO_MODEL = Symbol('no model');
+
+async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | typeof NO_MODEL> {
   const warnings: string[] = [];
   const warn = (line: string) =>
     io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
@@ -119,8 +132,9 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
       );
       return ExitCode.Success;
     },
-    () => {
+    (): number | typeof NO_MODEL => {
       for (const line of warnings) warn(line);
+      if (io.stdin.isTTY) return NO_MODEL;
       warn(HOW_TO_CONFIGURE_MODEL);
       warn('For example: OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3 toolhost');
       return ExitCode.Usage;

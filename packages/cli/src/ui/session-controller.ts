@@ -85,7 +85,7 @@ export class SessionController {
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
     this.store = new SessionStore(mode);
-    this.display = new TurnDisplay(this.store, options.endpoint);
+    this.display = new TurnDisplay(this.store, () => this.endpoint());
     options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
     options.registry.onServerNotice((text) => this.add({ kind: 'message', level: 'info', text }));
@@ -94,6 +94,11 @@ export class SessionController {
   /** The agent is made after the controller, since it reports to it. */
   attach(agent: AgentSession): void {
     this.agentSession = agent;
+  }
+
+  /** The endpoint the session talks to now: the start's, until `/model` switches it. */
+  endpoint(): ModelEndpoint {
+    return this.agentSession?.model.endpoint ?? this.options.endpoint;
   }
 
   get agent(): AgentSession {

@@ -18,7 +18,8 @@ export class TurnDisplay {
 
   constructor(
     private readonly store: SessionStore,
-    private readonly endpoint: ModelEndpoint,
+    /** The model's endpoint now (`/model` switches it). */
+    private readonly endpoint: () => ModelEndpoint,
   ) {}
 
   onEvent(event: AgentEvent): void {
@@ -52,7 +53,7 @@ export class TurnDisplay {
         this.streamedThisResponse = false;
         this.thoughtThisResponse = false;
         const used = event.usage.inputTokens + event.usage.outputTokens;
-        const window = this.endpoint.contextWindow;
+        const window = this.endpoint().contextWindow;
         store.update({
           streaming: '',
           contextLeftPercent:

@@ -148,10 +148,12 @@ export class RunState {
 
 function subtractUsage(total: TokenUsage, start: TokenUsage): TokenUsage {
   const cached = (total.cachedInputTokens ?? 0) - (start.cachedInputTokens ?? 0);
+  const written = (total.cacheCreationInputTokens ?? 0) - (start.cacheCreationInputTokens ?? 0);
   return {
     inputTokens: total.inputTokens - start.inputTokens,
     outputTokens: total.outputTokens - start.outputTokens,
     ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheCreationInputTokens: written } : {}),
     ...(total.estimated ? { estimated: true } : {}),
   };
 }

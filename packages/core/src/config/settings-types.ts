@@ -139,6 +139,8 @@ export interface Settings {
     };
   };
   model?: {
+    /** The API family; default: what the address or the model name says, else `openai`. */
+    provider?: 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
     name?: string;
     baseUrl?: string;
     apiKey?: string;
@@ -161,15 +163,52 @@ export interface Settings {
     /** Levels of subagents below the main agent (default 2; 0: none), as --max-subagent-depth. */
     maxSubagentDepth?: number;
   };
+  /**
+   * Models `/model` switches between, by family (Qwen Code's `modelProviders`): `openai`,
+   * `anthropic`, `gemini`, or a name `providerProtocol` maps to one of them.
+   */
+  modelProviders?: Record<string, ModelProviderEntry[]>;
+  /** Qwen Code's mapping of a custom family name (a gateway) to the API it speaks. */
+  providerProtocol?: Record<string, 'openai' | 'openai-responses' | 'anthropic' | 'gemini'>;
   webSearch?: {
     provider?: 'tavily' | 'google' | 'brave' | 'searxng';
     baseUrl?: string;
     searchEngineId?: string;
   };
-  security?: { folderTrust?: { enabled?: boolean } };
+  security?: {
+    folderTrust?: { enabled?: boolean };
+    /** Qwen Code's choice of model family (`openai`, `anthropic`, `gemini`), below model.provider. */
+    auth?: { selectedType?: string };
+  };
   hooks?: HooksSettings;
   /** Qwen Code's switch: no hook runs while it is true. */
   disableAllHooks?: boolean;
+}
+
+/**
+ * One configured model (an entry of `modelProviders`), as Qwen Code writes it; its other
+ * fields (capabilities, extra_body, ...) are accepted and not used.
+ */
+export interface ModelProviderEntry {
+  /** The model's name in the API. */
+  id: string;
+  /** What `/model` shows. */
+  name?: string;
+  description?: string;
+  baseUrl?: string;
+  /** The environment variable holding its key (default: the family's usual one). */
+  envKey?: string;
+  /** The key itself (toolhost only; the setup guide writes it when one is typed). */
+  apiKey?: string;
+  /** For `openai`: `responses` speaks the Responses API. */
+  wireApi?: 'chat-completions' | 'responses';
+  generationConfig?: {
+    timeout?: number;
+    maxRetries?: number;
+    contextWindowSize?: number;
+    customHeaders?: Record<string, string>;
+    samplingParams?: { max_tokens?: number; temperature?: number };
+  };
 }
 
 /** Older flat keys and where they live now. */

@@ -201,7 +201,12 @@ describe('loadSettings', () => {
       OPENAI_API_KEY: 'k',
       OPENAI_MODEL: 'qwen',
     });
-    expect(merged.model).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', name: 'qwen' });
+    expect(merged.model).toEqual({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      apiKey: 'k',
+      name: 'qwen',
+      provider: 'openai',
+    });
   });
 
   it('warns about an unknown approval mode in the environment', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
+import { modelFromEnvironment } from './model-environment.js';
 import { qwenSettingsPaths } from './qwen-settings.js';
 import { checkLayer } from './settings-layer.js';
 import { mergeSettings } from './settings-merge.js';
@@ -136,24 +137,25 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
         ? checkLayer(file.raw, file.path, env, file.warnings)
         : {},
   }));
-  const environmentWarnings: SettingsWarning[] = [];
-  const environment = settingsFromEnvironment(env, environmentWarnings);
   const flagWarnings: SettingsWarning[] = [];
   const flags = options.overrides
     ? checkLayer(options.overrides, 'command line', env, flagWarnings)
     : {};
 
   let untrustedProject: LoadedSettings['untrustedProject'];
-  const personLayers = [
-    ...files.filter((file) => file.scope !== 'project').map((file) => file.settings),
-    environment,
-    flags,
-  ];
   const projectIndexes = read.flatMap((file, index) =>
     file.scope === 'project' && file.raw ? [index] : [],
   );
+  const environmentWarnings: SettingsWarning[] = [];
+  const ownFiles = files.filter((file) => file.scope !== 'project').map((file) => file.settings);
+  // The settings that apply choose the model family whose variables are read: the person's
+  // own, and a project's only once it is honoured (else its cut follows from them).
+  const environmentFor = (below: Settings[]) =>
+    settingsFromEnvironment(env, environmentWarnings, [...below, flags].reduce(mergeSettings, {}));
   const projectTrusted = projectHonoured(files, options, homeDir);
   const honoured = projectIndexes.length === 0 || projectTrusted;
+  let environment = honoured ? {} : environmentFor(ownFiles);
+  const personLayers = [...ownFiles, environment, flags];
   const person = honoured ? {} : personLayers.reduce(mergeSettings, {});
   // Each project file (Qwen Code's and toolhost's) is judged against the person's own.
   for (const index of projectIndexes) {
@@ -175,6 +177,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
         };
     files[index]!.settings = checkLayer(project.raw!, project.path, env, project.warnings, cut);
   }
+  if (honoured) environment = environmentFor(files.map((file) => file.settings));
 
   let merged: Settings = {};
   for (const file of files) merged = mergeSettings(merged, file.settings);
@@ -289,12 +292,13 @@ function readSettingsFile(scope: SettingsFile['scope'], filePath: string): ReadF
   return file(true, parsed as Record<string, unknown>);
 }
 
-function settingsFromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarning[]): Settings {
+function settingsFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  warnings: SettingsWarning[],
+  below: Settings,
+): Settings {
   const settings: Settings = {};
-  const model: NonNullable<Settings['model']> = {};
-  if (env.OPENAI_BASE_URL) model.baseUrl = env.OPENAI_BASE_URL;
-  if (env.OPENAI_API_KEY) model.apiKey = env.OPENAI_API_KEY;
-  if (env.OPENAI_MODEL) model.name = env.OPENAI_MODEL;
+  const model = modelFromEnvironment(env, below);
   if (Object.keys(model).length > 0) settings.model = model;
   const mode = env.TOOLHOST_APPROVAL_MODE;
   if (mode) {

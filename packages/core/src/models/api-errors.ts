@@ -9,7 +9,7 @@ import { isRetryable, ModelError } from './model-errors.js';
 
 /** A body that says the prompt does not fit the model's context (llama.cpp, vLLM, OpenAI, LM Studio). */
 const CONTEXT_EXCEEDED =
-  /exceed_context_size|context_length_exceeded|maximum context length|exceeds? the (available )?context|context (size|length|window) (of|exceeded)|prompt is too long|too many tokens/i;
+  /exceed_context_size|exceeds the maximum number of tokens|context_length_exceeded|maximum context length|exceeds? the (available )?context|context (size|length|window) (of|exceeded)|prompt is too long|too many tokens/i;
 
 /** A 5xx body that names the request (its arguments, template, parsing) rather than the server's state. */
 const NAMES_THE_REQUEST = /argument|template|pars(e|ing)|json|jinja|validation|schema/i;
@@ -21,7 +21,10 @@ export function statedContextSize(detail: string, body: unknown): number | undef
   const match =
     /maximum context length is (\d+)/i.exec(detail) ??
     /context (?:length|size) of (?:only )?(\d+)/i.exec(detail) ??
-    /n_ctx[^\d]{0,5}(\d+)/i.exec(detail);
+    /n_ctx[^\d]{0,5}(\d+)/i.exec(detail) ??
+    // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"; Gemini: "... allowed (1048576)".
+    /> (\d+) maximum/i.exec(detail) ??
+    /tokens allowed \((\d+)\)/i.exec(detail);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -32,15 +35,14 @@ export function httpModelError(
   body: unknown,
   where: string,
   attempts: number,
+  /** Where the key comes from, for a refused one. */
+  keyHint = 'OPENAI_API_KEY or model.apiKey',
 ): ModelError {
   const make = (message: string, kind: ModelError['kind'], contextSize?: number) =>
     new ModelError(message, kind, where, status, attempts, contextSize);
   const seen = `HTTP ${status}: ${detail}`;
   if (status === 401 || status === 403) {
-    return make(
-      `${where} refused the credentials (${seen}). Check OPENAI_API_KEY or model.apiKey.`,
-      'auth',
-    );
+    return make(`${where} refused the credentials (${seen}). Check ${keyHint}.`, 'auth');
   }
   const type = (body as { type?: unknown; code?: unknown } | undefined) ?? {};
   if (

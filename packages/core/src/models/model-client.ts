@@ -1,20 +1,25 @@
 /**
- * The model client: sends Chat Completions requests to one OpenAI-compatible endpoint
- * (vLLM, Ollama, llama.cpp, DashScope, OpenRouter, OpenAI) through the `openai` package,
- * streams the answer, retries what is worth retrying and reports token usage.
+ * The model client: one object the agent loop, compression, subagents and side requests
+ * share, talking to the configured model in its own API (Chat Completions, Anthropic
+ * Messages, Gemini, OpenAI Responses: one WireClient each, in chat/, anthropic/, gemini/,
+ * responses/). It streams the answer, retries what is worth retrying, reports token usage
+ * and turns every failure into one ModelError, the same way for every family; `switchTo`
+ * moves the whole session to another configured model.
  *
  * It owns the HTTP exchange only: it knows nothing of tools, the conversation or the
- * person. The agent loop (../agent) builds the messages; the provider adapter converts
- * declarations and results. Retries are its own (the SDK's are off) so that a stalled
- * stream is retried too and a front end hears about every wait.
+ * person. The agent loop (../agent) builds the messages (Chat Completions shapes, which
+ * each wire client converts); the provider adapter converts declarations and results.
  */
 import OpenAI from 'openai';
+import { AnthropicClient } from './anthropic/anthropic-client.js';
 import { afterRetries, httpModelError } from './api-errors.js';
-import { learnContextWindow } from './context-window.js';
+import { ChatCompletionsClient } from './chat/chat-client.js';
 import type { ModelEndpoint } from './endpoint.js';
+import { GeminiClient } from './gemini/gemini-client.js';
 import { isRetryable, ModelError, type ModelErrorKind } from './model-errors.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from './model-types.js';
-import { errorDetail, RequestOptions } from './request-options.js';
+import { errorDetail } from './request-options.js';
+import { ResponsesClient } from './responses/responses-client.js';
 import {
   DEFAULT_RETRY_OPTIONS,
   parseRetryAfter,
@@ -22,12 +27,11 @@ import {
   retryDelay,
   sleep,
 } from './retry-policy.js';
-import { fetchWithStreamErrors } from './sse-errors.js';
-import { StreamAssembler } from './stream-assembler.js';
-import { estimateJsonTokens, estimateTokens, type TokenUsage } from './token-usage.js';
+import { HttpStatusError, NoAnswerInTime, StreamErrorEvent } from './wire/http-stream.js';
+import type { WireClient } from './wire/wire-client.js';
 
 export interface ModelClientOptions {
-  /** Stream answers (default). Off: one JSON response per request. */
+  /** Stream answers (default). Off: one JSON response per request (Chat Completions only). */
   stream?: boolean;
   retry?: Partial<RetryOptions>;
   /** Extra headers for every request. */
@@ -39,36 +43,59 @@ export interface GenerateOptions {
   onEvent?: (event: ModelStreamEvent) => void;
 }
 
-/** Marks an attempt aborted because the stream went quiet for too long. */
-class StallTimeout extends Error {}
+/** The client for an endpoint's API family. */
+export function wireClientFor(
+  endpoint: ModelEndpoint,
+  options: ModelClientOptions = {},
+): WireClient {
+  const headers = { ...endpoint.headers, ...options.headers };
+  const extra = Object.keys(headers).length > 0 ? headers : undefined;
+  switch (endpoint.provider ?? 'openai') {
+    case 'anthropic':
+      return new AnthropicClient(endpoint, extra);
+    case 'gemini':
+      return new GeminiClient(endpoint, extra);
+    case 'openai-responses':
+      return new ResponsesClient(endpoint, extra);
+    default:
+      return new ChatCompletionsClient(endpoint, options.stream ?? true, extra);
+  }
+}
 
 export class ModelClient {
-  readonly endpoint: ModelEndpoint;
-  private readonly client: OpenAI;
-  private readonly stream: boolean;
-  private readonly retry: RetryOptions;
-  /** What the session learned about optional request fields (usage, answer length). */
-  private readonly requestOptions: RequestOptions;
+  private current: ModelEndpoint;
+  private wire: WireClient;
+  private retry: RetryOptions;
   /** Set once the server was asked for its context window. */
   private contextWindowLearned: Promise<void> | undefined;
 
-  constructor(endpoint: ModelEndpoint, options: ModelClientOptions = {}) {
-    this.endpoint = endpoint;
-    this.stream = options.stream ?? true;
-    this.retry = { ...DEFAULT_RETRY_OPTIONS, maxRetries: endpoint.maxRetries, ...options.retry };
-    this.requestOptions = new RequestOptions(endpoint);
-    this.client = new OpenAI({
-      baseURL: endpoint.baseUrl,
-      apiKey: endpoint.apiKey,
-      maxRetries: 0,
-      timeout: endpoint.timeoutMs,
-      fetch: fetchWithStreamErrors(),
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    });
+  constructor(
+    endpoint: ModelEndpoint,
+    private readonly options: ModelClientOptions = {},
+  ) {
+    this.current = endpoint;
+    this.wire = wireClientFor(endpoint, options);
+    this.retry = this.retryFor(endpoint);
+  }
+
+  get endpoint(): ModelEndpoint {
+    return this.current;
   }
 
   get model(): string {
-    return this.endpoint.model;
+    return this.current.model;
+  }
+
+  /** Talks to another model from the next request on; the conversation stays the caller's. */
+  switchTo(endpoint: ModelEndpoint): void {
+    this.current = endpoint;
+    this.wire = wireClientFor(endpoint, this.options);
+    this.retry = this.retryFor(endpoint);
+    this.contextWindowLearned = undefined;
+  }
+
+  private retryFor(endpoint: ModelEndpoint): RetryOptions {
+    return { ...DEFAULT_RETRY_OPTIONS, maxRetries: endpoint.maxRetries, ...this.options.retry };
   }
 
   /**
@@ -76,42 +103,47 @@ export class ModelClient {
    * keeps it in `endpoint.contextWindow`; every request waits for this first. Never rejects.
    */
   learnContextWindow(signal?: AbortSignal): Promise<void> {
-    const source = this.endpoint.contextWindowSource;
+    const source = this.current.contextWindowSource;
     if (source !== 'name' && source !== 'default') return Promise.resolve();
-    this.contextWindowLearned ??= learnContextWindow({
-      baseUrl: this.endpoint.baseUrl,
-      model: this.endpoint.model,
-      apiKey: this.endpoint.apiKey,
-      ...(signal ? { signal } : {}),
-    }).then((learned) => {
-      if (learned) this.adoptContextWindow(learned.tokens);
-      // A cancelled question is asked again with the next request.
-      else if (signal?.aborted) this.contextWindowLearned = undefined;
-    });
+    const { wire, current } = this;
+    if (!wire.askContextWindow) return Promise.resolve();
+    this.contextWindowLearned ??= wire
+      .askContextWindow(signal)
+      .catch(() => undefined)
+      .then((tokens) => {
+        if (current !== this.current) return;
+        if (tokens) this.adoptContextWindow(tokens);
+        // A cancelled question is asked again with the next request.
+        else if (signal?.aborted) this.contextWindowLearned = undefined;
+      });
     return this.contextWindowLearned;
   }
 
   /** The server said its context size (a probe, or an error naming it): the guess gives way. */
   private adoptContextWindow(tokens: number): void {
-    if (this.endpoint.contextWindowSource === 'settings') return;
-    this.endpoint.contextWindow = tokens;
-    this.endpoint.contextWindowSource = 'server';
+    if (this.current.contextWindowSource === 'settings') return;
+    this.current.contextWindow = tokens;
+    this.current.contextWindowSource = 'server';
   }
 
   /** Sends the request, retrying transient failures; rejects with one ModelError. */
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelResponse> {
     await this.learnContextWindow(options.signal);
+    const wire = this.wire;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attemptWithoutRejectedOptions(request, options);
+        return await this.attemptWithoutRejectedOptions(wire, request, options);
       } catch (caught) {
-        const error = this.toModelError(caught, options.signal, attempt);
+        const error = this.toModelError(caught, options.signal, attempt, wire);
         if (error.kind === 'context_exceeded' && error.contextSize)
           this.adoptContextWindow(error.contextSize);
         const retriesLeft = attempt <= this.retry.maxRetries;
         if (!isRetryable(error.kind, error.status)) throw error;
         if (!retriesLeft) throw afterRetries(error);
-        const headers = caught instanceof OpenAI.APIError ? caught.headers : undefined;
+        const headers =
+          caught instanceof OpenAI.APIError || caught instanceof HttpStatusError
+            ? caught.headers
+            : undefined;
         const delayMs = retryDelay(attempt, parseRetryAfter(headers), this.retry);
         options.onEvent?.({ type: 'retry', attempt, delayMs, reason: error.message });
         try {
@@ -123,89 +155,18 @@ export class ModelClient {
     }
   }
 
-  /**
-   * One attempt, made again while the server refuses an optional field it names
-   * (`stream_options`, the answer length) and the session adapts to it.
-   */
+  /** One attempt, made again while the server refuses an optional part the client can drop. */
   private async attemptWithoutRejectedOptions(
+    wire: WireClient,
     request: ModelRequest,
     options: GenerateOptions,
   ): Promise<ModelResponse> {
     for (let adapted = 0; ; adapted++) {
       try {
-        return await this.attempt(request, options);
+        return await wire.attempt(request, options);
       } catch (caught) {
-        if (adapted >= 3 || !this.requestOptions.adaptTo(caught, this.stream)) throw caught;
+        if (adapted >= 3 || options.signal.aborted || !wire.adaptTo?.(caught)) throw caught;
       }
-    }
-  }
-
-  private async attempt(request: ModelRequest, options: GenerateOptions): Promise<ModelResponse> {
-    const controller = new AbortController();
-    const forward = () => controller.abort(options.signal.reason);
-    if (options.signal.aborted) forward();
-    options.signal.addEventListener('abort', forward, { once: true });
-    const assembler = new StreamAssembler(options.onEvent);
-    const body = {
-      model: request.model ?? this.endpoint.model,
-      messages: request.messages,
-      ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
-      ...this.requestOptions.lengthField(request),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    };
-    try {
-      if (!this.stream) {
-        const response = await this.client.chat.completions.create(
-          { ...body, stream: false },
-          { signal: controller.signal },
-        );
-        assembler.addMessage(response);
-      } else {
-        const stream = await this.client.chat.completions.create(
-          {
-            ...body,
-            stream: true,
-            ...(this.requestOptions.askForUsage ? { stream_options: { include_usage: true } } : {}),
-          },
-          { signal: controller.signal },
-        );
-        await this.readStream(stream, assembler, controller);
-      }
-      return assembler.finish(body.model, (response) => estimateUsage(request, response));
-    } finally {
-      options.signal.removeEventListener('abort', forward);
-    }
-  }
-
-  /** Reads the chunks, aborting the attempt when none arrives within the time limit. */
-  private async readStream(
-    stream: AsyncIterable<Parameters<StreamAssembler['addChunk']>[0]>,
-    assembler: StreamAssembler,
-    controller: AbortController,
-  ): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => controller.abort(new StallTimeout('the stream stalled')),
-        this.endpoint.timeoutMs,
-      );
-    };
-    arm();
-    try {
-      for await (const chunk of stream) {
-        arm();
-        assembler.addChunk(chunk);
-      }
-    } catch (error) {
-      if (controller.signal.reason instanceof StallTimeout) throw controller.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-    if (controller.signal.reason instanceof StallTimeout) throw controller.signal.reason;
-    if (!assembler.finished) {
-      throw new Error('the stream ended before the answer was complete (no finish_reason)');
     }
   }
 
@@ -220,18 +181,25 @@ export class ModelClient {
   }
 
   private where(): string {
-    return `${this.endpoint.baseUrl} (model ${this.endpoint.model})`;
+    return `${this.current.baseUrl} (model ${this.current.model})`;
   }
 
-  private toModelError(caught: unknown, signal: AbortSignal, attempts: number): ModelError {
+  private toModelError(
+    caught: unknown,
+    signal: AbortSignal,
+    attempts: number,
+    wire: WireClient,
+  ): ModelError {
     if (caught instanceof ModelError) return caught;
     if (signal.aborted) return this.cancelled(attempts);
     const where = this.where();
     const make = (message: string, kind: ModelErrorKind, status?: number) =>
       new ModelError(message, kind, where, status, attempts);
-    const seconds = Math.round(this.endpoint.timeoutMs / 1000);
-    if (caught instanceof StallTimeout) {
-      return make(`${where} stopped sending its answer for ${seconds} s.`, 'timeout');
+    const seconds = Math.round(this.current.timeoutMs / 1000);
+    if (caught instanceof NoAnswerInTime) {
+      return caught.started
+        ? make(`${where} stopped sending its answer for ${seconds} s.`, 'timeout')
+        : make(`${where} did not answer within ${seconds} s.`, 'timeout');
     }
     if (caught instanceof OpenAI.APIConnectionTimeoutError) {
       return make(`${where} did not answer within ${seconds} s.`, 'timeout');
@@ -240,28 +208,47 @@ export class ModelClient {
       const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
       return make(`Could not reach ${where}: ${cause}.`, 'network');
     }
+    if (caught instanceof HttpStatusError) {
+      return httpModelError(
+        caught.status,
+        caught.detail,
+        caught.body,
+        where,
+        attempts,
+        wire.keyHint,
+      );
+    }
+    if (caught instanceof StreamErrorEvent && caught.status !== undefined) {
+      return httpModelError(
+        caught.status,
+        caught.detail,
+        caught.body,
+        where,
+        attempts,
+        wire.keyHint,
+      );
+    }
+    if (caught instanceof TypeError && caught.message === 'fetch failed') {
+      const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
+      return make(`Could not reach ${where}: ${cause}.`, 'network');
+    }
     if (caught instanceof OpenAI.APIError) {
       // An error inside a stream has no HTTP status; llama-server's `code` stands for one.
       const code = (caught.error as { code?: unknown } | undefined)?.code;
       const status = caught.status ?? (typeof code === 'number' ? code : undefined);
       if (status !== undefined) {
-        return httpModelError(status, errorDetail(caught), caught.error, where, attempts);
+        return httpModelError(
+          status,
+          errorDetail(caught),
+          caught.error,
+          where,
+          attempts,
+          wire.keyHint,
+        );
       }
     }
     const message = caught instanceof Error ? caught.message : String(caught);
     // A connection reset in the middle of a stream surfaces as a plain error.
     return make(`The answer from ${where} broke off: ${message}`, 'network');
   }
-}
-
-/** Usage when the endpoint reports none: estimated from the request and the answer. */
-function estimateUsage(request: ModelRequest, response: ModelResponse): TokenUsage {
-  return {
-    inputTokens: estimateJsonTokens(request.messages) + estimateJsonTokens(request.tools ?? []),
-    outputTokens:
-      estimateTokens(response.text) +
-      estimateTokens(response.thinking) +
-      estimateJsonTokens(response.toolCalls),
-    estimated: true,
-  };
 }

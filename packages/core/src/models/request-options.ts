@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import { defaultMaxOutputTokens, type ModelEndpoint } from './endpoint.js';
 import type { ModelRequest } from './model-types.js';
 import { estimateJsonTokens } from './token-usage.js';
+import { HttpStatusError } from './wire/http-stream.js';
 
 /** The fewest tokens asked for, however full the window is (the server decides what fits). */
 const MIN_OUTPUT_TOKENS = 256;
@@ -39,16 +40,33 @@ export class RequestOptions {
     return { [this.tokenField]: tokens };
   }
 
+  /** The answer length for APIs that require one (Anthropic): the field's value, else the default. */
+  outputTokens(request: ModelRequest): number {
+    const field = this.lengthField(request);
+    return (
+      Object.values(field)[0] ??
+      Math.min(
+        this.outputCap ?? Number.POSITIVE_INFINITY,
+        request.maxOutputTokens ??
+          this.endpoint.maxOutputTokens ??
+          defaultMaxOutputTokens(this.endpoint.contextWindow),
+      )
+    );
+  }
+
   /** Adapts to a refusal of an optional part; false when it names none (nothing changed). */
   adaptTo(caught: unknown, streaming: boolean): boolean {
-    if (!(caught instanceof OpenAI.APIError)) return false;
-    if (caught.status !== 400 && caught.status !== 422) return false;
-    const detail = `${errorDetail(caught)} ${caught.message}`;
+    const detail = refusalDetail(caught);
+    if (detail === undefined) return false;
     if (streaming && this.askForUsage && /stream_options|include_usage/i.test(detail)) {
       this.askForUsage = false;
       return true;
     }
-    if (!this.tokenField || !/max_tokens|max_completion_tokens/i.test(detail)) return false;
+    if (
+      !this.tokenField ||
+      !/max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens/i.test(detail)
+    )
+      return false;
     if (
       /max_completion_tokens/.test(detail) &&
       this.tokenField === 'max_tokens' &&
@@ -58,7 +76,10 @@ export class RequestOptions {
       return true;
     }
     const most = Number(
-      /at most (\d+)/i.exec(detail)?.[1] ?? /maximum (?:value )?(?:is|of) (\d+)/i.exec(detail)?.[1],
+      /at most (\d+)/i.exec(detail)?.[1] ??
+        /maximum (?:value )?(?:is|of) (\d+)/i.exec(detail)?.[1] ??
+        // Anthropic: "max_tokens: 100000 > 64000, which is the maximum allowed ..."
+        /> (\d+), which is the maximum/i.exec(detail)?.[1],
     );
     if (most > 0 && most !== this.outputCap) {
       this.outputCap = most;
@@ -68,6 +89,16 @@ export class RequestOptions {
     this.tokenField = undefined;
     return true;
   }
+}
+
+/** The text of a 400/422 answer, where a refused option would be named; else undefined. */
+function refusalDetail(caught: unknown): string | undefined {
+  if (caught instanceof HttpStatusError) {
+    return caught.status === 400 || caught.status === 422 ? caught.detail : undefined;
+  }
+  if (!(caught instanceof OpenAI.APIError)) return undefined;
+  if (caught.status !== 400 && caught.status !== 422) return undefined;
+  return `${errorDetail(caught)} ${caught.message}`;
 }
 
 export function errorDetail(error: InstanceType<typeof OpenAI.APIError>): string {

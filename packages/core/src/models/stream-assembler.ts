@@ -1,6 +1,7 @@
 /**
  * Builds one ModelResponse from streamed Chat Completions chunks (or from a whole
- * response): text and reasoning kept apart, tool-call fragments joined by their index.
+ * response, or the pieces another API's client hands it): text and reasoning kept apart,
+ * tool-call fragments joined by their index.
  */
 import { randomUUID } from 'node:crypto';
 import type { ModelResponse, ModelStreamEvent, ModelToolCall } from './model-types.js';
@@ -8,7 +9,7 @@ import { ThinkTagSplitter } from './think-tags.js';
 import type { TokenUsage } from './token-usage.js';
 
 /** The fields of a chunk or message this reads; servers add `reasoning_content` or `reasoning`. */
-interface DeltaLike {
+export interface DeltaLike {
   content?: string | null;
   reasoning_content?: string | null;
   reasoning?: string | null;
@@ -84,7 +85,11 @@ export class StreamAssembler {
     });
   }
 
-  private addDelta(delta: DeltaLike): void {
+  /**
+   * Adds one piece of an answer (the other APIs' clients speak through this): text,
+   * reasoning, or a fragment of the tool call at `index`.
+   */
+  addDelta(delta: DeltaLike): void {
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (reasoning) this.addThinking(reasoning);
     if (delta.content) {
@@ -129,6 +134,21 @@ export class StreamAssembler {
     if (!id) return undefined;
     for (const [index, call] of this.callByIndex) if (call.id === id) return index;
     return undefined;
+  }
+
+  /** The end of the answer and why (`stop`, `tool_calls`, `length`, `content_filter`). */
+  setFinishReason(reason: string): void {
+    this.finishReason = reason;
+  }
+
+  /** Usage as the endpoint reported it, already in toolhost's terms. */
+  setReportedUsage(usage: TokenUsage, model?: string): void {
+    this.usage = usage;
+    if (model) this.model = model;
+  }
+
+  setModel(model: string): void {
+    this.model = model;
   }
 
   private setUsage(usage: UsageLike): void {

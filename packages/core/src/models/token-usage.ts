@@ -5,6 +5,8 @@ export interface TokenUsage {
   outputTokens: number;
   /** Input tokens the endpoint served from its prompt cache, when it says so. */
   cachedInputTokens?: number;
+  /** Input tokens written to the prompt cache by this request (Anthropic reports them). */
+  cacheCreationInputTokens?: number;
   /** True when at least one count was estimated rather than reported. */
   estimated?: boolean;
 }
@@ -25,10 +27,12 @@ export function estimateJsonTokens(value: unknown): number {
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const cached = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
+  const written = (a.cacheCreationInputTokens ?? 0) + (b.cacheCreationInputTokens ?? 0);
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheCreationInputTokens: written } : {}),
     ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }

@@ -13,6 +13,10 @@ import { valueAt } from './untrusted-project.js';
 export const ENDPOINT_SETTINGS = [
   'model.baseUrl',
   'model.apiKey',
+  'model.provider',
+  'security.auth.selectedType',
+  'modelProviders',
+  'providerProtocol',
   'webSearch.provider',
   'webSearch.baseUrl',
   'webSearch.searchEngineId',

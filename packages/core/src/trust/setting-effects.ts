@@ -162,6 +162,8 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'context.fileFiltering.respectQwenIgnore': harmless,
   'context.fileFiltering.customIgnoreFiles': harmless,
   'context.fileFiltering.enableRecursiveFileSearch': harmless,
+  // The family decides which of the person's keys goes with the request.
+  'model.provider': { effect: 'endpoints' },
   'model.name': harmless,
   'model.baseUrl': { effect: 'endpoints' },
   'model.apiKey': { effect: 'endpoints' },
@@ -174,6 +176,9 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'model.maxToolCalls': harmless,
   'model.maxWallTimeSeconds': harmless,
   'model.maxSubagentDepth': harmless,
+  // Addresses and the variables keys are read from: a project's would send any variable anywhere.
+  modelProviders: { effect: 'endpoints' },
+  providerProtocol: { effect: 'endpoints' },
   'webSearch.provider': { effect: 'endpoints' },
   'webSearch.baseUrl': { effect: 'endpoints' },
   'webSearch.searchEngineId': { effect: 'endpoints' },
@@ -184,6 +189,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
     effect: 'trust',
     noLooser: noFurtherThan([true, false], defaults.security.folderTrust.enabled),
   },
+  'security.auth.selectedType': { effect: 'endpoints' },
 };
 
 /** Whether some rule is named below `prefix` (so an object there is walked, not dropped whole). */

@@ -17,6 +17,7 @@ import { helpCommand } from './builtin/help-command.js';
 import { hooksCommand } from './builtin/hooks-command.js';
 import { initCommand } from './builtin/init-command.js';
 import { memoryCommand } from './builtin/memory-command.js';
+import { modelCommand } from './builtin/model-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
 import { skillsCommand } from './builtin/skills-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
@@ -29,6 +30,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   compressCommand,
   statsCommand,
+  modelCommand,
   toolsCommand,
   mcpCommand,
   hooksCommand,

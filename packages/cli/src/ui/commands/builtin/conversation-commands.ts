@@ -47,7 +47,13 @@ export const statsCommand: SlashCommand = {
     const stats = context.stats();
     const calls = stats.toolCalls;
     const totalCalls = calls.success + calls.error + calls.cancelled;
-    const cached = usage.cachedInputTokens ? ` (${count(usage.cachedInputTokens)} from cache)` : '';
+    const cacheParts = [
+      usage.cachedInputTokens ? `${count(usage.cachedInputTokens)} from cache` : '',
+      usage.cacheCreationInputTokens
+        ? `${count(usage.cacheCreationInputTokens)} written to it`
+        : '',
+    ].filter(Boolean);
+    const cached = cacheParts.length > 0 ? ` (${cacheParts.join(', ')})` : '';
     const estimated = usage.estimated ? ' (partly estimated: the endpoint did not report all)' : '';
     const lines = [
       `**Session** ${context.config.sessionId}`,
