@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
-import { McpToolCache } from '../src/tools/mcp-tool-cache.js';
+import { McpToolCache } from '../src/tools/mcp/tool-cache.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from '../src/tools/tools.js';
 import { EVERYTHING, lateEverything, sdkServerScript } from './helpers/mcp-servers.js';

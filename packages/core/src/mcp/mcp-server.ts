@@ -21,7 +21,7 @@ import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
-import { withProgressForwarding } from '../tools/mcp-progress.js';
+import { withProgressForwarding } from '../tools/mcp/progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   Kind,

@@ -7,9 +7,9 @@
  * notification gives the call more time, up to `maxTotalTimeout`.
  *
  * This file owns connecting, liveness, timeouts and progress; it does not decide names
- * (mcp-names.ts), read what a server offers (mcp-offerings.ts), word failures
- * (mcp-errors.ts), answer a server's requests (mcp-sdk-client.ts) or turn results into
- * parts (mcp-tool.ts). Which servers to connect: mcp-server-list.ts.
+ * (mcp/names.ts), read what a server offers (mcp/offerings.ts), word failures
+ * (mcp/errors.ts), answer a server's requests (mcp/sdk-client.ts) or turn results into
+ * parts (mcp-tool.ts). Which servers to connect: mcp/server-list.ts.
  */
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,7 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { UrlVisits } from './mcp-elicitation-url.js';
+import { UrlVisits } from './mcp/elicitation-url.js';
 import {
   callTimeoutMessage,
   describeError,
@@ -37,17 +37,17 @@ import {
   messageTooLarge,
   seconds,
   withTimeout,
-} from './mcp-errors.js';
-import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp-oauth.js';
-import { McpOAuthStore } from './mcp-oauth-store.js';
+} from './mcp/errors.js';
+import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp/oauth.js';
+import { McpOAuthStore } from './mcp/oauth-store.js';
 import {
   listOfferings,
   type McpPrompt,
   type McpResource,
   type McpResourceTemplate,
-} from './mcp-offerings.js';
-import { createSdkClient } from './mcp-sdk-client.js';
-import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
+} from './mcp/offerings.js';
+import { createSdkClient } from './mcp/sdk-client.js';
+import { createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
 import type { ToolExecutionContext } from './tools.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = MCP_SERVER_DEFAULTS.timeout;

@@ -1,6 +1,6 @@
 /** How MCP failures read: a connection's failure apart from a tool's, time limits, and the SDK's and OAuth's messages in plain words. */
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes } from '../utils/file-content.js';
+import { formatBytes } from '../../utils/file-content.js';
 
 /** A call's failure that is the connection's, not the tool's. */
 export class McpConnectionError extends Error {}
