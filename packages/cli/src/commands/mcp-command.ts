@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@toolhost/core/internal/mcp/mcp-transports
 import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
+import { commandPrompts } from './mcp/command-prompts.js';
 import { serveHttp } from './mcp/http-service.js';
 
 export interface McpCommandOptions {
@@ -46,7 +47,11 @@ async function serve(
   stderr: NodeJS.WriteStream,
   version: string,
 ): Promise<number> {
-  const serverOptions = { version, warnings: session.warnings };
+  const serverOptions = {
+    version,
+    warnings: session.warnings,
+    prompts: commandPrompts(session.config),
+  };
   if (options.http === undefined || options.http === false) {
     const server = createToolhostMcpServer(session.config, session.registry, serverOptions);
     const transport = new StdioServerTransport();

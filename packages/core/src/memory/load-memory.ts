@@ -22,39 +22,64 @@ export interface LoadedMemory {
   outside: string[];
 }
 
+/** One memory file as the loader reads it: where it is, whose it is, its text or why not used. */
+export type MemoryFile =
+  | { file: string; own: boolean; content: string }
+  | { file: string; own: false; outside: true };
+
+/**
+ * The memory files in the order the model gets them (the person's own, then the
+ * project's from the root down to `cwd`), each read once: links to a file already read
+ * and empty or unreadable files are left out, a project's file leading out is marked so.
+ */
+export function readMemoryFiles(config: Config, options: { cwd?: string } = {}): MemoryFile[] {
+  const names = config.getContextFileNames();
+  const folders = memoryFolders(config, options.cwd);
+  const own = names.map((name) => path.join(config.userDir, name));
+  const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
+  const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
+  const seen = new Set<string>();
+  const found: MemoryFile[] = [];
+  for (const file of [...own, ...project]) {
+    if (!existsSync(file)) continue;
+    const isOwn = own.includes(file);
+    const content = isOwn ? readOwnFile(file, seen) : readProjectFile(file, seen, inWorkspace);
+    if (content === 'outside') found.push({ file, own: false, outside: true });
+    else if (content) found.push({ file, own: isOwn, content });
+  }
+  return found;
+}
+
+/** The project's folders whose memory files are read: the workspace root, then each one down to `cwd`. */
+export function memoryFolders(config: Config, cwd = process.cwd()): string[] {
+  const root = config.workspace.projectRoot;
+  const resolved = path.resolve(cwd);
+  const folders = [root];
+  if (isWithin(root, resolved) && resolved !== root) {
+    const steps = path.relative(root, resolved).split(path.sep);
+    for (let depth = 1; depth <= steps.length; depth++)
+      folders.push(path.join(root, ...steps.slice(0, depth)));
+  }
+  return folders;
+}
+
 export function loadMemory(
   config: Config,
   options: { cwd?: string; maxChars?: number } = {},
 ): LoadedMemory {
-  const names = config.getContextFileNames();
-  const root = config.workspace.projectRoot;
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const folders = [root];
-  if (isWithin(root, cwd) && cwd !== root) {
-    const steps = path.relative(root, cwd).split(path.sep);
-    for (let depth = 1; depth <= steps.length; depth++)
-      folders.push(path.join(root, ...steps.slice(0, depth)));
-  }
-  const own = names.map((name) => path.join(config.userDir, name));
-  const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
-  const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
   const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;
-  const seen = new Set<string>();
   const blocks: string[] = [];
   const files: string[] = [];
   const cut: string[] = [];
   const outside: string[] = [];
   let used = 0;
-  for (const file of [...own, ...project]) {
-    if (!existsSync(file)) continue;
-    const content = own.includes(file)
-      ? readOwnFile(file, seen)
-      : readProjectFile(file, seen, inWorkspace);
-    if (content === 'outside') {
+  for (const memory of readMemoryFiles(config, options)) {
+    const { file } = memory;
+    if ('outside' in memory) {
       outside.push(file);
       continue;
     }
-    if (!content) continue;
+    const { content } = memory;
     const room = maxChars - used;
     if (room <= 0) {
       cut.push(file);
