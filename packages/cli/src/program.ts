@@ -195,6 +195,14 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'serve streamable HTTP on 127.0.0.1 instead (no port or 0: a free one)',
       )
       .option(
+        '--host <address>',
+        'HTTP: the address to listen on (default 127.0.0.1; 0.0.0.0 in a container, behind a router; needs a token you chose)',
+      )
+      .option(
+        '--allowed-hosts <names>',
+        'HTTP: host names (comma-separated) clients may reach it by, besides 127.0.0.1 and localhost',
+      )
+      .option(
         '--token <token>',
         'bearer token HTTP clients must send (default: $TOOLHOST_MCP_TOKEN, else a new one, printed)',
       )
