@@ -11,7 +11,6 @@
  * (mcp/errors.ts), answer a server's requests (mcp/sdk-client.ts) or turn results into
  * parts (mcp-tool.ts). Which servers to connect: mcp/server-list.ts.
  */
-
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -35,6 +34,7 @@ import {
   describeError,
   McpConnectionError,
   messageTooLarge,
+  noteTooLarge,
   seconds,
   withTimeout,
 } from './mcp/errors.js';
@@ -166,6 +166,7 @@ export class McpServerConnection {
     }
     this.starting = { client, transport };
     const timeout = this.startTimeoutMs;
+    const tooLarge = noteTooLarge(client, this.alias);
     try {
       await withTimeout(
         client.connect(transport, { timeout }),
@@ -178,7 +179,7 @@ export class McpServerConnection {
       await this.endClient(client, transport);
       if (this.closed) return;
       this.signInNeeded = error instanceof McpAuthRequiredError;
-      this.fail(describeError(error));
+      this.fail(tooLarge() ?? describeError(error));
       return;
     } finally {
       this.starting = undefined;
