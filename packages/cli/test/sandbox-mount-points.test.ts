@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxStatus } from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../../core/src/config/prompt-folders.js';
 import {
   killMatching,
   processesMatching,
@@ -19,7 +20,8 @@ import { runCli, startCli } from './run-cli.js';
 
 const status = sandboxStatus('allow');
 if (!status.available) console.warn(`mount point tests skipped: ${status.reason}`);
-const PROMPT_FOLDERS = ['.claude', '.gemini', '.qwen', '.toolhost'];
+/** .claude, .gemini, .qwen and .toolhost: the loaders' own list. */
+const PROMPT_FOLDERS = [...PROMPT_FOLDER_ROOTS].sort();
 
 let dirs: TempDirs;
 const sleeps: string[] = [];
