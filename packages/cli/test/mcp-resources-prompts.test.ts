@@ -88,6 +88,17 @@ describe('toolhost mcp: memory files as resources', () => {
       );
   });
 
+  it('gives a memory file over the loader’s limit cut as the model gets it', async () => {
+    const { root } = service.dirs;
+    write(path.join(root, 'AGENTS.md'), 'r'.repeat(120_000));
+    const client = await connectStdio();
+    const uri = pathToFileURL(path.join(root, 'AGENTS.md')).href;
+    const [content] = (await client.readResource({ uri })).contents as { text: string }[];
+    expect(content?.text).toBe(
+      `${'r'.repeat(100_000)}\n[... cut: the memory files exceed 100000 characters]`,
+    );
+  });
+
   it('neither lists nor reads a memory or command file that links to a secret outside', async () => {
     const { root, base } = service.dirs;
     const secret = path.join(base, 'secret.md');

@@ -147,13 +147,7 @@ export {
   toCallToolResult,
 } from './mcp/mcp-server.js';
 export type { OfferedPrompt, PromptSource } from './mcp/workspace-offerings.js';
-export {
-  DEFAULT_MEMORY_LIMIT,
-  type LoadedMemory,
-  loadMemory,
-  type MemoryFile,
-  readMemoryFiles,
-} from './memory/load-memory.js';
+export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {
   addMemoryEntry,
   MEMORY_SECTION_HEADING,

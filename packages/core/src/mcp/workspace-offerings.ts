@@ -18,7 +18,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
-import { memoryFolders, readMemoryFiles } from '../memory/load-memory.js';
+import { loadMemory, memoryFolders } from '../memory/load-memory.js';
 
 export interface OfferedPrompt {
   name: string;
@@ -100,12 +100,10 @@ export function serveWorkspaceOfferings(
   });
 }
 
-/** The project's memory files the model would get, as resources (the person's own file is not the workspace's). */
+/** The project's memory files as the model gets them, as resources (the person's own file is not the workspace's). */
 function memoryResources(config: Config): { uri: string; file: string; content: string }[] {
-  return readMemoryFiles(config, { cwd: config.targetDir }).flatMap((memory) =>
-    'outside' in memory || memory.own
-      ? []
-      : [{ uri: pathToFileURL(memory.file).href, file: memory.file, content: memory.content }],
+  return loadMemory(config, { cwd: config.targetDir }).shown.flatMap(({ file, own, text }) =>
+    own ? [] : [{ uri: pathToFileURL(file).href, file, content: text }],
   );
 }
 

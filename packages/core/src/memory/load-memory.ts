@@ -16,6 +16,8 @@ export interface LoadedMemory {
   text: string;
   /** The files used, in order. */
   files: string[];
+  /** What the model gets of each file used (cut at the limit), in order; `own` for ~/.toolhost's. */
+  shown: { file: string; own: boolean; text: string }[];
   /** Files left out or cut because of the size limit. */
   cut: string[];
   /** The project's files left out because they lead outside the workspace. */
@@ -72,6 +74,7 @@ export function loadMemory(
   const files: string[] = [];
   const cut: string[] = [];
   const outside: string[] = [];
+  const pieces: LoadedMemory['shown'] = [];
   let used = 0;
   for (const memory of readMemoryFiles(config, options)) {
     const { file } = memory;
@@ -92,9 +95,10 @@ export function loadMemory(
     if (content.length > room) cut.push(file);
     blocks.push(`--- Context from ${file} ---\n${shown}\n--- End of context from ${file} ---`);
     files.push(file);
+    pieces.push({ file, own: memory.own, text: shown });
     used += shown.length;
   }
-  return { text: blocks.join('\n\n'), files, cut, outside };
+  return { text: blocks.join('\n\n'), files, shown: pieces, cut, outside };
 }
 
 /** The person's own file in ~/.toolhost, wherever they linked it; undefined when unreadable or seen. */
