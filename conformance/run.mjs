@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,23 +34,25 @@ const [which = 'all', ...only] = process.argv.slice(2);
 
 /**
  * Server scenarios that test the suite's own fixture server, not a protocol behaviour:
- * they call tools, prompts and resources that only that server has (test_simple_text,
- * test_prompt_with_arguments, test://static-text, ...). toolhost serves its own tools
- * and neither prompts, resources nor completions, so these are skipped, with the reason.
+ * they read resources and get prompts that only that server has (test://static-text,
+ * test_simple_prompt, ...). toolhost offers the workspace's memory files and the person's
+ * command files instead, so these are skipped, with the reason; resources-list and
+ * prompts-list check any server's lists and run.
  */
+const FIXTURE_RESOURCE =
+  "reads the suite's fixture resource (test://...), which toolhost does not have";
+const FIXTURE_PROMPT = "gets the suite's fixture prompt (test_*), which toolhost does not have";
 const SERVER_FIXTURE_SCENARIOS = {
-  'completion-complete': 'toolhost mcp offers no prompts or resource templates to complete',
-  'resources-list': 'toolhost mcp serves tools only, no resources',
-  'resources-read-text': 'toolhost mcp serves tools only, no resources',
-  'resources-read-binary': 'toolhost mcp serves tools only, no resources',
-  'resources-templates-read': 'toolhost mcp serves tools only, no resources',
-  'resources-subscribe': 'toolhost mcp serves tools only, no resources',
-  'resources-unsubscribe': 'toolhost mcp serves tools only, no resources',
-  'prompts-list': 'toolhost mcp serves tools only, no prompts',
-  'prompts-get-simple': 'toolhost mcp serves tools only, no prompts',
-  'prompts-get-with-args': 'toolhost mcp serves tools only, no prompts',
-  'prompts-get-embedded-resource': 'toolhost mcp serves tools only, no prompts',
-  'prompts-get-with-image': 'toolhost mcp serves tools only, no prompts',
+  'completion-complete': 'toolhost mcp offers no completions',
+  'resources-read-text': FIXTURE_RESOURCE,
+  'resources-read-binary': FIXTURE_RESOURCE,
+  'resources-templates-read': 'toolhost mcp offers no resource templates',
+  'resources-subscribe': 'toolhost mcp offers no subscriptions (it sends resources/list_changed)',
+  'resources-unsubscribe': 'toolhost mcp offers no subscriptions (it sends resources/list_changed)',
+  'prompts-get-simple': FIXTURE_PROMPT,
+  'prompts-get-with-args': FIXTURE_PROMPT,
+  'prompts-get-embedded-resource': FIXTURE_PROMPT,
+  'prompts-get-with-image': FIXTURE_PROMPT,
 };
 const FIXTURE_TOOL = /^(tools-call-|json-schema-2020-12$|elicitation-sep)/;
 const FIXTURE_TOOL_REASON =
@@ -165,6 +167,13 @@ async function runServerSuite() {
   rmSync(out, { recursive: true, force: true });
   const root = mkdtempSync(path.join(os.tmpdir(), 'toolhost-conformance-root-'));
   writeFileSync(path.join(root, 'README.md'), 'A folder for the conformance suite.\n');
+  // A memory file and a command file, so resources-list and prompts-list see real entries.
+  writeFileSync(path.join(root, 'AGENTS.md'), 'Answer briefly.\n');
+  mkdirSync(path.join(root, '.toolhost', 'commands'), { recursive: true });
+  writeFileSync(
+    path.join(root, '.toolhost', 'commands', 'review.md'),
+    '---\ndescription: Review the change\n---\nReview $ARGUMENTS.\n',
+  );
   const token = randomBytes(24).toString('hex');
   const server = spawn(
     process.execPath,

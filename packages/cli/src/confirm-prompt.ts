@@ -7,7 +7,7 @@ import type {
 import {
   elicitationFields,
   parseFieldAnswer,
-} from '@toolhost/core/internal/tools/mcp-elicitation.js';
+} from '@toolhost/core/internal/tools/mcp/elicitation.js';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,

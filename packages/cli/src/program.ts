@@ -213,7 +213,15 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       .description("Serve toolhost's tools over MCP (stdio by default) to any MCP client.")
       .option(
         '--http [port]',
-        'serve streamable HTTP on 127.0.0.1 instead (no port or 0: a free one)',
+        'serve streamable HTTP instead, on 127.0.0.1 unless --host says otherwise (no port or 0: a free one)',
+      )
+      .option(
+        '--host <address>',
+        'HTTP: the address to listen on (default 127.0.0.1; 0.0.0.0 in a container, behind a router; needs a token you chose)',
+      )
+      .option(
+        '--allowed-hosts <names>',
+        'HTTP: host names (comma-separated) clients may reach it by, besides 127.0.0.1 and localhost',
       )
       .option(
         '--token <token>',

@@ -156,6 +156,7 @@ export {
   type ToolhostMcpServerOptions,
   toCallToolResult,
 } from './mcp/mcp-server.js';
+export type { OfferedPrompt, PromptSource } from './mcp/workspace-offerings.js';
 export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {
   addMemoryEntry,
@@ -275,27 +276,27 @@ export { GlobTool, type GlobToolParams } from './tools/glob.js';
 export { GrepTool, type GrepToolParams } from './tools/grep.js';
 export { type GrepEngineName, isCaseInsensitive } from './tools/grep-engines.js';
 export { LsTool, type LsToolParams } from './tools/ls.js';
-export { McpServerConnection, type McpServerStatus } from './tools/mcp-client.js';
 export {
   completeAnswers,
   type ElicitationField,
   elicitationFields,
   parseFieldAnswer,
-} from './tools/mcp-elicitation.js';
+} from './tools/mcp/elicitation.js';
 export {
   assignToolNames,
   mcpQualifiedName,
   mcpQualifiedNameOf,
   namesServerTool,
   validToolName,
-} from './tools/mcp-names.js';
-export { McpAuthRequiredError } from './tools/mcp-oauth.js';
-export { McpOAuthStore, oauthFile } from './tools/mcp-oauth-store.js';
-export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp-offerings.js';
-export { configuredServers } from './tools/mcp-server-list.js';
-export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp-sign-in.js';
+} from './tools/mcp/names.js';
+export { McpAuthRequiredError } from './tools/mcp/oauth.js';
+export { McpOAuthStore, oauthFile } from './tools/mcp/oauth-store.js';
+export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp/offerings.js';
+export { configuredServers } from './tools/mcp/server-list.js';
+export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp/sign-in.js';
+export { stdioEnvironment } from './tools/mcp/transport.js';
+export { McpServerConnection, type McpServerStatus } from './tools/mcp-client.js';
 export { DiscoveredMCPTool, mcpContentToParts } from './tools/mcp-tool.js';
-export { stdioEnvironment } from './tools/mcp-transport.js';
 export { MemoryTool, type SaveMemoryParams } from './tools/memoryTool.js';
 export { ReadFileTool, type ReadFileToolParams } from './tools/read-file.js';
 export {

@@ -1,7 +1,8 @@
 /**
  * A stdio MCP server's result over the SDK's read buffer (10 MiB by default) ends the
  * connection; the call says so, with the limit and the setting that raises it, instead of
- * "closed the connection". With the setting raised, the same result arrives.
+ * "closed the connection". With the setting raised, the same result arrives. A tool list
+ * over the buffer, while the server starts, is said the same way.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,13 +14,16 @@ import { runTool, useMcpSession } from './helpers/mcp-session.js';
 const session = useMcpSession();
 const ELEVEN_MIB = 11 * 1024 * 1024;
 
-function bigServer(extra: Partial<McpServerSettings> = {}): McpServerSettings {
+function bigServer(
+  extra: Partial<McpServerSettings> = {},
+  description = 'a large result',
+): McpServerSettings {
   const script = path.join(session.ws.base, 'big.mjs');
   writeFileSync(
     script,
     sdkServerScript(`
       const server = new McpServer({ name: 'big', version: '1.0.0' });
-      server.registerTool('huge', { description: 'a large result', inputSchema: { size: z.number() } },
+      server.registerTool('huge', { description: ${JSON.stringify(description)}.repeat(${description === 'a large result' ? 1 : ELEVEN_MIB}), inputSchema: { size: z.number() } },
         async ({ size }) => ({ content: [{ type: 'text', text: 'x'.repeat(size) }] }));
       await server.connect(new StdioServerTransport());`),
   );
@@ -48,5 +52,20 @@ describe('a stdio server result larger than the read buffer', () => {
     expect(done.status).toBe('success');
     const output = String(done.response.responseParts[0]?.functionResponse?.response?.output);
     expect(output.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('a stdio server whose tool list is larger than the read buffer', () => {
+  it('fails to start with the limit and the setting that raises it', {
+    timeout: 60_000,
+  }, async () => {
+    const { registry } = session.open({ big: bigServer({}, 'd') });
+    await registry.discoverAllTools();
+    const [server] = registry.getMcpServers();
+    expect(server?.status).toBe('failed');
+    expect(server?.error).toContain(
+      'sent a message larger than 10.0 MB, the most toolhost reads from a stdio server',
+    );
+    expect(server?.error).toContain('raise mcpServers.big.maxMessageBytes');
   });
 });

@@ -1,17 +1,25 @@
 /**
  * `toolhost mcp`: serves the tools over MCP, on stdio (the default) or on streamable HTTP
- * bound to 127.0.0.1 as a service for many clients (see mcp/http-service.ts).
+ * as a service for many clients (see mcp/http-service.ts), bound to 127.0.0.1 unless
+ * --host names another address (a container's, behind a router).
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
 import { StdioServerTransport } from '@toolhost/core/internal/mcp/mcp-transports.js';
 import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
+import { allowedHostProblem, isLoopback } from './mcp/allowed-hosts.js';
+import { commandPrompts } from './mcp/command-prompts.js';
 import { serveHttp } from './mcp/http-service.js';
 
 export interface McpCommandOptions {
   http?: string | boolean;
+  /** The address --http listens on. */
+  host?: string;
+  /** Comma-separated names Host and Origin headers may carry besides the local ones. */
+  allowedHosts?: string;
   token?: string;
   /** Seconds a session may stay idle before it ends. */
   sessionIdleTimeout?: string;
@@ -46,7 +54,11 @@ async function serve(
   stderr: NodeJS.WriteStream,
   version: string,
 ): Promise<number> {
-  const serverOptions = { version, warnings: session.warnings };
+  const serverOptions = {
+    version,
+    warnings: session.warnings,
+    prompts: commandPrompts(session.config),
+  };
   if (options.http === undefined || options.http === false) {
     const server = createToolhostMcpServer(session.config, session.registry, serverOptions);
     const transport = new StdioServerTransport();
@@ -70,14 +82,33 @@ async function serve(
       `--http takes a port number from 0 to 65535 (0 picks a free one); got "${String(options.http)}".`,
     );
   }
-  const token = options.token ?? process.env.TOOLHOST_MCP_TOKEN ?? randomBytes(24).toString('hex');
+  const host = options.host ?? '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost')
+    throw new UsageError(
+      `--host takes an IP address to listen on (127.0.0.1, 0.0.0.0, ::); got "${host}".`,
+    );
+  const chosenToken = options.token ?? process.env.TOOLHOST_MCP_TOKEN;
+  // Reached from other machines, a token printed at start would end up in logs others read.
+  if (!isLoopback(host) && !chosenToken)
+    throw new UsageError(
+      `--host ${host} serves beyond this machine: choose the bearer token yourself with $TOOLHOST_MCP_TOKEN (from a secret) or --token.`,
+    );
+  const allowedHosts = (options.allowedHosts ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const badHost = allowedHosts.map(allowedHostProblem).find(Boolean);
+  if (badHost) throw new UsageError(badHost);
+  const token = chosenToken ?? randomBytes(24).toString('hex');
   return serveHttp(
     (stopSignal) =>
       createToolhostMcpServer(session.config, session.registry, { ...serverOptions, stopSignal }),
     {
       port,
+      host,
+      allowedHosts,
       token,
-      printToken: options.token === undefined && !process.env.TOOLHOST_MCP_TOKEN,
+      printToken: chosenToken === undefined,
       idleTimeoutMs:
         numberFlag('--session-idle-timeout', options.sessionIdleTimeout, DEFAULT_IDLE_TIMEOUT_S) *
         1000,

@@ -7,7 +7,7 @@ import {
   completeAnswers,
   type ElicitationField,
   parseFieldAnswer,
-} from '@toolhost/core/internal/tools/mcp-elicitation.js';
+} from '@toolhost/core/internal/tools/mcp/elicitation.js';
 
 export type FieldValue =
   | { kind: 'text'; text: string }

@@ -3,7 +3,8 @@
  * annotations derived from its kind, and each call runs through the scheduler. Calls that
  * need approval ask the person through the client (elicitation) when it can; otherwise
  * they are refused with a message naming the flag that allows them. What a client allowed
- * "always" is remembered for that client only.
+ * "always" is remembered for that client only. The workspace's memory files and the
+ * person's command files are offered too, as resources and prompts (workspace-offerings.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -21,7 +22,7 @@ import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
-import { withProgressForwarding } from '../tools/mcp-progress.js';
+import { withProgressForwarding } from '../tools/mcp/progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   Kind,
@@ -30,6 +31,11 @@ import {
   type ToolElicitationConfirmationDetails,
 } from '../tools/tools.js';
 import { toolTitle } from './tool-titles.js';
+import {
+  OFFERING_CAPABILITIES,
+  type PromptSource,
+  serveWorkspaceOfferings,
+} from './workspace-offerings.js';
 
 /** Live output sent in one progress notification, at most (the end of it). */
 const PROGRESS_MESSAGE_CHARS = 8000;
@@ -68,6 +74,8 @@ export interface ToolhostMcpServerOptions {
    * that answer (a client's own cancellation, or its session's end, gets none: nobody waits).
    */
   stopSignal?: AbortSignal;
+  /** The person's command files, offered as prompts (none without it). */
+  prompts?: PromptSource;
 }
 
 export function createToolhostMcpServer(
@@ -82,7 +90,7 @@ export function createToolhostMcpServer(
   const approvals = new ApprovalMemory();
   const server = new Server(
     { name: 'toolhost', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: true }, logging: {} } },
+    { capabilities: { tools: { listChanged: true }, logging: {}, ...OFFERING_CAPABILITIES } },
   );
   const warn = (data: string) => {
     if (server.transport)
@@ -105,9 +113,11 @@ export function createToolhostMcpServer(
   // Background commands this client started end with its session (expiry, DELETE, a
   // closed stdin), not with the process that serves every session.
   const processOwner = {};
+  const stopOfferings = serveWorkspaceOfferings(server, config, options.prompts);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     stopListening();
+    stopOfferings();
     stopWatching();
     void config.backgroundProcesses.endOwnedBy(processOwner).catch(() => undefined);
     previousOnClose?.();

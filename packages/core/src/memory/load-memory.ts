@@ -20,60 +20,95 @@ export interface LoadedMemory {
   text: string;
   /** The files used, in order. */
   files: string[];
+  /** What the model gets of each file used (cut at the limit), in order; `own` for ~/.toolhost's. */
+  shown: { file: string; own: boolean; text: string }[];
   /** Files left out or cut because of the size limit. */
   cut: string[];
   /** The project's files left out because they lead outside the workspace. */
   outside: string[];
 }
 
-export function loadMemory(
-  config: Config,
-  options: { cwd?: string; maxChars?: number } = {},
-): LoadedMemory {
+/** One memory file as the loader reads it: where it is, whose it is, its text or why not used. */
+export type MemoryFile =
+  | { file: string; own: boolean; content: string }
+  | { file: string; own: false; outside: true };
+
+/**
+ * The memory files in the order the model gets them (the person's own, then the
+ * project's from the root down to `cwd`, then the other roots'), each read once: links to a file already read
+ * and empty or unreadable files are left out, a project's file leading out is marked so.
+ */
+export function readMemoryFiles(config: Config, options: { cwd?: string } = {}): MemoryFile[] {
   const names = config.getContextFileNames();
-  const root = config.workspace.projectRoot;
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const folders = [root];
-  if (isWithin(root, cwd) && cwd !== root) {
-    const steps = path.relative(root, cwd).split(path.sep);
-    for (let depth = 1; depth <= steps.length; depth++)
-      folders.push(path.join(root, ...steps.slice(0, depth)));
-  }
+  const folders = memoryFolders(config, options.cwd);
   // Qwen Code's global memory (~/.qwen) below toolhost's own (~/.toolhost).
   const own = [path.join(config.homeDir, '.qwen'), config.userDir].flatMap((dir) =>
     names.map((name) => path.join(dir, name)),
   );
-  // The other workspace roots' top folders, when settings ask for their memory too.
-  if (config.settings.context?.loadFromIncludeDirectories)
-    folders.push(...config.workspace.roots.filter((extra) => extra !== root));
   const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
   const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
-  const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;
   const seen = new Set<string>();
-  const blocks: string[] = [];
-  const files: string[] = [];
-  const cut: string[] = [];
-  const outside: string[] = [];
-  let used = 0;
+  const found: MemoryFile[] = [];
   for (const file of [...own, ...project]) {
     if (!existsSync(file)) continue;
     const isOwn = own.includes(file);
     const read = isOwn ? readOwnFile(file, seen) : readProjectFile(file, seen, inWorkspace);
     if (read === 'outside') {
-      outside.push(file);
+      found.push({ file, own: false, outside: true });
       continue;
     }
     if (!read) continue;
     // `@path` imports: the person's files may name any file; a project's only its own.
+    const importsLeftOut: string[] = [];
     const content = expandImports(
       read,
       file,
       isOwn
         ? (imported) => readOwnFile(imported, new Set())
         : (imported) => readProjectFile(imported, new Set(), inWorkspace),
-      outside,
+      importsLeftOut,
       config.homeDir,
     );
+    found.push({ file, own: isOwn, content });
+    for (const left of importsLeftOut) found.push({ file: left, own: false, outside: true });
+  }
+  return found;
+}
+
+/** The project's folders whose memory files are read: the workspace root, then each one down to `cwd`. */
+export function memoryFolders(config: Config, cwd = process.cwd()): string[] {
+  const root = config.workspace.projectRoot;
+  const resolved = path.resolve(cwd);
+  const folders = [root];
+  if (isWithin(root, resolved) && resolved !== root) {
+    const steps = path.relative(root, resolved).split(path.sep);
+    for (let depth = 1; depth <= steps.length; depth++)
+      folders.push(path.join(root, ...steps.slice(0, depth)));
+  }
+  // The other workspace roots' top folders, when settings ask for their memory too.
+  if (config.settings.context?.loadFromIncludeDirectories)
+    folders.push(...config.workspace.roots.filter((extra) => extra !== root));
+  return folders;
+}
+
+export function loadMemory(
+  config: Config,
+  options: { cwd?: string; maxChars?: number } = {},
+): LoadedMemory {
+  const maxChars = options.maxChars ?? DEFAULT_MEMORY_LIMIT;
+  const blocks: string[] = [];
+  const files: string[] = [];
+  const cut: string[] = [];
+  const outside: string[] = [];
+  const pieces: LoadedMemory['shown'] = [];
+  let used = 0;
+  for (const memory of readMemoryFiles(config, options)) {
+    const { file } = memory;
+    if ('outside' in memory) {
+      outside.push(file);
+      continue;
+    }
+    const { content } = memory;
     const room = maxChars - used;
     if (room <= 0) {
       cut.push(file);
@@ -86,9 +121,10 @@ export function loadMemory(
     if (content.length > room) cut.push(file);
     blocks.push(`--- Context from ${file} ---\n${shown}\n--- End of context from ${file} ---`);
     files.push(file);
+    pieces.push({ file, own: memory.own, text: shown });
     used += shown.length;
   }
-  return { text: blocks.join('\n\n'), files, cut, outside };
+  return { text: blocks.join('\n\n'), files, shown: pieces, cut, outside };
 }
 
 /** The person's own file in ~/.toolhost, wherever they linked it; undefined when unreadable or seen. */

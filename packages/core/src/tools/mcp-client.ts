@@ -7,11 +7,10 @@
  * notification gives the call more time, up to `maxTotalTimeout`.
  *
  * This file owns connecting, liveness, timeouts and progress; it does not decide names
- * (mcp-names.ts), read what a server offers (mcp-offerings.ts), word failures
- * (mcp-errors.ts), answer a server's requests (mcp-sdk-client.ts) or turn results into
- * parts (mcp-tool.ts). Which servers to connect: mcp-server-list.ts.
+ * (mcp/names.ts), read what a server offers (mcp/offerings.ts), word failures
+ * (mcp/errors.ts), answer a server's requests (mcp/sdk-client.ts) or turn results into
+ * parts (mcp-tool.ts). Which servers to connect: mcp/server-list.ts.
  */
-
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -29,25 +28,26 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { UrlVisits } from './mcp-elicitation-url.js';
+import { UrlVisits } from './mcp/elicitation-url.js';
 import {
   callTimeoutMessage,
   describeError,
   McpConnectionError,
   messageTooLarge,
+  noteTooLarge,
   seconds,
   withTimeout,
-} from './mcp-errors.js';
-import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp-oauth.js';
-import { McpOAuthStore } from './mcp-oauth-store.js';
+} from './mcp/errors.js';
+import { McpAuthRequiredError, ToolhostOAuthProvider } from './mcp/oauth.js';
+import { McpOAuthStore } from './mcp/oauth-store.js';
 import {
   listOfferings,
   type McpPrompt,
   type McpResource,
   type McpResourceTemplate,
-} from './mcp-offerings.js';
-import { createSdkClient } from './mcp-sdk-client.js';
-import { createTransport, probeReachable, remoteUrl } from './mcp-transport.js';
+} from './mcp/offerings.js';
+import { createSdkClient } from './mcp/sdk-client.js';
+import { createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
 import type { ToolExecutionContext } from './tools.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = MCP_SERVER_DEFAULTS.timeout;
@@ -166,6 +166,7 @@ export class McpServerConnection {
     }
     this.starting = { client, transport };
     const timeout = this.startTimeoutMs;
+    const tooLarge = noteTooLarge(client, this.alias);
     try {
       await withTimeout(
         client.connect(transport, { timeout }),
@@ -178,7 +179,7 @@ export class McpServerConnection {
       await this.endClient(client, transport);
       if (this.closed) return;
       this.signInNeeded = error instanceof McpAuthRequiredError;
-      this.fail(describeError(error));
+      this.fail(tooLarge() ?? describeError(error));
       return;
     } finally {
       this.starting = undefined;

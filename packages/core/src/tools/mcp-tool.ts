@@ -5,11 +5,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
+import { visitNeededMessage } from './mcp/elicitation-url.js';
+import { describeError, McpConnectionError } from './mcp/errors.js';
+import { progressReporter } from './mcp/progress.js';
+import { structuredContentText } from './mcp/structured.js';
 import type { McpServerConnection } from './mcp-client.js';
-import { visitNeededMessage } from './mcp-elicitation-url.js';
-import { describeError, McpConnectionError } from './mcp-errors.js';
-import { progressReporter } from './mcp-progress.js';
-import { structuredContentText } from './mcp-structured.js';
 import {
   BaseTool,
   errorResult,

@@ -9,9 +9,9 @@ import {
   DiscoveredTool,
   runDiscoveryCommand,
 } from './discovered-tool.js';
+import { assignToolNames, mcpQualifiedName, namesServerTool, validToolName } from './mcp/names.js';
+import { McpToolCache } from './mcp/tool-cache.js';
 import type { McpServerConnection } from './mcp-client.js';
-import { assignToolNames, mcpQualifiedName, namesServerTool, validToolName } from './mcp-names.js';
-import { McpToolCache } from './mcp-tool-cache.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { AnyTool, JsonSchema } from './tools.js';
 
@@ -312,7 +312,7 @@ async function loadMcpModules() {
   const [client, tool, servers] = await Promise.all([
     import('./mcp-client.js'),
     import('./mcp-tool.js'),
-    import('./mcp-server-list.js'),
+    import('./mcp/server-list.js'),
   ]);
   return { ...client, ...tool, ...servers };
 }

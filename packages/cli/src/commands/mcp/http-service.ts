@@ -1,7 +1,7 @@
 /**
- * `toolhost mcp --http`: streamable HTTP on 127.0.0.1 as a service for many clients. Every
- * MCP request carries the bearer token and comes from a local origin; `/healthz` answers
- * without one. Sessions live in HttpSessions (idle expiry, a cap); a client that drops the
+ * `toolhost mcp --http`: streamable HTTP (on 127.0.0.1 unless --host says otherwise) as a
+ * service for many clients. Every MCP request carries the bearer token and names this
+ * service in its Host and Origin (allowed-hosts.ts); `/healthz` answers without one. Sessions live in HttpSessions (idle expiry, a cap); a client that drops the
  * connection of a call has the call cancelled; a stop signal stops accepting, lets calls
  * finish within a grace period, cancels the rest, closes every session and exits 0.
  */
@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
 import { isInitializeRequest } from '@toolhost/core/internal/mcp/mcp-transports.js';
 import { stopGracefullyOnSignal } from '@toolhost/core/internal/utils/termination.js';
+import { hostPolicy } from './allowed-hosts.js';
 import {
   MAX_BODY_BYTES,
   PARSE_ERROR,
@@ -26,6 +27,10 @@ import { serviceLog } from './service-log.js';
 
 export interface HttpServiceOptions {
   port: number;
+  /** The address to listen on (127.0.0.1 unless the person chose another). */
+  host: string;
+  /** Names besides 127.0.0.1 and localhost that Host and Origin headers may carry. */
+  allowedHosts: readonly string[];
   token: string;
   printToken: boolean;
   idleTimeoutMs: number;
@@ -49,7 +54,7 @@ export async function serveHttp(
   const expected = Buffer.from(`Bearer ${options.token}`);
   let actualPort = options.port;
   let stopping = false;
-  const localHosts = () => new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
+  const hosts = hostPolicy(() => actualPort, options.allowedHosts);
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -84,10 +89,15 @@ export async function serveHttp(
         'path',
       );
     // A page in a browser must not reach this server by rebinding a name to 127.0.0.1.
-    if (!localHosts().has(req.headers.host ?? ''))
-      return refuse(403, SERVER_ERROR, 'Forbidden: unexpected Host header.', 'host');
+    if (!hosts.host(req.headers.host))
+      return refuse(
+        403,
+        SERVER_ERROR,
+        'Forbidden: unexpected Host header (names other than 127.0.0.1 and localhost need --allowed-hosts).',
+        'host',
+      );
     const origin = req.headers.origin;
-    if (origin && !localHosts().has(origin.replace(/^https?:\/\//, '')))
+    if (origin && !hosts.origin(origin))
       return refuse(
         403,
         SERVER_ERROR,
@@ -190,10 +200,11 @@ export async function serveHttp(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', resolve);
+    server.listen(options.port, options.host, resolve);
   });
   actualPort = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${actualPort}/mcp`;
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shown}:${actualPort}/mcp`;
   stderr.write(`toolhost mcp: serving on ${url}\n`);
   if (options.printToken) stderr.write(`toolhost mcp: bearer token ${options.token}\n`);
   log({ event: 'listening', url });

@@ -55,6 +55,20 @@ export async function renderCommandBody(
   return { prompt: withArguments(body, args, pieces.join('')) };
 }
 
+/**
+ * The prompt for a client that runs nothing on toolhost's side (an MCP prompt): each
+ * `!{command}` becomes a request that the model run it, so the command still goes through
+ * run_shell_command and its approvals when the model calls it.
+ */
+export function promptWithoutRunning(body: string, args: string): string {
+  const pieces = splitShellBlocks(body).map((segment) => {
+    if (segment.kind === 'text') return expandText(segment.text, args);
+    const command = substitute(segment.text, args, shellQuote).trim();
+    return command ? `[run \`${command}\` with run_shell_command and use its output here]` : '';
+  });
+  return withArguments(body, args, pieces.join(''));
+}
+
 function withArguments(body: string, args: string, expanded: string): string {
   return usesArguments(body) || !args ? expanded : `${expanded}\n\n${args}`;
 }

@@ -59,6 +59,8 @@ export interface SlashCommand {
   source: CommandSource;
   /** Where a user command was read from. */
   file?: string;
+  /** A user command's prompt as written in its file, placeholders and all. */
+  body?: string;
   /** False when the command never takes arguments: Enter on its completion runs it. */
   takesArguments: boolean;
   run(context: CommandContext, args: string): void | Promise<void>;

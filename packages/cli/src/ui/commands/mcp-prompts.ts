@@ -3,8 +3,9 @@
  * with the arguments given (`--name value`, `name=value`, or in the declared order) and
  * sends the result to the model.
  */
+
+import type { McpPrompt } from '@toolhost/core/internal/tools/mcp/offerings.js';
 import type { McpServerConnection } from '@toolhost/core/internal/tools/mcp-client.js';
-import type { McpPrompt } from '@toolhost/core/internal/tools/mcp-offerings.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { splitWords } from './command-body.js';
 import type { SlashCommand } from './command-types.js';

@@ -167,6 +167,7 @@ function userCommand(
     ...(parsed.argumentHint ? { argumentHint: parsed.argumentHint } : {}),
     source,
     file,
+    body: parsed.body,
     takesArguments: usesArguments(parsed.body) || Boolean(parsed.argumentHint),
     async run(context, args) {
       const rendered = await renderCommandBody(parsed.body, args, context.runTool, context.signal);

@@ -1,5 +1,5 @@
 import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
-import { elicitationFields } from '@toolhost/core/internal/tools/mcp-elicitation.js';
+import { elicitationFields } from '@toolhost/core/internal/tools/mcp/elicitation.js';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,

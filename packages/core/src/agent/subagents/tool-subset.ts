@@ -6,7 +6,7 @@
  * MCP server connecting) appear here too.
  */
 import type { Config } from '../../config/config.js';
-import { mcpQualifiedNameOf } from '../../tools/mcp-names.js';
+import { mcpQualifiedNameOf } from '../../tools/mcp/names.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AnyTool } from '../../tools/tools.js';
 import { FOREIGN_TOOL_NAMES } from './claude-tool-names.js';

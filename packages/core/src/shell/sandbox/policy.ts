@@ -13,6 +13,7 @@ import path from 'node:path';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from '../git-submodule-folders.js';
+import { gaveBackMountPoint, madeMountPoint } from './mount-point-janitor.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';
@@ -95,6 +96,8 @@ function makeHeld(folder: string): boolean {
     } catch {
       return false; // there already (the person's), a link, or a root that cannot be written
     }
+    // Should toolhost end before the command does (killed, or a kept background command).
+    madeMountPoint(folder);
   }
   holders.set(folder, (held ?? 0) + 1);
   return true;
@@ -126,6 +129,7 @@ export function releaseMade(
     } catch {
       // the person put something there meanwhile, or it is gone: it stays theirs
     }
+    gaveBackMountPoint(folder);
   }
 }
 

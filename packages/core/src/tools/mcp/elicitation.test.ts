@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeAnswers, elicitationFields, parseFieldAnswer } from './mcp-elicitation.js';
+import { completeAnswers, elicitationFields, parseFieldAnswer } from './elicitation.js';
 
 const schema = {
   type: 'object',

@@ -7,8 +7,8 @@
  * opened without the person saying so (and opening is the front end's, not this file's).
  */
 import type { ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { visibleText } from '../utils/visible-text.js';
-import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
+import { visibleText } from '../../utils/visible-text.js';
+import { ToolConfirmationOutcome, type ToolExecutionContext } from '../tools.js';
 
 /** The link as the person will see it, or why it is not shown at all. */
 export function checkVisitUrl(raw: string): { url: string; host: string } | { problem: string } {

@@ -2,8 +2,8 @@
  * OAuth for remote MCP servers, on the MCP SDK's client auth: the SDK discovers the
  * protected-resource and authorization-server metadata, registers a client dynamically,
  * runs PKCE and refreshes tokens; this file is the SDK's view of one server's state
- * (kept by mcp-oauth-store.ts) and says what the person must do when a server needs them.
- * The browser's redirect is taken by mcp-oauth-redirect.ts.
+ * (kept by oauth-store.ts) and says what the person must do when a server needs them.
+ * The browser's redirect is taken by oauth-redirect.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,11 +19,11 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerSettings } from '../config/settings.js';
-import type { Resolver } from '../web/address-guard.js';
-import { guardedRequest } from '../web/guarded-request.js';
-import { webLinkProblem } from '../web/web-link.js';
-import type { McpOAuthStore } from './mcp-oauth-store.js';
+import type { McpServerSettings } from '../../config/settings.js';
+import type { Resolver } from '../../web/address-guard.js';
+import { guardedRequest } from '../../web/guarded-request.js';
+import { webLinkProblem } from '../../web/web-link.js';
+import type { McpOAuthStore } from './oauth-store.js';
 
 /** Thrown when a server needs the person to sign in and nobody can be asked here. */
 export class McpAuthRequiredError extends Error {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkVisitUrl, visitNeededMessage } from './mcp-elicitation-url.js';
+import { checkVisitUrl, visitNeededMessage } from './elicitation-url.js';
 
 describe('links a server asks the person to visit', () => {
   it('shows https links with their host; an internationalised host in its punycode form', () => {

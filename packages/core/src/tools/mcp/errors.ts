@@ -1,6 +1,8 @@
 /** How MCP failures read: a connection's failure apart from a tool's, time limits, and the SDK's and OAuth's messages in plain words. */
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes } from '../utils/file-content.js';
+import { formatBytes } from '../../utils/file-content.js';
 
 /** A call's failure that is the connection's, not the tool's. */
 export class McpConnectionError extends Error {}
@@ -13,6 +15,18 @@ export function messageTooLarge(alias: string, error: Error): string | undefined
   const overflow = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
   if (!overflow) return undefined;
   return `sent a message larger than ${formatBytes(Number(overflow[1]))}, the most toolhost reads from a stdio server, so the connection was ended; raise mcpServers.${alias}.maxMessageBytes (bytes) in settings if its results are that large`;
+}
+
+/**
+ * While a client starts (before liveness is watched), a message over the read buffer ends
+ * the connection and the listing fails only as "Connection closed": what to say instead.
+ */
+export function noteTooLarge(client: Client, alias: string): () => string | undefined {
+  let said: string | undefined;
+  client.onerror = (error) => {
+    said ??= messageTooLarge(alias, error);
+  };
+  return () => said;
 }
 
 export function seconds(ms: number): string {

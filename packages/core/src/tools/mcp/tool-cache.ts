@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { McpServerSettings } from '../config/settings.js';
-import { writeFileAtomic } from '../utils/atomic-write.js';
+import type { McpServerSettings } from '../../config/settings.js';
+import { writeFileAtomic } from '../../utils/atomic-write.js';
 
 interface CacheFile {
   version: 1;

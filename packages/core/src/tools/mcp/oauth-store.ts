@@ -7,7 +7,7 @@ import type {
   OAuthClientInformationMixed,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { writeFileAtomic } from '../utils/atomic-write.js';
+import { writeFileAtomic } from '../../utils/atomic-write.js';
 
 export interface StoredAuth {
   serverUrl: string;

@@ -10,9 +10,9 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { withoutSecrets } from '../shell/shell-environment.js';
-import type { ToolhostOAuthProvider } from './mcp-oauth.js';
+import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../../config/settings.js';
+import { withoutSecrets } from '../../shell/shell-environment.js';
+import type { ToolhostOAuthProvider } from './oauth.js';
 
 /** Locale and terminal variables a stdio server may need, on top of the SDK's minimal set. */
 const PASSED_THROUGH =

@@ -8,13 +8,13 @@ import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.j
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Config } from '../config/config.js';
-import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
-import { describeError } from './mcp-errors.js';
-import { ToolhostOAuthProvider } from './mcp-oauth.js';
-import { listenForRedirect } from './mcp-oauth-redirect.js';
-import { McpOAuthStore } from './mcp-oauth-store.js';
-import { createTransport, remoteUrl } from './mcp-transport.js';
+import type { Config } from '../../config/config.js';
+import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../../config/settings.js';
+import { describeError } from './errors.js';
+import { ToolhostOAuthProvider } from './oauth.js';
+import { listenForRedirect } from './oauth-redirect.js';
+import { McpOAuthStore } from './oauth-store.js';
+import { createTransport, remoteUrl } from './transport.js';
 
 export interface SignInOptions {
   /** Shows the person the sign-in page: prints it, opens a browser. */

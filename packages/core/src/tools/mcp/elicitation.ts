@@ -5,9 +5,9 @@
  * trip through the running call's confirmation channel.
  */
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { validateAgainstSchema } from '../utils/schema-validator.js';
-import { visibleText } from '../utils/visible-text.js';
-import { ToolConfirmationOutcome, type ToolExecutionContext } from './tools.js';
+import { validateAgainstSchema } from '../../utils/schema-validator.js';
+import { visibleText } from '../../utils/visible-text.js';
+import { ToolConfirmationOutcome, type ToolExecutionContext } from '../tools.js';
 
 export interface ElicitationField {
   name: string;

@@ -1,7 +1,18 @@
 /**
- * The MCP SDK client toolhost connects with: the capabilities it announces and its answers
- * to the requests a server may send (questions for the person, the workspace roots). How
- * and when it connects is mcp-client.ts's concern.
+ * This folder is what toolhost's MCP client stands on: ../mcp-client.ts connects to the
+ * configured servers and keeps them alive, ../mcp-tool.ts runs one server's tool, and the
+ * files here do the rest for them: the SDK client they connect with and its answers to a
+ * server's requests (this file, with elicitation.ts and elicitation-url.ts for questions
+ * and links put to the person), the transports (transport.ts), OAuth and signing in
+ * (oauth.ts, oauth-store.ts, oauth-redirect.ts, sign-in.ts), which servers settings ask for
+ * (server-list.ts), what a server offers (offerings.ts), tool names (names.ts), the cache
+ * of last-known tools (tool-cache.ts), failures in words (errors.ts), progress (progress.ts)
+ * and structured content (structured.ts). Nothing here decides when to connect or runs a
+ * call on its own; toolhost as an MCP *server* is src/mcp/, not this folder.
+ *
+ * This file: the MCP SDK client toolhost connects with, the capabilities it announces and
+ * its answers to the requests a server may send (questions for the person, the workspace
+ * roots). How and when it connects is ../mcp-client.ts's concern.
  */
 
 import { pathToFileURL } from 'node:url';
@@ -11,10 +22,10 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Config } from '../config/config.js';
-import { askForServer } from './mcp-elicitation.js';
-import type { UrlVisits } from './mcp-elicitation-url.js';
-import type { ToolExecutionContext } from './tools.js';
+import type { Config } from '../../config/config.js';
+import type { ToolExecutionContext } from '../tools.js';
+import { askForServer } from './elicitation.js';
+import type { UrlVisits } from './elicitation-url.js';
 
 export interface SdkClientOptions {
   alias: string;

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace } from '../../test/helpers/temp-workspace.js';
-import { Config } from '../config/config.js';
+import { makeWorkspace } from '../../../test/helpers/temp-workspace.js';
+import { Config } from '../../config/config.js';
 import {
   assignToolNames,
   mcpQualifiedName,
   mcpQualifiedNameOf,
   namesServerTool,
   validToolName,
-} from './mcp-names.js';
-import { configuredServers } from './mcp-server-list.js';
-import { stdioEnvironment } from './mcp-transport.js';
+} from './names.js';
+import { configuredServers } from './server-list.js';
+import { stdioEnvironment } from './transport.js';
 
 describe('validToolName', () => {
   it('keeps valid names and replaces other characters', () => {

@@ -1,9 +1,9 @@
 /** What a connected MCP server offers: its tools (filtered by settings, unusable schemas left out), prompts, resources and resource templates. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerSettings } from '../config/settings.js';
-import { schemaProblems } from '../utils/schema-validator.js';
-import { withTimeout } from './mcp-errors.js';
+import type { McpServerSettings } from '../../config/settings.js';
+import { schemaProblems } from '../../utils/schema-validator.js';
+import { withTimeout } from './errors.js';
 
 export interface McpResource {
   uri: string;

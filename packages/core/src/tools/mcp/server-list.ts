@@ -1,7 +1,7 @@
 /** Which MCP servers settings ask for: `mcpServers`, plus the one `mcp.serverCommand` starts, filtered by `mcp.allowed` / `mcp.excluded`. */
 import { parse as parseCommand } from 'shell-quote';
-import type { Config } from '../config/config.js';
-import type { McpServerSettings } from '../config/settings.js';
+import type { Config } from '../../config/config.js';
+import type { McpServerSettings } from '../../config/settings.js';
 
 /** Alias of the server started by `mcp.serverCommand`. */
 export const SERVER_COMMAND_ALIAS = 'mcp';
