@@ -58,11 +58,16 @@ export interface AppServices {
 
   /**
    * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
-   * what the history shows when the prompt carries more (the files `@` references attach).
+   * what the history shows when the prompt carries more (the files `@` references attach);
+   * `echoed` when that line is already in the history.
    */
-  submitPrompt(prompt: PromptContent, shown?: string): Promise<void>;
+  submitPrompt(prompt: PromptContent, shown?: string, echoed?: boolean): Promise<void>;
   /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
   showUserLine(text: string): void;
+  /** Writes a control sequence to the terminal (it moves nothing on screen). */
+  writeToTerminal(sequence: string): void;
+  /** Text to put in the prompt when it first shows (a prompt given back), taken once. */
+  takeDraft(): string | undefined;
   /** Continues a saved session's conversation in this app (`/resume <id>`). */
   resumeSession(id: string): Promise<void>;
   /** True while the agent works on a turn (new prompts wait for it). */

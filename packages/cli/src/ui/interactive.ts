@@ -36,7 +36,7 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
   return withAgentStart(
     flags,
     (line) => warnings.push(line),
-    async ({ session, endpoint, recorder, resumed, cutOffNote, createAgent }) => {
+    async ({ session, endpoint, recorder, resumed, cutOffNote, unanswered, createAgent }) => {
       const { config, registry } = session;
       const plain = Boolean(flags.screenReader);
       const colors = colorWanted() && !plain;
@@ -60,6 +60,7 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
           recorder.continueIn(loaded.file, loaded.id);
           if (loaded.droppedMessages > 0) recorder.recordHistoryReplaced(loaded.history);
         },
+        writeToTerminal: (sequence) => io.stdout.write(sequence),
         // Screen readers get no clearing: what was read stays where it was.
         ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
       });
@@ -85,7 +86,21 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
         for (const item of historyItemsFromMessages(resumed.history, registry))
           controller.add(item);
       }
-      if (cutOffNote) services.print(cutOffNote, 'warning');
+      if (cutOffNote || unanswered.length > 0)
+        services.print(
+          [
+            cutOffNote,
+            unanswered.length === 0
+              ? undefined
+              : unanswered.length === 1
+                ? 'Your last prompt got no answer; it is back in the input: Enter sends it again.'
+                : `Your last ${unanswered.length} prompts got no answer; they are back in the input: Enter sends them again.`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+          'warning',
+        );
+      if (unanswered.length > 0) controller.setDraft(unanswered.join('\n\n'));
 
       const [{ render }, { createElement }, { App }] = await Promise.all([
         import('ink'),

@@ -49,6 +49,8 @@ export interface ControllerOptions {
   onHistoryReplaced?: (history: ChatMessage[]) => void;
   /** Another saved session goes on here (/resume): record in its file from now on. */
   onSessionResumed?: (session: LoadedSession) => void;
+  /** Writes a control sequence straight to the terminal (the clipboard's OSC 52). */
+  writeToTerminal?: (sequence: string) => void;
   /**
    * Clears the terminal before the history is printed again. It must happen before the
    * new render, which Ink writes at once: a clear after it would wipe what was just drawn.
@@ -64,7 +66,12 @@ export class SessionController {
   private readonly display: TurnDisplay;
   private agentSession: AgentSession | undefined;
   private turn: { controller: AbortController; startedAt: number } | undefined;
-  private readonly queue: Array<{ prompt: PromptContent; shown: string; done: () => void }> = [];
+  private readonly queue: Array<{
+    prompt: PromptContent;
+    shown: string;
+    echoed: boolean;
+    done: () => void;
+  }> = [];
   private servicesObject: AppServices | undefined;
   private readonly approvals: PendingApproval[] = [];
   private cancelledLastTurn = false;
@@ -72,6 +79,7 @@ export class SessionController {
   private activeMs = 0;
   private readonly modesInCycle: ApprovalMode[];
   private extraScheduler: CoreToolScheduler | undefined;
+  private draft: string | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     const mode = options.config.getApprovalMode();
@@ -153,18 +161,18 @@ export class SessionController {
   // ---- turns -------------------------------------------------------------------------
 
   /** `shown` is what the person typed, when the prompt sent carries more (attached files). */
-  submitPrompt = (prompt: PromptContent, shown = textOf(prompt)): Promise<void> => {
+  submitPrompt = (prompt: PromptContent, shown = textOf(prompt), echoed = false): Promise<void> => {
     if (this.turn) {
       return new Promise((done) => {
-        this.queue.push({ prompt, shown, done });
+        this.queue.push({ prompt, shown, echoed, done });
         this.update({ queuedPrompts: this.queue.length });
       });
     }
-    return this.runTurn(prompt, shown);
+    return this.runTurn(prompt, shown, echoed);
   };
 
-  private async runTurn(prompt: PromptContent, shown: string): Promise<void> {
-    this.add({ kind: 'user', text: shown });
+  private async runTurn(prompt: PromptContent, shown: string, echoed = false): Promise<void> {
+    if (!echoed) this.add({ kind: 'user', text: shown });
     const controller = new AbortController();
     const startedAt = Date.now();
     this.turn = { controller, startedAt };
@@ -198,7 +206,7 @@ export class SessionController {
     }
     const next = this.queue.shift();
     this.update({ queuedPrompts: this.queue.length });
-    if (next) void this.runTurn(next.prompt, next.shown).then(next.done);
+    if (next) void this.runTurn(next.prompt, next.shown, next.echoed).then(next.done);
   }
 
   /** What a stopped turn left on screen goes into the history. */
@@ -249,6 +257,11 @@ export class SessionController {
     const next = this.modesInCycle[(at + 1) % this.modesInCycle.length] ?? 'default';
     this.options.config.setApprovalMode(next);
   };
+
+  /** Text the prompt starts with (a prompt that got no answer, given back). */
+  setDraft(text: string): void {
+    this.draft = text;
+  }
 
   setHint(hint: string | undefined): void {
     this.update({ hint });
@@ -344,6 +357,12 @@ export class SessionController {
         this.clearScreen();
       },
       resumeSession: (id: string) => this.resumeSession(id),
+      writeToTerminal: (sequence: string) => this.options.writeToTerminal?.(sequence),
+      takeDraft: () => {
+        const draft = this.draft;
+        this.draft = undefined;
+        return draft;
+      },
       showUserLine: (text: string) => this.add({ kind: 'user', text }),
       quit: () => void this.quit(),
       submitPrompt: this.submitPrompt,

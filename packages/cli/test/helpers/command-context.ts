@@ -116,6 +116,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
     },
     quit: () => events.push('quit'),
     setPromptText: (text) => events.push(`prompt text: ${text}`),
+    writeToTerminal: (sequence) => events.push(`terminal: ${sequence}`),
     signal: new AbortController().signal,
     commands: options.commands ?? (() => []),
   };

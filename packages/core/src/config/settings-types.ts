@@ -41,6 +41,8 @@ export interface McpServerSettings {
 export interface Settings {
   general?: {
     preferredEditor?: string;
+    /** Vim editing in the interactive prompt (`/vim`). */
+    vimMode?: boolean;
     /** Snapshots of the files before the agent changes them (toolhost restore). */
     checkpointing?: {
       enabled?: boolean;
@@ -96,6 +98,8 @@ export interface Settings {
     searchEngineId?: string;
   };
   security?: { folderTrust?: { enabled?: boolean } };
+  /** The interactive terminal's look (`/theme`). */
+  ui?: { theme?: 'dark' | 'light' | 'mono' };
 }
 
 /** Older flat keys and where they live now. */
@@ -121,6 +125,7 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
  */
 export const SETTING_DEFAULTS = {
   general: {
+    vimMode: false,
     checkpointing: {
       enabled: true,
       onFailure: 'stop',
@@ -143,6 +148,7 @@ export const SETTING_DEFAULTS = {
   context: { fileName: 'AGENTS.md' },
   model: { timeout: 120_000, maxRetries: 4 },
   security: { folderTrust: { enabled: true } },
+  ui: { theme: 'dark' },
 } as const satisfies Settings;
 
 /** Defaults of each entry of `mcpServers`. */

@@ -38,6 +38,8 @@ export interface CommandContext {
   quit(): void;
   /** Puts text in the prompt for the person to edit and send (a prompt a restore took back). */
   setPromptText(text: string): void;
+  /** Writes a control sequence to the terminal (OSC 52 for the clipboard); nothing shows. */
+  writeToTerminal(sequence: string): void;
   /** Aborted when the person cancels (Esc) while a command waits on something. */
   signal: AbortSignal;
   /** Every command the prompt knows, for /help and completion. */

@@ -103,12 +103,22 @@ export function PromptEditorView(props: PromptEditorViewProps) {
         <Box flexDirection="column" width={Math.max(10, width - (plain ? 0 : 4))}>
           {editorLines(editor, props.placeholder, theme.muted, isActive).map((line, index) => (
             <Box key={`line-${index.toString()}`}>
-              <Text color={theme.accent}>{index === 0 ? prefix : '  '}</Text>
-              {line}
+              {/* Never squeezed by a line that fills the box: the text wraps instead. */}
+              <Box flexShrink={0} width={2}>
+                <Text color={theme.accent}>{index === 0 ? prefix : '  '}</Text>
+              </Box>
+              <Box flexGrow={1} flexShrink={1}>
+                {line}
+              </Box>
             </Box>
           ))}
         </Box>
       </Box>
+      {editor.vim ? (
+        <Text color={theme.muted}>
+          {editor.vim.mode === 'normal' ? '-- NORMAL --' : '-- INSERT --'}
+        </Text>
+      ) : null}
       {editor.search ? (
         <Text color={theme.muted}>
           {`(reverse search) ${editor.search.query || ''}`}

@@ -32,6 +32,9 @@ export function createPromptInputState(services: AppServices): PromptInputState 
   const editor = new PromptEditor(
     PromptHistory.load(promptHistoryFile(config.userDir, config.targetDir)),
   );
+  if (config.settings.general?.vimMode) editor.setVim(true);
+  const draft = services.takeDraft();
+  if (draft) editor.setText(draft);
   const catalog = new CommandCatalog(config, registry, BUILTIN_COMMANDS, (warning) =>
     services.print(warning, 'warning'),
   );
@@ -70,6 +73,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     resumeSession: (id) => services.resumeSession(id),
     quit: () => services.quit(),
     setPromptText: (text) => editor.setText(text),
+    writeToTerminal: (sequence) => services.writeToTerminal(sequence),
     signal,
     commands: () => catalog.all(),
   });
@@ -80,7 +84,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     echo: (line) => services.showUserLine(line),
     print,
-    sendToModel: (prompt, shown) => void services.submitPrompt(prompt, shown),
+    sendToModel: (prompt, shown, echoed) => void services.submitPrompt(prompt, shown, echoed),
     signal,
   });
   return {
