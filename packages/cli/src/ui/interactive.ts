@@ -15,7 +15,7 @@ import { editorForApp } from './external-editor.js';
 import { shortPath } from './format.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { SessionController } from './session-controller.js';
-import { colorWanted, createTheme } from './theme.js';
+import { colorWanted } from './theme.js';
 import { offerTrust } from './trust-offer.js';
 
 /** Clears the screen and the scrollback, and puts the cursor at the top. */
@@ -113,7 +113,7 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
           model: endpoint.model,
           folder: config.targetDir,
           folderLabel,
-          theme: createTheme(colors),
+          colors,
           plain,
         }),
         {

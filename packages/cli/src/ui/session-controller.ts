@@ -28,11 +28,18 @@ import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js'
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
+import { unansweredPrompts } from '../agent/resume.js';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { historyItemsFromMessages } from './resumed-history.js';
-import { type PendingApproval, SessionStore, type Snapshot } from './session-store.js';
+import {
+  type PendingApproval,
+  type PickerItem,
+  SessionStore,
+  type Snapshot,
+} from './session-store.js';
+import { isThemeName, type ThemeName } from './theme.js';
 import { TurnDisplay } from './turn-display.js';
 
 export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
@@ -90,7 +97,8 @@ export class SessionController {
       'plan',
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
-    this.store = new SessionStore(mode);
+    const theme = options.config.settings.ui?.theme;
+    this.store = new SessionStore(mode, isThemeName(theme) ? theme : 'dark');
     this.display = new TurnDisplay(this.store, options.endpoint);
     options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
@@ -258,6 +266,32 @@ export class SessionController {
     this.options.config.setApprovalMode(next);
   };
 
+  /** Shows a list to choose from in place of the prompt; resolves with the choice (Esc: none). */
+  pick = (title: string, items: PickerItem[], selected = 0): Promise<string | undefined> => {
+    if (items.length === 0) return Promise.resolve(undefined);
+    this.live.picker?.resolve(undefined);
+    return new Promise((resolve) => {
+      this.update({
+        picker: {
+          id: this.store.nextId(),
+          title,
+          items,
+          selected: Math.max(0, Math.min(selected, items.length - 1)),
+          resolve: (value) => {
+            this.update({ picker: undefined });
+            resolve(value);
+          },
+        },
+      });
+    });
+  };
+
+  /** Colours the screen with another theme, the history printed again in it. */
+  setTheme(name: ThemeName): void {
+    this.options.clearTerminal?.();
+    this.update({ themeName: name, historyEpoch: this.live.historyEpoch + 1 });
+  }
+
   /** Text the prompt starts with (a prompt that got no answer, given back). */
   setDraft(text: string): void {
     this.draft = text;
@@ -307,12 +341,12 @@ export class SessionController {
   }
 
   /** Continues a saved session's conversation here (recorded in this session's file). */
-  private async resumeSession(id: string): Promise<void> {
+  private async resumeSession(id: string): Promise<string | undefined> {
     const { config, registry } = this.options;
     const found = findSession(config.userDir, config.targetDir, { id });
     if (typeof found === 'string') {
       this.add({ kind: 'message', level: 'error', text: found });
-      return;
+      return undefined;
     }
     const loaded = loadSession(found.file);
     this.agent.loop.history = loaded.history;
@@ -325,6 +359,14 @@ export class SessionController {
       level: 'info',
       text: `Continuing session ${loaded.id} (${loaded.history.length} messages); it goes on being saved in its own file.`,
     });
+    const unanswered = unansweredPrompts(loaded.dropped);
+    if (unanswered.length === 0) return undefined;
+    this.add({
+      kind: 'message',
+      level: 'warning',
+      text: `Its last exchange never finished (${loaded.droppedMessages} messages left out); the prompt that got no answer is back in the input: Enter sends it again.`,
+    });
+    return unanswered.join('\n\n');
   }
 
   /** The object the prompt editor and slash commands use (one per app). */
@@ -357,6 +399,8 @@ export class SessionController {
         this.clearScreen();
       },
       resumeSession: (id: string) => this.resumeSession(id),
+      pick: this.pick,
+      setTheme: (name: ThemeName) => this.setTheme(name),
       writeToTerminal: (sequence: string) => this.options.writeToTerminal?.(sequence),
       takeDraft: () => {
         const draft = this.draft;

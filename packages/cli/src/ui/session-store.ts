@@ -9,11 +9,28 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
+import type { ThemeName } from './theme.js';
 
 export interface PendingApproval {
   id: number;
   call: WaitingToolCall;
   resolve(decision: ConfirmationDecision): void;
+}
+
+/** One choice of a picker (`/resume`, `/theme`). */
+export interface PickerItem {
+  value: string;
+  label: string;
+  detail?: string;
+}
+
+/** A list the person chooses from with the arrows and Enter (Esc: none). */
+export interface PendingPick {
+  id: number;
+  title: string;
+  items: PickerItem[];
+  selected: number;
+  resolve(value: string | undefined): void;
 }
 
 export interface LiveState {
@@ -35,6 +52,9 @@ export interface LiveState {
   historyEpoch: number;
   showThinking: boolean;
   queuedPrompts: number;
+  /** A list being chosen from: it takes the keys until answered. */
+  picker: PendingPick | undefined;
+  themeName: ThemeName;
 }
 
 export interface Snapshot {
@@ -49,7 +69,7 @@ export class SessionStore {
   private readonly listeners = new Set<() => void>();
   private lastId = 0;
 
-  constructor(approvalMode: ApprovalMode) {
+  constructor(approvalMode: ApprovalMode, themeName: ThemeName = 'dark') {
     this.liveState = {
       busy: false,
       turnStartedAt: undefined,
@@ -65,6 +85,8 @@ export class SessionStore {
       historyEpoch: 0,
       showThinking: false,
       queuedPrompts: 0,
+      picker: undefined,
+      themeName,
     };
     this.snapshot = { history: this.history, live: this.liveState };
   }

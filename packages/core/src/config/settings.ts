@@ -56,6 +56,9 @@ export interface LoadedSettings {
    * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
    */
   untrustedEndpoints: EndpointSetting[];
+  /** The layers above the files, as checked: from the environment, from the command line. */
+  environment: Settings;
+  flags: Settings;
 }
 
 export interface LoadSettingsOptions {
@@ -167,6 +170,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     files,
     warnings,
     untrustedEndpoints,
+    environment,
+    flags,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { agentsCommand } from './builtin/agents-command.js';
 import { approvalModeCommand } from './builtin/approval-mode-command.js';
+import { contextCommand } from './builtin/context-command.js';
 import {
   clearCommand,
   compressCommand,
@@ -13,10 +14,15 @@ import {
   resumeCommand,
   statsCommand,
 } from './builtin/conversation-commands.js';
+import { copyCommand } from './builtin/copy-command.js';
+import { diffCommand } from './builtin/diff-command.js';
+import { exportCommand } from './builtin/export-command.js';
 import { helpCommand } from './builtin/help-command.js';
 import { initCommand } from './builtin/init-command.js';
+import { themeCommand, vimCommand } from './builtin/look-commands.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
+import { settingsCommand } from './builtin/settings-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
 import type { SlashCommand } from './command-types.js';
 import { mcpPromptCommands } from './mcp-prompts.js';
@@ -27,6 +33,13 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   compressCommand,
   statsCommand,
+  contextCommand,
+  copyCommand,
+  exportCommand,
+  diffCommand,
+  settingsCommand,
+  themeCommand,
+  vimCommand,
   toolsCommand,
   mcpCommand,
   memoryCommand,

@@ -70,10 +70,17 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     submitPrompt: (prompt) => void dispatcher.sendPrompt(prompt),
     clearConversation: () => services.resetConversation(),
-    resumeSession: (id) => services.resumeSession(id),
+    resumeSession: async (id) => {
+      const unanswered = await services.resumeSession(id);
+      if (unanswered) editor.setText(unanswered);
+    },
     quit: () => services.quit(),
     setPromptText: (text) => editor.setText(text),
     writeToTerminal: (sequence) => services.writeToTerminal(sequence),
+    pick: (title, items, selected) => services.pick(title, items, selected),
+    setTheme: (name) => services.setTheme(name),
+    vimMode: () => editor.vim !== undefined,
+    setVimMode: (on) => editor.setVim(on),
     signal,
     commands: () => catalog.all(),
   });

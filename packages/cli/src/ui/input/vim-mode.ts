@@ -80,10 +80,33 @@ export class VimMode {
       return 'taken';
     }
     if (key.name !== 'text' || key.ctrl || key.meta) return 'pass';
+    // Keys typed quickly arrive together: each letter is a command, until one of them goes
+    // back to insert mode, where the rest is typed.
+    let current = buffer;
+    let edited = false;
+    let moved = false;
+    const letters = [...key.text];
+    for (const [index, letter] of letters.entries()) {
+      // A letter before this one may have gone back to insert mode.
+      if ((this.mode as VimModeName) === 'insert') {
+        current = insertText(current, letters.slice(index).join(''));
+        edited = true;
+        break;
+      }
+      const outcome = this.letter(letter, current);
+      if (outcome === 'taken' || outcome === 'pass') continue;
+      current = outcome.buffer;
+      edited ||= outcome.edited;
+      moved = true;
+    }
+    return moved || edited ? { buffer: current, edited } : 'taken';
+  }
+
+  private letter(letter: string, buffer: TextBuffer): VimOutcome {
     const operator = this.operator;
     this.operator = undefined;
-    if (operator) return this.operate(operator, key.text, buffer);
-    return this.command(key.text, buffer);
+    if (operator) return this.operate(operator, letter, buffer);
+    return this.command(letter, buffer);
   }
 
   private insert(buffer: TextBuffer, edited = false): VimOutcome {
