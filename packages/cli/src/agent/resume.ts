@@ -80,8 +80,12 @@ function withNote(
   return { session, unanswered, note: parts.length > 0 ? parts.join(' ') : undefined };
 }
 
-/** Notes the app adds before a prompt, left out when the prompt is given back. */
+/** Notes the app adds before a prompt, left out when the prompt is shown or given back. */
 const APP_NOTE = /^\[The person cancelled the previous turn[^\]]*\]\n\n/;
+
+export function withoutAppNote(text: string): string {
+  return text.replace(APP_NOTE, '');
+}
 
 /** What the person typed in messages that got no answer (attached file contents left out). */
 export function unansweredPrompts(dropped: readonly ChatMessage[]): string[] {
@@ -94,7 +98,7 @@ export function unansweredPrompts(dropped: readonly ChatMessage[]): string[] {
         : Array.isArray(content)
           ? content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
           : '';
-    const text = promptAsTyped(raw.replace(APP_NOTE, ''));
+    const text = promptAsTyped(withoutAppNote(raw));
     return text.trim() ? [text] : [];
   });
 }

@@ -8,11 +8,7 @@
  */
 import type { AgentEvent } from '@toolhost/core/internal/agent/agent-events.js';
 import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import {
-  findSession,
-  type LoadedSession,
-  loadSession,
-} from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
 import { partsToText } from '@toolhost/core/internal/core/content.js';
@@ -28,11 +24,10 @@ import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js'
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
-import { unansweredPrompts } from '../agent/resume.js';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
-import { historyItemsFromMessages } from './resumed-history.js';
+import { resumedSession } from './resumed-history.js';
 import {
   type PendingApproval,
   type PickerItem,
@@ -267,24 +262,8 @@ export class SessionController {
   };
 
   /** Shows a list to choose from in place of the prompt; resolves with the choice (Esc: none). */
-  pick = (title: string, items: PickerItem[], selected = 0): Promise<string | undefined> => {
-    if (items.length === 0) return Promise.resolve(undefined);
-    this.live.picker?.resolve(undefined);
-    return new Promise((resolve) => {
-      this.update({
-        picker: {
-          id: this.store.nextId(),
-          title,
-          items,
-          selected: Math.max(0, Math.min(selected, items.length - 1)),
-          resolve: (value) => {
-            this.update({ picker: undefined });
-            resolve(value);
-          },
-        },
-      });
-    });
-  };
+  pick = (title: string, items: PickerItem[], selected = 0): Promise<string | undefined> =>
+    this.store.openPicker(title, items, selected);
 
   /** Colours the screen with another theme, the history printed again in it. */
   setTheme(name: ThemeName): void {
@@ -343,30 +322,17 @@ export class SessionController {
   /** Continues a saved session's conversation here (recorded in this session's file). */
   private async resumeSession(id: string): Promise<string | undefined> {
     const { config, registry } = this.options;
-    const found = findSession(config.userDir, config.targetDir, { id });
-    if (typeof found === 'string') {
-      this.add({ kind: 'message', level: 'error', text: found });
+    const resumed = resumedSession(config, registry, id);
+    if (typeof resumed === 'string') {
+      this.add({ kind: 'message', level: 'error', text: resumed });
       return undefined;
     }
-    const loaded = loadSession(found.file);
-    this.agent.loop.history = loaded.history;
+    this.agent.loop.history = resumed.loaded.history;
     this.cancelledLastTurn = false;
-    this.options.onSessionResumed?.(loaded);
+    this.options.onSessionResumed?.(resumed.loaded);
     this.clearScreen();
-    for (const item of historyItemsFromMessages(loaded.history, registry)) this.add(item);
-    this.add({
-      kind: 'message',
-      level: 'info',
-      text: `Continuing session ${loaded.id} (${loaded.history.length} messages); it goes on being saved in its own file.`,
-    });
-    const unanswered = unansweredPrompts(loaded.dropped);
-    if (unanswered.length === 0) return undefined;
-    this.add({
-      kind: 'message',
-      level: 'warning',
-      text: `Its last exchange never finished (${loaded.droppedMessages} messages left out); the prompt that got no answer is back in the input: Enter sends it again.`,
-    });
-    return unanswered.join('\n\n');
+    for (const item of resumed.items) this.add(item);
+    return resumed.unanswered;
   }
 
   /** The object the prompt editor and slash commands use (one per app). */

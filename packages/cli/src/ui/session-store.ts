@@ -69,6 +69,26 @@ export class SessionStore {
   private readonly listeners = new Set<() => void>();
   private lastId = 0;
 
+  /** Shows a list to choose from; resolves with the value chosen, undefined for none (Esc). */
+  openPicker(title: string, items: PickerItem[], selected = 0): Promise<string | undefined> {
+    if (items.length === 0) return Promise.resolve(undefined);
+    this.liveState.picker?.resolve(undefined);
+    return new Promise((resolve) => {
+      this.update({
+        picker: {
+          id: this.nextId(),
+          title,
+          items,
+          selected: Math.max(0, Math.min(selected, items.length - 1)),
+          resolve: (value) => {
+            this.update({ picker: undefined });
+            resolve(value);
+          },
+        },
+      });
+    });
+  }
+
   constructor(approvalMode: ApprovalMode, themeName: ThemeName = 'dark') {
     this.liveState = {
       busy: false,

@@ -4,7 +4,7 @@
  * tool call with its arguments and the start of its result.
  */
 import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import { promptAsTyped } from '../../../agent/resume.js';
+import { promptAsTyped, withoutAppNote } from '../../../agent/resume.js';
 
 /** Characters of a tool result kept in the export. */
 const RESULT_CHARS = 2000;
@@ -39,7 +39,7 @@ export function conversationMarkdown(
     if (message.role === 'user') {
       // Media after tool results travel as a user message: part of those results.
       if (before?.role === 'tool' && typeof message.content !== 'string') continue;
-      const text = promptAsTyped(textOf(message.content)).trim();
+      const text = promptAsTyped(withoutAppNote(textOf(message.content))).trim();
       if (text) blocks.push(`## You\n\n${text}`);
     } else if (message.role === 'assistant') {
       const text = textOf(message.content ?? '').trim();
