@@ -30,7 +30,7 @@ describe.skipIf(!hasTmux)(`layout at any width${tmuxSkipReason}`, { timeout: 150
     [80, 24],
     [120, 40],
   ] as const) {
-    it(`is exact at ${columns}x${rows}`, async () => {
+    it(`draws the header box as wide as the prompt box at ${columns}x${rows}`, async () => {
       app = await openApp([{ text: 'Done.' }], { columns, rows });
       await whenTakingKeys(app.terminal);
       // The prompt box fills the width: the header box above must too.
@@ -38,15 +38,20 @@ describe.skipIf(!hasTmux)(`layout at any width${tmuxSkipReason}`, { timeout: 150
       const borders = start.filter((row) => /^╭─+╮$/.test(row));
       expect(borders.length).toBe(2);
       for (const border of borders) expect(border.length).toBe(columns);
+    });
 
-      // Typed text that exactly fills the prompt box keeps its "> " before it.
+    it(`keeps "> " before typed text that fills the prompt box at ${columns}x${rows}`, async () => {
+      app = await openApp([], { columns, rows });
+      await whenTakingKeys(app.terminal);
       const inner = columns - 6;
       app.terminal.type('p'.repeat(inner));
       const typed = await app.terminal.waitFor('p'.repeat(inner));
       expect(typed).toContain(`│ > ${'p'.repeat(inner)}`);
-      app.terminal.press('C-u');
-      await idle(app.terminal);
+    });
 
+    it(`wraps a row that exactly fills ${columns} columns without a blank or space-led row`, async () => {
+      app = await openApp([{ text: 'Done.' }], { columns, rows });
+      await whenTakingKeys(app.terminal);
       // A sent prompt whose first row exactly fills the width, then more words.
       const words = `${'word '.repeat(Math.floor((columns - 2) / 5))}`.slice(0, columns - 3);
       const fill = `${words}${'x'.repeat(columns - 2 - words.length)}`;
