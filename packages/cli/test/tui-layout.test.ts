@@ -1,8 +1,8 @@
 /**
  * The screen's layout is exact at any width (tried at 80x24 and 120x40): the header box as
  * wide as the prompt's, a row that exactly fills the width followed by the rest of its text
- * (no blank row, no row starting with the space it broke at), and the prompt's "> " kept
- * when its text fills the box.
+ * (no blank row, no row starting with the space it broke at), one blank row before a
+ * command's output, and the prompt's "> " kept when its text fills the box.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
@@ -68,6 +68,16 @@ describe.skipIf(!hasTmux)(`layout at any width${tmuxSkipReason}`, { timeout: 150
       expect(itemRows(shown, `starts with "${id}"`)).toEqual([
         `✗ No saved session of this project starts with "${id}".`,
         'Type /resume to list them.',
+      ]);
+
+      // A command's output: one blank row after the command's line, not two.
+      send(app.terminal, '/stats');
+      await app.terminal.waitFor(/Tool calls: \d/);
+      const screenRows = (await idle(app.terminal)).split('\n');
+      const at = screenRows.lastIndexOf('> /stats');
+      expect(screenRows.slice(at + 1, at + 3).map((row) => row.trim() === '')).toEqual([
+        true,
+        false,
       ]);
     });
   }

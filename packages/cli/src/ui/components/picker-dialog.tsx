@@ -28,6 +28,8 @@ export function PickerDialog({
     else if (key.escape) onAnswer(undefined);
   });
   const first = Math.max(0, Math.min(selected - Math.floor(ROWS / 2), count - ROWS));
+  // Labels padded to one width, so the details start in one column.
+  const labelWidth = Math.max(...picker.items.map((item) => visibleText(item.label).length));
   const shown = picker.items.slice(first, first + ROWS);
   return (
     <Box
@@ -41,7 +43,7 @@ export function PickerDialog({
         return (
           <Text key={item.value} wrap="truncate-end">
             <Text color={marked ? theme.accent : undefined} bold={marked}>
-              {`${marked ? '› ' : '  '}${visibleText(item.label)}`}
+              {`${marked ? '› ' : '  '}${visibleText(item.label).padEnd(labelWidth)}`}
             </Text>
             {item.detail ? (
               <Text color={theme.muted}>{`  ${visibleText(item.detail)}`}</Text>

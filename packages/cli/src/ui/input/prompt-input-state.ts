@@ -3,7 +3,6 @@
  * the editor with this project's history, the commands, the `@` path listing, the
  * completion source and the dispatcher that sends each line where it belongs.
  */
-import { Box } from 'ink';
 import { createElement } from 'react';
 import type { AppServices } from '../app-services.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../commands/command-catalog.js';
@@ -42,10 +41,8 @@ export function createPromptInputState(services: AppServices): PromptInputState 
   // What commands print is Markdown (lists, code, emphasis): rendered like the answers.
   const print = (markdown: string, kind: MessageKind = 'info') => {
     if (kind !== 'info') services.print(markdown, kind);
-    else
-      services.printElement(
-        createElement(Box, { marginTop: 1 }, createElement(MarkdownText, { text: markdown })),
-      );
+    // The history puts the one blank row above it.
+    else services.printElement(createElement(MarkdownText, { text: markdown }));
   };
   /** The line being handled: Esc aborts what it waits on. */
   let running: AbortController | undefined;
