@@ -9,7 +9,7 @@ import type { SlashCommand } from '../command-types.js';
 /** Keys whose values are secrets (the last part of the dotted key). */
 const SECRET = /(apiKey|token|secret|password|authorization)$/i;
 /** Objects whose every value may be a secret (a server's headers and environment). */
-const SECRET_MAPS = /\.(headers|env)$/;
+const SECRET_MAPS = new Set(['headers', 'env']);
 
 export interface SettingSource {
   key: string;
@@ -61,8 +61,7 @@ export function settingSources(
 }
 
 function shown(key: string, value: unknown): string {
-  const parent = key.slice(0, key.lastIndexOf('.'));
-  if (SECRET.test(key) || SECRET_MAPS.test(`.${parent.split('.').at(-1) ?? ''}`))
+  if (SECRET.test(key) || SECRET_MAPS.has(key.split('.').at(-2) ?? ''))
     return typeof value === 'string' && value.startsWith('$') ? value : '••••••';
   return JSON.stringify(value);
 }
