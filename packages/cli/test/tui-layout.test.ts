@@ -40,13 +40,19 @@ describe.skipIf(!hasTmux)(`layout at any width${tmuxSkipReason}`, { timeout: 150
       for (const border of borders) expect(border.length).toBe(columns);
     });
 
-    it(`keeps "> " before typed text that fills the prompt box at ${columns}x${rows}`, async () => {
+    it(`keeps "> " before typed text that fills the prompt box, and wraps it at ${columns}x${rows}`, async () => {
       app = await openApp([], { columns, rows });
       await whenTakingKeys(app.terminal);
       const inner = columns - 6;
       app.terminal.type('p'.repeat(inner));
       const typed = await app.terminal.waitFor('p'.repeat(inner));
       expect(typed).toContain(`│ > ${'p'.repeat(inner)}`);
+      // Wrapped at the space after the full row: the next row starts with the word.
+      app.terminal.type(' tail');
+      const wrapped = (await app.terminal.waitFor('tail')).split('\n');
+      const full = wrapped.findIndex((row) => row.includes(`│ > ${'p'.repeat(inner)} │`));
+      expect(full).toBeGreaterThanOrEqual(0);
+      expect(wrapped[full + 1]).toMatch(/^│ {3}tail/);
     });
 
     it(`wraps a row that exactly fills ${columns} columns without a blank or space-led row`, async () => {

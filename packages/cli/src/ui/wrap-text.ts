@@ -15,47 +15,58 @@ export function columnsOf(text: string): number {
 
 /** The rows `text` takes at `width` columns (its own line breaks kept). */
 export function wrapText(text: string, width: number): string[] {
-  const limit = Math.max(1, width);
-  return text.split('\n').flatMap((line) => wrapLine(line, limit));
+  return text
+    .split('\n')
+    .flatMap((line) => wrapRanges(line, width).map(([start, end]) => line.slice(start, end)));
 }
 
-function wrapLine(line: string, width: number): string[] {
-  if (columnsOf(line) <= width) return [line];
-  const rows: string[] = [];
-  let row = '';
+/**
+ * Where one line (no line breaks) is cut into rows of at most `width` columns, as
+ * [start, end) offsets; the spaces at a break belong to no row.
+ */
+export function wrapRanges(line: string, width: number): [number, number][] {
+  const limit = Math.max(1, width);
+  if (columnsOf(line) <= limit) return [[0, line.length]];
+  const rows: [number, number][] = [];
+  let rowStart = -1;
+  let rowEnd = 0;
   let rowColumns = 0;
-  // Words with the spaces before them; the line's own indentation stays on its first row.
-  for (const [, spaces = '', word = ''] of line.matchAll(/(\s*)(\S+|$)/g)) {
-    if (!word && !spaces) continue;
-    // Spaces that would start a continued row are the break itself.
-    const lead = row === '' && rows.length > 0 ? '' : spaces;
-    const gap = columnsOf(lead);
+  for (const match of line.matchAll(/(\s*)(\S+)/g)) {
+    const spaces = match[1] ?? '';
+    const word = match[2] ?? '';
+    const wordStart = (match.index ?? 0) + spaces.length;
+    // The line's own indentation stays on its first row; spaces at a break are dropped.
+    const lead = rowStart < 0 && rows.length > 0 ? 0 : columnsOf(spaces);
     const wordColumns = columnsOf(word);
-    if (rowColumns + gap + wordColumns <= width) {
-      row += lead + word;
-      rowColumns += gap + wordColumns;
+    if (rowColumns + lead + wordColumns <= limit) {
+      if (rowStart < 0) rowStart = rows.length === 0 ? 0 : wordStart;
+      rowEnd = wordStart + word.length;
+      rowColumns += lead + wordColumns;
       continue;
     }
-    if (row) rows.push(row);
-    row = '';
-    rowColumns = 0;
+    if (rowStart >= 0) rows.push([rowStart, rowEnd]);
     // A word wider than a row is cut into rows of its own.
-    let rest = word;
-    while (columnsOf(rest) > width) {
-      let cut = '';
-      let cutColumns = 0;
-      for (const char of rest) {
+    let at = wordStart;
+    const end = wordStart + word.length;
+    for (;;) {
+      let columns = 0;
+      let cut = at;
+      for (const char of line.slice(at, end)) {
         const size = columnsOf(char);
-        if (cutColumns + size > width) break;
-        cut += char;
-        cutColumns += size;
+        if (columns + size > limit) break;
+        columns += size;
+        cut += char.length;
       }
-      rows.push(cut);
-      rest = rest.slice(cut.length);
+      if (cut >= end) {
+        rowStart = at;
+        rowEnd = end;
+        rowColumns = columns;
+        break;
+      }
+      rows.push([at, cut]);
+      at = cut;
     }
-    row = rest;
-    rowColumns = columnsOf(rest);
   }
-  if (row || rows.length === 0) rows.push(row);
-  return rows;
+  if (rowStart >= 0) rows.push([rowStart, rowEnd]);
+  return rows.length > 0 ? rows : [[0, line.length]];
 }
