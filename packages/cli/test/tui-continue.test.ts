@@ -72,5 +72,9 @@ describe.skipIf(!hasTmux)(`-c after a failed run${tmuxSkipReason}`, { timeout: 1
     expect(sent).toEqual(
       expect.arrayContaining(['remember the word heron', 'Reply 1.', 'what was the word?']),
     );
+    // Quit before the folders go: the session file is still being written to.
+    await idle(terminal);
+    terminal.press('C-d');
+    expect(await terminal.waitForExit()).toBe(0);
   });
 });

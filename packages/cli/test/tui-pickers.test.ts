@@ -50,8 +50,11 @@ describe.skipIf(!hasTmux)(`pickers and modes${tmuxSkipReason}`, { timeout: 150_0
     expect(colours(again.screenWithColors()).has(34)).toBe(true);
   });
 
-  it('/vim edits the prompt in normal and insert modes; Enter sends', async () => {
-    app = await openApp([{ text: 'Sent.' }], { columns: 100, rows: 30 });
+  it('/vim edits the prompt in normal and insert modes; Enter sends; Esc leaves insert mode first', async () => {
+    app = await openApp(
+      [{ text: 'Sent.' }, { text: `slow words ${'and more '.repeat(60)}`, chunkDelayMs: 200 }],
+      { columns: 100, rows: 30 },
+    );
     await whenTakingKeys(app.terminal);
     send(app.terminal, '/vim');
     await app.terminal.waitFor('-- INSERT --');
@@ -72,6 +75,18 @@ describe.skipIf(!hasTmux)(`pickers and modes${tmuxSkipReason}`, { timeout: 150_0
     app.terminal.press('Enter');
     await app.terminal.waitFor('Sent.');
     expect(app.server.requests[0]?.body.messages.at(-1)?.content).toBe('fix the bug ');
+
+    // While the model answers, Esc in insert mode goes to normal mode; only the next stops the turn.
+    await idle(app.terminal);
+    send(app.terminal, 'and slowly');
+    await app.terminal.waitFor('slow words');
+    app.terminal.type('q');
+    await app.terminal.waitFor('-- INSERT --');
+    app.terminal.press('Escape');
+    await app.terminal.waitFor('-- NORMAL --');
+    expect(app.terminal.screen()).not.toContain('Cancelled');
+    app.terminal.press('Escape');
+    await app.terminal.waitFor('Cancelled');
   });
 
   it('/resume lists the sessions with dates and first prompts, and continues the chosen one', async () => {

@@ -39,6 +39,8 @@ export function App({ controller, model, folder, folderLabel, colors, plain }: A
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout, () => controller.reprintHistory());
   const inputText = useRef('');
+  /** Esc belongs to the prompt (vim's insert mode): it does not stop the turn then. */
+  const escapeTaken = useRef(controller.services().config.settings.general?.vimMode === true);
   const lastCtrlC = useRef(0);
   const branch = useBranch(folder, live.busy);
 
@@ -74,7 +76,13 @@ export function App({ controller, model, folder, folderLabel, colors, plain }: A
         controller.toggleThinking();
         return;
       }
-      if (key.escape && controller.isBusy() && !live.approval && !live.picker)
+      if (
+        key.escape &&
+        controller.isBusy() &&
+        !live.approval &&
+        !live.picker &&
+        !escapeTaken.current
+      )
         controller.cancelTurn();
     },
     { isActive: !live.suspended },
@@ -111,6 +119,9 @@ export function App({ controller, model, folder, folderLabel, colors, plain }: A
             isActive={!live.approval && !live.picker && !live.suspended}
             onChange={(text) => {
               inputText.current = text;
+            }}
+            onEscapeTaken={(taken) => {
+              escapeTaken.current = taken;
             }}
             placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
           />

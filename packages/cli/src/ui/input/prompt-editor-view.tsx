@@ -21,6 +21,11 @@ export interface PromptEditorViewProps {
   onSubmit(text: string): void;
   /** Called after every change of the text (the app's Ctrl+D and Ctrl+C look at it). */
   onChange?(text: string): void;
+  /**
+   * Whether Esc is the editor's own now (vim's insert mode leaves for normal mode with it),
+   * told after every key: the app's Esc then does not stop the turn.
+   */
+  onEscapeTaken?(taken: boolean): void;
   /** Esc with no menu or search open (the app may be waiting on a command to stop). */
   onEscape?(): void;
 }
@@ -77,6 +82,8 @@ export function PromptEditorView(props: PromptEditorViewProps) {
         if (outcome.type === 'ignored' && key.name === 'escape') latest.current.onEscape?.();
       }
       render();
+      // As onChange: after the app's own listener has judged this key by the mode before it.
+      queueMicrotask(() => latest.current.onEscapeTaken?.(editor.vim?.mode === 'insert'));
       if (editor.buffer !== before) {
         // After every listener of this key ran: the app's own keys (Ctrl+C, Ctrl+D) judge by
         // the text as it was when the key arrived.
