@@ -56,9 +56,8 @@ export interface LoadedSettings {
    * person's goes there (trust/endpoint-keys.ts). Empty while the cut does its work.
    */
   untrustedEndpoints: EndpointSetting[];
-  /** The layers above the files, as checked: from the environment, from the command line. */
+  /** The layer the environment's variables make, as checked (above the files). */
   environment: Settings;
-  flags: Settings;
 }
 
 export interface LoadSettingsOptions {
@@ -171,7 +170,6 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     warnings,
     untrustedEndpoints,
     environment,
-    flags,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }
