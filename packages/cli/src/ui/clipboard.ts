@@ -16,6 +16,11 @@ export function osc52(text: string): string | undefined {
   return `\u001b]52;c;${encoded}\u0007`;
 }
 
+/** A sequence wrapped for tmux to hand to the terminal it runs in (ESC doubled inside). */
+export function tmuxPassthrough(sequence: string): string {
+  return `\u001bPtmux;${sequence.replace(/\u001b/g, '\u001b\u001b')}\u001b\\`;
+}
+
 /** The clipboard programs worth trying here, in order. */
 export function clipboardPrograms(
   env: NodeJS.ProcessEnv = process.env,
@@ -62,6 +67,9 @@ export async function copyToClipboard(
   const sequence = osc52(text);
   if (sequence) {
     writeToTerminal(sequence);
+    // tmux keeps a program's OSC 52 only with set-clipboard on; passed through (with
+    // allow-passthrough on) it reaches the terminal tmux runs in.
+    if (env.TMUX) writeToTerminal(tmuxPassthrough(sequence));
     ways.push('the terminal (OSC 52)');
   }
   for (const program of clipboardPrograms(env)) {
