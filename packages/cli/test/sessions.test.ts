@@ -96,7 +96,9 @@ describe('sessions', { timeout: 240_000 }, () => {
       env,
     });
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toMatch(/cut off during its last exchange/);
+    expect(resumed.stderr).toMatch(
+      /up to its last complete exchange \(\d+ messages? of an unfinished exchange left out\)/,
+    );
     const events = JSON.parse(resumed.stdout) as { type: string; session_id: string }[];
     expect(events[0]!.session_id).toBe(sessionId);
     const sent = server.requests.at(-1)!.body.messages as Message[];

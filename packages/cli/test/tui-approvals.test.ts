@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux)(
       await app.terminal.waitFor('The greeting is written.');
       expect(readFileSync(file, 'utf8')).toBe('hello\nworld\n');
       const shown = await idle(app.terminal);
-      expect(shown).toMatch(/✓ WriteFile/);
+      expect(shown).toMatch(/✓ Write greeting\.txt/);
       expect(shown).toContain('greeting.txt +2 -0');
     });
 
@@ -125,7 +125,7 @@ describe.skipIf(!hasTmux)(
       expect(existsSync(file)).toBe(false);
       expect(toolMessage(1)).toMatch(/declined/i);
       const shown = await idle(app.terminal);
-      expect(shown).toMatch(/- WriteFile/);
+      expect(shown).toMatch(/- Write nope\.txt/);
     });
 
     it('Shift+Tab cycles to plan mode, where an edit is refused without asking; the plan is approved in place', async () => {

@@ -152,9 +152,7 @@ describe.skipIf(!hasTmux)(`the interactive terminal${tmuxSkipReason}`, { timeout
       const child = rows[task + 1] ?? '';
       // The child's mark stands further right than the task's own.
       return (
-        task >= 0 &&
-        /✓ ListFiles List/.test(child) &&
-        child.indexOf('✓') > (rows[task]?.search(/\S/) ?? 0)
+        task >= 0 && /✓ List /.test(child) && child.indexOf('✓') > (rows[task]?.search(/\S/) ?? 0)
       );
     };
     const running = await app.terminal.waitFor(nested);

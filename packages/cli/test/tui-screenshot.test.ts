@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux)(
       const question = await app.terminal.waitFor('(y)');
       expect(question).toMatch(/\[x\] Read the current config/);
       expect(question).toMatch(/\[~\] Make the port configurable/);
-      expect(question).toMatch(/✓ ReadFile/);
+      expect(question).toMatch(/✓ Read config\.js/);
       expect(question).toContain('-  port: 3000,');
       expect(question).toContain('+  port: Number(process.env.PORT ?? 3000),');
       // Thinking folded to one line, once.

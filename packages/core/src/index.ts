@@ -38,6 +38,7 @@ export {
   type CheckpointProject,
   type CheckpointRestore,
   checkpointChangedFiles,
+  checkpointFileContent,
   checkpointLimits,
   checkpointRestorePreview,
   describeCheckpoint,
@@ -100,6 +101,7 @@ export {
   SUBAGENT_FOLDERS,
   USER_COMMAND_FOLDERS,
 } from './config/prompt-folders.js';
+export { saveUserSetting } from './config/save-setting.js';
 export {
   APPROVAL_MODES,
   type ApprovalMode,

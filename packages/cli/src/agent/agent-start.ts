@@ -39,8 +39,10 @@ export interface AgentStart {
   recorder: SessionRecorder;
   /** The session continued (`-c`, `-r`), if any. */
   resumed: LoadedSession | undefined;
-  /** Said when the resumed session was cut off and its unfinished exchange left out. */
+  /** Says what of the earlier sessions was kept, when not all of it was. */
   cutOffNote: string | undefined;
+  /** Prompts the person typed that never got an answer (given back, not lost). */
+  unanswered: string[];
   createAgent(hooks: FrontEndHooks): AgentSession;
 }
 
@@ -62,7 +64,8 @@ export async function withAgentStart<T>(
   const limits = limitsFrom(flags);
   const maxSubagentDepth = subagentDepthFrom(flags);
   const approvalMode = approvalModeFrom(flags);
-  const resumed = sessionToResume(flags);
+  const toResume = sessionToResume(flags);
+  const resumed = toResume?.session;
   const namedId = newSessionId(flags);
   const session = await openSession(
     {
@@ -88,20 +91,17 @@ export async function withAgentStart<T>(
       Boolean(resumed),
     );
     const agents: AgentSession[] = [];
-    let cutOffNote: string | undefined;
-    if (resumed && resumed.droppedMessages > 0) {
-      // The file ends in an exchange that never finished (the process was killed): start
-      // again from the last complete one, in the file too.
-      recorder.recordHistoryReplaced(resumed.history);
-      cutOffNote = `The session was cut off during its last exchange; continuing from the one before (${resumed.droppedMessages} message${resumed.droppedMessages === 1 ? '' : 's'} left out).`;
-    }
+    // The file ends in an exchange that never finished (the endpoint was down, the process
+    // was killed): start again from the last complete one, in the file too.
+    if (resumed && resumed.droppedMessages > 0) recorder.recordHistoryReplaced(resumed.history);
     try {
       return await work({
         session,
         endpoint,
         recorder,
         resumed,
-        cutOffNote,
+        cutOffNote: toResume?.note,
+        unanswered: toResume?.unanswered ?? [],
         createAgent: (hooks) => {
           const agent = createAgentSession({
             config,

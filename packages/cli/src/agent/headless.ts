@@ -71,8 +71,13 @@ export async function runHeadless(
   return withAgentStart(
     schema ? withSchemaInstructions(flags, schema) : flags,
     warn,
-    async ({ session, endpoint, recorder, cutOffNote, createAgent }) => {
+    async ({ session, endpoint, recorder, cutOffNote, unanswered, createAgent }) => {
       if (cutOffNote) warn(cutOffNote);
+      // Said whole, so the person can send what got no answer again.
+      for (const text of unanswered)
+        warn(
+          `A prompt of the earlier session got no answer and is not in the conversation: ${text}`,
+        );
       const printer = createPrinter(format, io, session, {
         version: io.version,
         partialMessages: flags.includePartialMessages === true,

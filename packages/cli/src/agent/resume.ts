@@ -1,27 +1,110 @@
-/** Which earlier session `-c/--continue` or `-r/--resume <id>` names, read back up to its last complete exchange. */
+/**
+ * Which earlier session `-c/--continue` or `-r/--resume <id>` names, read back up to its
+ * last complete exchange, and the prompts the person typed that never got an answer (an
+ * endpoint that was down, a kill), so a front end can give them back instead of losing them.
+ */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
   findSession,
   type LoadedSession,
+  listSessions,
   loadSession,
 } from '@toolhost/core/internal/agent/sessions/session-loader.js';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
+import { plural } from '@toolhost/core/internal/utils/plural.js';
 import { UsageError } from '../errors.js';
 import type { AgentFlags } from './agent-flags.js';
 
-export function sessionToResume(flags: AgentFlags): LoadedSession | undefined {
+export interface SessionToResume {
+  session: LoadedSession;
+  /** Prompts typed after the last complete exchange (newest session's last), as typed. */
+  unanswered: string[];
+  /** Says what was kept and what was left out, when anything was. */
+  note: string | undefined;
+}
+
+export function sessionToResume(flags: AgentFlags): SessionToResume | undefined {
   if (!flags.continue && flags.resume === undefined) return undefined;
   if (flags.continue && flags.resume !== undefined) {
     throw new UsageError('--continue and --resume both pick a session; pass one of them.');
   }
-  const found = findSession(
-    userSettingsDir(),
-    projectRoot(flags),
-    flags.continue ? { latest: true } : { id: flags.resume ?? '' },
-  );
-  if (typeof found === 'string') throw new UsageError(found);
-  return loadSession(found.file);
+  const root = projectRoot(flags);
+  if (flags.resume !== undefined) {
+    const found = findSession(userSettingsDir(), root, { id: flags.resume });
+    if (typeof found === 'string') throw new UsageError(found);
+    const session = loadSession(found.file);
+    return withNote(session, [], unansweredPrompts(session.dropped));
+  }
+  // -c: the newest session with a complete exchange; newer ones that have none (every
+  // prompt failed) are passed over, their prompts kept.
+  const sessions = listSessions(userSettingsDir(), root);
+  if (sessions.length === 0)
+    throw new UsageError(`There is no earlier session in ${root} to continue.`);
+  const passed: LoadedSession[] = [];
+  for (const summary of sessions) {
+    const session = loadSession(summary.file);
+    if (session.history.length > 0) {
+      const unanswered = [...passed].reverse().flatMap((s) => unansweredPrompts(s.dropped));
+      return withNote(session, passed, [...unansweredPrompts(session.dropped), ...unanswered]);
+    }
+    passed.push(session);
+  }
+  // None has a complete exchange: the newest goes on, empty, with its prompts given back.
+  const [newest, ...older] = passed;
+  if (!newest) throw new UsageError(`There is no earlier session in ${root} to continue.`);
+  const unanswered = [...passed].reverse().flatMap((s) => unansweredPrompts(s.dropped));
+  return withNote(newest, older, unanswered);
+}
+
+function withNote(
+  session: LoadedSession,
+  passed: LoadedSession[],
+  unanswered: string[],
+): SessionToResume {
+  const parts: string[] = [];
+  if (passed.length > 0)
+    parts.push(
+      `${plural(passed.length, 'newer session')} had no complete exchange and ${passed.length === 1 ? 'was' : 'were'} passed over (${passed.map((s) => s.id.slice(0, 8)).join(', ')}).`,
+    );
+  if (session.droppedMessages > 0 || passed.length > 0) {
+    parts.push(
+      session.history.length > 0
+        ? `Continuing session ${session.id.slice(0, 8)} with its ${plural(session.history.length, 'message')} up to its last complete exchange${session.droppedMessages > 0 ? ` (${plural(session.droppedMessages, 'message')} of an unfinished exchange left out)` : ''}.`
+        : `Session ${session.id.slice(0, 8)} has no complete exchange: it goes on with an empty conversation.`,
+    );
+  }
+  return { session, unanswered, note: parts.length > 0 ? parts.join(' ') : undefined };
+}
+
+/** Notes the app adds before a prompt, left out when the prompt is shown or given back. */
+const APP_NOTE = /^\[The person cancelled the previous turn[^\]]*\]\n\n/;
+
+export function withoutAppNote(text: string): string {
+  return text.replace(APP_NOTE, '');
+}
+
+/** What the person typed in messages that got no answer (attached file contents left out). */
+export function unansweredPrompts(dropped: readonly ChatMessage[]): string[] {
+  return dropped.flatMap((message) => {
+    if (message.role !== 'user') return [];
+    const content: unknown = message.content;
+    const raw =
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+          : '';
+    const text = promptAsTyped(withoutAppNote(raw));
+    return text.trim() ? [text] : [];
+  });
+}
+
+/** A prompt as the person typed it: what its `@` references attached is left out. */
+export function promptAsTyped(text: string): string {
+  const at = text.search(/\n\n--- Content from (referenced files|MCP resource )/);
+  return at >= 0 ? text.slice(0, at) : text;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

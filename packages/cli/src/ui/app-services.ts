@@ -16,6 +16,8 @@ import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type { ReactElement } from 'react';
 import type { PromptContent } from './prompt-content.js';
+import type { PickerItem } from './session-store.js';
+import type { ThemeName } from './theme.js';
 
 /** How a message printed into the history looks. */
 export type MessageLevel = 'info' | 'warning' | 'error';
@@ -58,13 +60,25 @@ export interface AppServices {
 
   /**
    * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
-   * what the history shows when the prompt carries more (the files `@` references attach).
+   * what the history shows when the prompt carries more (the files `@` references attach);
+   * `echoed` when that line is already in the history.
    */
-  submitPrompt(prompt: PromptContent, shown?: string): Promise<void>;
+  submitPrompt(prompt: PromptContent, shown?: string, echoed?: boolean): Promise<void>;
   /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
   showUserLine(text: string): void;
-  /** Continues a saved session's conversation in this app (`/resume <id>`). */
-  resumeSession(id: string): Promise<void>;
+  /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */
+  pick(title: string, items: PickerItem[], selected?: number): Promise<string | undefined>;
+  /** Colours the screen with another theme from now on. */
+  setTheme(name: ThemeName): void;
+  /** Writes a control sequence to the terminal (it moves nothing on screen). */
+  writeToTerminal(sequence: string): void;
+  /** Text to put in the prompt when it first shows (a prompt given back), taken once. */
+  takeDraft(): string | undefined;
+  /**
+   * Continues a saved session's conversation in this app (`/resume <id>`); resolves with
+   * its prompts that got no answer, to put back in the input.
+   */
+  resumeSession(id: string): Promise<string | undefined>;
   /** True while the agent works on a turn (new prompts wait for it). */
   isBusy(): boolean;
   /** Cancels the running turn, as Esc does. */

@@ -6,15 +6,16 @@
  * A new history epoch (cleared, resized, thinking shown) prints the history again.
  */
 import { Box, Static, Text, useInput, useStdout } from 'ink';
-import { useRef, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './components/approval-dialog.js';
 import { HistoryItemView } from './components/history-item-view.js';
 import { LiveTurn } from './components/live-turn.js';
+import { PickerDialog } from './components/picker-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { gitBranch } from './git-branch.js';
 import { PromptArea } from './input/prompt-area.js';
 import type { SessionController } from './session-controller.js';
-import type { Theme } from './theme.js';
+import { createTheme } from './theme.js';
 import { UiContext } from './ui-context.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
@@ -28,15 +29,19 @@ export interface AppProps {
   folder: string;
   /** The folder as shown (with ~ for the home folder). */
   folderLabel: string;
-  theme: Theme;
+  /** Whether colours are wanted at all (NO_COLOR, screen readers: not). */
+  colors: boolean;
   plain: boolean;
 }
 
-export function App({ controller, folder, folderLabel, theme, plain }: AppProps) {
+export function App({ controller, folder, folderLabel, colors, plain }: AppProps) {
   const { history, live } = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
+  const theme = useMemo(() => createTheme(colors, live.themeName), [colors, live.themeName]);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout, () => controller.reprintHistory());
   const inputText = useRef('');
+  /** Esc belongs to the prompt (vim's insert mode): it does not stop the turn then. */
+  const escapeTaken = useRef(controller.services().config.settings.general?.vimMode === true);
   const lastCtrlC = useRef(0);
   const branch = useBranch(folder, live.busy);
 
@@ -72,7 +77,14 @@ export function App({ controller, folder, folderLabel, theme, plain }: AppProps)
         controller.toggleThinking();
         return;
       }
-      if (key.escape && controller.isBusy() && !live.approval) controller.cancelTurn();
+      if (
+        key.escape &&
+        controller.isBusy() &&
+        !live.approval &&
+        !live.picker &&
+        !escapeTaken.current
+      )
+        controller.cancelTurn();
     },
     { isActive: !live.suspended },
   );
@@ -98,11 +110,21 @@ export function App({ controller, folder, folderLabel, theme, plain }: AppProps)
               onEscape={() => controller.cancelTurn()}
             />
           ) : null}
+          {live.picker && !live.approval ? (
+            <PickerDialog
+              key={live.picker.id}
+              picker={live.picker}
+              onAnswer={(value) => live.picker?.resolve(value)}
+            />
+          ) : null}
           <PromptArea
             services={controller.services()}
-            isActive={!live.approval && !live.suspended}
+            isActive={!live.approval && !live.picker && !live.suspended}
             onChange={(text) => {
               inputText.current = text;
+            }}
+            onEscapeTaken={(taken) => {
+              escapeTaken.current = taken;
             }}
             placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
           />

@@ -1,8 +1,5 @@
 /** What the screen shows: finished items (the history, printed once) and the live turn. */
-import type {
-  ToolCallConfirmationDetails,
-  ToolResultDisplay,
-} from '@toolhost/core/internal/tools/tools.js';
+import type { ToolResultDisplay } from '@toolhost/core/internal/tools/tools.js';
 import type { ReactElement } from 'react';
 import type { MessageLevel } from './app-services.js';
 
@@ -31,10 +28,10 @@ export interface ToolRow {
   liveOutput?: string;
   /** What the tool returned for the person (Markdown text, a diff, the todo list). */
   display?: ToolResultDisplay;
+  /** What a call that failed or was cancelled printed before it ended. */
+  partialOutput?: string;
   /** Why it failed or was cancelled, in a line. */
   failure?: string;
-  /** The diff or command the person already approved (the result then shows a summary). */
-  approved?: ToolCallConfirmationDetails['type'];
   /** A subagent's own calls, under its `task` call. */
   children?: ToolRow[];
 }

@@ -16,7 +16,7 @@ import { shortPath } from './format.js';
 import { guideModelSetup } from './model-setup.js';
 import { historyItemsFromMessages } from './resumed-history.js';
 import { SessionController } from './session-controller.js';
-import { colorWanted, createTheme } from './theme.js';
+import { colorWanted } from './theme.js';
 import { offerTrust } from './trust-offer.js';
 
 /** Clears the screen and the scrollback, and puts the cursor at the top. */
@@ -49,7 +49,7 @@ async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | ty
   return withAgentStart(
     flags,
     (line) => warnings.push(line),
-    async ({ session, endpoint, recorder, resumed, cutOffNote, createAgent }) => {
+    async ({ session, endpoint, recorder, resumed, cutOffNote, unanswered, createAgent }) => {
       const { config, registry } = session;
       const plain = Boolean(flags.screenReader);
       const colors = colorWanted() && !plain;
@@ -73,6 +73,7 @@ async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | ty
           recorder.continueIn(loaded.file, loaded.id);
           if (loaded.droppedMessages > 0) recorder.recordHistoryReplaced(loaded.history);
         },
+        writeToTerminal: (sequence) => io.stdout.write(sequence),
         // Screen readers get no clearing: what was read stays where it was.
         ...(plain ? {} : { clearTerminal: () => io.stdout.write(CLEAR_TERMINAL) }),
       });
@@ -98,7 +99,21 @@ async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | ty
         for (const item of historyItemsFromMessages(resumed.history, registry))
           controller.add(item);
       }
-      if (cutOffNote) services.print(cutOffNote, 'warning');
+      if (cutOffNote || unanswered.length > 0)
+        services.print(
+          [
+            cutOffNote,
+            unanswered.length === 0
+              ? undefined
+              : unanswered.length === 1
+                ? 'Your last prompt got no answer; it is back in the input: Enter sends it again.'
+                : `Your last ${unanswered.length} prompts got no answer; they are back in the input: Enter sends them again.`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+          'warning',
+        );
+      if (unanswered.length > 0) controller.setDraft(unanswered.join('\n\n'));
 
       const [{ render }, { createElement }, { App }] = await Promise.all([
         import('ink'),
@@ -111,7 +126,7 @@ async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | ty
           model: endpoint.model,
           folder: config.targetDir,
           folderLabel,
-          theme: createTheme(colors),
+          colors,
           plain,
         }),
         {

@@ -1,11 +1,43 @@
 /** A resumed session's conversation, turned into history items to show before the prompt. */
+import {
+  findSession,
+  type LoadedSession,
+  loadSession,
+} from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { promptAsTyped, unansweredPrompts, withoutAppNote } from '../agent/resume.js';
 import type { HistoryItemContent, ToolRow } from './history-items.js';
 import { describeCall } from './tool-rows.js';
 
-/** Notes the app adds before a prompt, left out when the prompt is shown again. */
-const APP_NOTE = /^\[The person cancelled the previous turn[^\]]*\]\n\n/;
+/**
+ * A saved session of this project to continue here (`/resume`): its conversation, the
+ * items that show it, and its prompts that got no answer; a message when there is none.
+ */
+export function resumedSession(
+  config: Config,
+  registry: ToolRegistry,
+  id: string,
+): { loaded: LoadedSession; items: HistoryItemContent[]; unanswered?: string } | string {
+  const found = findSession(config.userDir, config.targetDir, { id });
+  if (typeof found === 'string') return found;
+  const loaded = loadSession(found.file);
+  const items = historyItemsFromMessages(loaded.history, registry);
+  items.push({
+    kind: 'message',
+    level: 'info',
+    text: `Continuing session ${loaded.id} (${loaded.history.length} messages); it goes on being saved in its own file.`,
+  });
+  const unanswered = unansweredPrompts(loaded.dropped);
+  if (unanswered.length === 0) return { loaded, items };
+  items.push({
+    kind: 'message',
+    level: 'warning',
+    text: `Its last exchange never finished (${loaded.droppedMessages} messages left out); the prompt that got no answer is back in the input: Enter sends it again.`,
+  });
+  return { loaded, items, unanswered: unanswered.join('\n\n') };
+}
 
 export function historyItemsFromMessages(
   messages: readonly ChatMessage[],
@@ -18,11 +50,11 @@ export function historyItemsFromMessages(
     const before = previous;
     previous = message;
     if (message.role === 'user') {
-      const text = textOf(message.content).replace(APP_NOTE, '');
+      const text = withoutAppNote(textOf(message.content));
       // Media attached after tool results travel as a user message of parts: not a prompt.
       const afterToolResults = before?.role === 'tool';
       if (text.trim() && (typeof message.content === 'string' || !afterToolResults))
-        items.push({ kind: 'user', text: promptShown(text) });
+        items.push({ kind: 'user', text: promptAsTyped(text) });
     } else if (message.role === 'assistant') {
       const text = textOf(message.content ?? '');
       if (text.trim()) items.push({ kind: 'assistant', text: text.trim() });
@@ -73,10 +105,4 @@ function parseArgs(raw: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-/** A prompt as the person typed it: what its `@` references attached is left out. */
-function promptShown(text: string): string {
-  const at = text.search(/\n\n--- Content from (referenced files|MCP resource )/);
-  return at >= 0 ? text.slice(0, at) : text;
 }

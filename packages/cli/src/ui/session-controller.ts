@@ -8,11 +8,7 @@
  */
 import type { AgentEvent } from '@toolhost/core/internal/agent/agent-events.js';
 import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import {
-  findSession,
-  type LoadedSession,
-  loadSession,
-} from '@toolhost/core/internal/agent/sessions/session-loader.js';
+import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
 import { partsToText } from '@toolhost/core/internal/core/content.js';
@@ -32,8 +28,14 @@ import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
-import { historyItemsFromMessages } from './resumed-history.js';
-import { type PendingApproval, SessionStore, type Snapshot } from './session-store.js';
+import { resumedSession } from './resumed-history.js';
+import {
+  type PendingApproval,
+  type PickerItem,
+  SessionStore,
+  type Snapshot,
+} from './session-store.js';
+import { isThemeName, type ThemeName } from './theme.js';
 import { TurnDisplay } from './turn-display.js';
 
 export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
@@ -50,6 +52,8 @@ export interface ControllerOptions {
   onHistoryReplaced?: (history: ChatMessage[]) => void;
   /** Another saved session goes on here (/resume): record in its file from now on. */
   onSessionResumed?: (session: LoadedSession) => void;
+  /** Writes a control sequence straight to the terminal (the clipboard's OSC 52). */
+  writeToTerminal?: (sequence: string) => void;
   /**
    * Clears the terminal before the history is printed again. It must happen before the
    * new render, which Ink writes at once: a clear after it would wipe what was just drawn.
@@ -65,7 +69,12 @@ export class SessionController {
   private readonly display: TurnDisplay;
   private agentSession: AgentSession | undefined;
   private turn: { controller: AbortController; startedAt: number } | undefined;
-  private readonly queue: Array<{ prompt: PromptContent; shown: string; done: () => void }> = [];
+  private readonly queue: Array<{
+    prompt: PromptContent;
+    shown: string;
+    echoed: boolean;
+    done: () => void;
+  }> = [];
   private servicesObject: AppServices | undefined;
   private savingTo: SaveTargets | undefined;
   private readonly approvals: PendingApproval[] = [];
@@ -74,6 +83,7 @@ export class SessionController {
   private activeMs = 0;
   private readonly modesInCycle: ApprovalMode[];
   private extraScheduler: CoreToolScheduler | undefined;
+  private draft: string | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     const mode = options.config.getApprovalMode();
@@ -84,7 +94,8 @@ export class SessionController {
       'plan',
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
-    this.store = new SessionStore(mode);
+    const theme = options.config.settings.ui?.theme;
+    this.store = new SessionStore(mode, isThemeName(theme) ? theme : 'dark');
     this.display = new TurnDisplay(this.store, () => this.endpoint());
     options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
@@ -160,18 +171,18 @@ export class SessionController {
   // ---- turns -------------------------------------------------------------------------
 
   /** `shown` is what the person typed, when the prompt sent carries more (attached files). */
-  submitPrompt = (prompt: PromptContent, shown = textOf(prompt)): Promise<void> => {
+  submitPrompt = (prompt: PromptContent, shown = textOf(prompt), echoed = false): Promise<void> => {
     if (this.turn) {
       return new Promise((done) => {
-        this.queue.push({ prompt, shown, done });
+        this.queue.push({ prompt, shown, echoed, done });
         this.update({ queuedPrompts: this.queue.length });
       });
     }
-    return this.runTurn(prompt, shown);
+    return this.runTurn(prompt, shown, echoed);
   };
 
-  private async runTurn(prompt: PromptContent, shown: string): Promise<void> {
-    this.add({ kind: 'user', text: shown });
+  private async runTurn(prompt: PromptContent, shown: string, echoed = false): Promise<void> {
+    if (!echoed) this.add({ kind: 'user', text: shown });
     const controller = new AbortController();
     const startedAt = Date.now();
     this.turn = { controller, startedAt };
@@ -205,7 +216,7 @@ export class SessionController {
     }
     const next = this.queue.shift();
     this.update({ queuedPrompts: this.queue.length });
-    if (next) void this.runTurn(next.prompt, next.shown).then(next.done);
+    if (next) void this.runTurn(next.prompt, next.shown, next.echoed).then(next.done);
   }
 
   /** What a stopped turn left on screen goes into the history. */
@@ -263,6 +274,21 @@ export class SessionController {
     return this.savingTo;
   }
 
+  /** Shows a list to choose from in place of the prompt; resolves with the choice (Esc: none). */
+  pick = (title: string, items: PickerItem[], selected = 0): Promise<string | undefined> =>
+    this.store.openPicker(title, items, selected);
+
+  /** Colours the screen with another theme, the history printed again in it. */
+  setTheme(name: ThemeName): void {
+    this.options.clearTerminal?.();
+    this.update({ themeName: name, historyEpoch: this.live.historyEpoch + 1 });
+  }
+
+  /** Text the prompt starts with (a prompt that got no answer, given back). */
+  setDraft(text: string): void {
+    this.draft = text;
+  }
+
   setHint(hint: string | undefined): void {
     this.update({ hint });
   }
@@ -307,24 +333,19 @@ export class SessionController {
   }
 
   /** Continues a saved session's conversation here (recorded in this session's file). */
-  private async resumeSession(id: string): Promise<void> {
+  private async resumeSession(id: string): Promise<string | undefined> {
     const { config, registry } = this.options;
-    const found = findSession(config.userDir, config.targetDir, { id });
-    if (typeof found === 'string') {
-      this.add({ kind: 'message', level: 'error', text: found });
-      return;
+    const resumed = resumedSession(config, registry, id);
+    if (typeof resumed === 'string') {
+      this.add({ kind: 'message', level: 'error', text: resumed });
+      return undefined;
     }
-    const loaded = loadSession(found.file);
-    this.agent.loop.history = loaded.history;
+    this.agent.loop.history = resumed.loaded.history;
     this.cancelledLastTurn = false;
-    this.options.onSessionResumed?.(loaded);
+    this.options.onSessionResumed?.(resumed.loaded);
     this.clearScreen();
-    for (const item of historyItemsFromMessages(loaded.history, registry)) this.add(item);
-    this.add({
-      kind: 'message',
-      level: 'info',
-      text: `Continuing session ${loaded.id} (${loaded.history.length} messages); it goes on being saved in its own file.`,
-    });
+    for (const item of resumed.items) this.add(item);
+    return resumed.unanswered;
   }
 
   /** The object the prompt editor and slash commands use (one per app). */
@@ -359,6 +380,14 @@ export class SessionController {
         this.clearScreen();
       },
       resumeSession: (id: string) => this.resumeSession(id),
+      pick: this.pick,
+      setTheme: (name: ThemeName) => this.setTheme(name),
+      writeToTerminal: (sequence: string) => this.options.writeToTerminal?.(sequence),
+      takeDraft: () => {
+        const draft = this.draft;
+        this.draft = undefined;
+        return draft;
+      },
       showUserLine: (text: string) => this.add({ kind: 'user', text }),
       quit: () => void this.quit(),
       submitPrompt: this.submitPrompt,

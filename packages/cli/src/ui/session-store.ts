@@ -9,11 +9,28 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
+import type { ThemeName } from './theme.js';
 
 export interface PendingApproval {
   id: number;
   call: WaitingToolCall;
   resolve(decision: ConfirmationDecision): void;
+}
+
+/** One choice of a picker (`/resume`, `/theme`). */
+export interface PickerItem {
+  value: string;
+  label: string;
+  detail?: string;
+}
+
+/** A list the person chooses from with the arrows and Enter (Esc: none). */
+export interface PendingPick {
+  id: number;
+  title: string;
+  items: PickerItem[];
+  selected: number;
+  resolve(value: string | undefined): void;
 }
 
 export interface LiveState {
@@ -35,6 +52,9 @@ export interface LiveState {
   historyEpoch: number;
   showThinking: boolean;
   queuedPrompts: number;
+  /** A list being chosen from: it takes the keys until answered. */
+  picker: PendingPick | undefined;
+  themeName: ThemeName;
 }
 
 export interface Snapshot {
@@ -49,7 +69,27 @@ export class SessionStore {
   private readonly listeners = new Set<() => void>();
   private lastId = 0;
 
-  constructor(approvalMode: ApprovalMode) {
+  /** Shows a list to choose from; resolves with the value chosen, undefined for none (Esc). */
+  openPicker(title: string, items: PickerItem[], selected = 0): Promise<string | undefined> {
+    if (items.length === 0) return Promise.resolve(undefined);
+    this.liveState.picker?.resolve(undefined);
+    return new Promise((resolve) => {
+      this.update({
+        picker: {
+          id: this.nextId(),
+          title,
+          items,
+          selected: Math.max(0, Math.min(selected, items.length - 1)),
+          resolve: (value) => {
+            this.update({ picker: undefined });
+            resolve(value);
+          },
+        },
+      });
+    });
+  }
+
+  constructor(approvalMode: ApprovalMode, themeName: ThemeName = 'dark') {
     this.liveState = {
       busy: false,
       turnStartedAt: undefined,
@@ -65,6 +105,8 @@ export class SessionStore {
       historyEpoch: 0,
       showThinking: false,
       queuedPrompts: 0,
+      picker: undefined,
+      themeName,
     };
     this.snapshot = { history: this.history, live: this.liveState };
   }

@@ -14,18 +14,32 @@ export interface Theme {
   hunk: string | undefined;
 }
 
-export function createTheme(enabled: boolean): Theme {
-  const pick = (color: string) => (enabled ? color : undefined);
+/** The themes `/theme` offers (ui.theme): for dark backgrounds, for light ones, none. */
+export const THEMES = {
+  dark: 'Colours for a dark background (the default)',
+  light: 'Colours for a light background',
+  mono: 'No colours: bold and plain text only',
+} as const;
+
+export type ThemeName = keyof typeof THEMES;
+
+export function isThemeName(name: unknown): name is ThemeName {
+  return typeof name === 'string' && Object.hasOwn(THEMES, name);
+}
+
+export function createTheme(enabled: boolean, name: ThemeName = 'dark'): Theme {
+  const on = enabled && name !== 'mono';
+  const pick = (dark: string, light = dark) => (on ? (name === 'light' ? light : dark) : undefined);
   return {
-    enabled,
-    accent: pick('cyan'),
+    enabled: on,
+    accent: pick('cyan', 'blue'),
     success: pick('green'),
     error: pick('red'),
-    warning: pick('yellow'),
+    warning: pick('yellow', 'magenta'),
     muted: pick('gray'),
     added: pick('green'),
     removed: pick('red'),
-    hunk: pick('cyan'),
+    hunk: pick('cyan', 'blue'),
   };
 }
 

@@ -22,6 +22,31 @@ export function describeCall(tool: AnyTool | undefined, args: Record<string, unk
   return text === '{}' ? '' : oneLine(text);
 }
 
+/**
+ * The row's words, saying each thing once: a built-in's description already starts with
+ * its verb ("Read src/a.js", "Edit src/a.js"), so the tool's name is left out; a command
+ * shows as `$ command`; an MCP call as `server: tool ...`. Only a description that does
+ * not name the action gets the tool's name before it (`Task general-purpose: ...`).
+ */
+export function rowLabel(
+  name: string,
+  toolName: string,
+  description: string,
+): { head: string; rest: string } {
+  if (!description) return { head: name, rest: '' };
+  if (toolName === 'run_shell_command') return { head: '$', rest: description };
+  // A subagent's description names its kind and job, not the action.
+  if (toolName === 'task') return { head: name, rest: description };
+  const firstWord = /^(\S+)\s*(.*)$/.exec(description);
+  const head = firstWord?.[1] ?? description;
+  const rest = firstWord?.[2] ?? '';
+  // "Read x", "Edit x", "List x", "Search for x" and the MCP "server: tool" lead.
+  if (/^\p{Lu}/u.test(description) || head.endsWith(':')) return { head, rest };
+  if (description.toLowerCase().startsWith(`${name.toLowerCase()} `))
+    return { head: name, rest: description.slice(name.length + 1) };
+  return { head: name, rest: description };
+}
+
 function oneLine(text: string): string {
   const line = visibleText(text.replace(/\s*\n\s*/g, ' ').trim());
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
@@ -68,9 +93,7 @@ export function toolRow(
     status: STATUS[call.status],
     startedAt: call.startTime,
     ...(previous?.children ? { children: previous.children } : {}),
-    ...(previous?.approved ? { approved: previous.approved } : {}),
   };
-  if (call.status === 'awaiting_approval') row.approved = call.confirmationDetails.type;
   if (call.status === 'executing' && liveOutput !== undefined) row.liveOutput = lines(liveOutput);
   if (call.status === 'success' || call.status === 'error' || call.status === 'cancelled') {
     row.durationMs = call.durationMs;
@@ -79,9 +102,9 @@ export function toolRow(
     if (call.status !== 'success') row.failure = firstLine(call.response.error?.message ?? '');
     if (call.status === 'success' && liveOutput !== undefined && row.display === undefined)
       row.display = lines(liveOutput);
+    // What a command printed before it was stopped stays in the history.
+    if (call.status !== 'success' && liveOutput?.trim()) row.partialOutput = lines(liveOutput);
   }
-  // An approval that was answered "no" is not an approved diff.
-  if (call.status === 'cancelled' || call.status === 'error') delete row.approved;
   return row;
 }
 

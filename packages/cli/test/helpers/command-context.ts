@@ -99,6 +99,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
   const printed: TestSession['printed'] = [];
   const submitted: string[] = [];
   const events: string[] = [];
+  let vim = false;
   const context: CommandContext = {
     config,
     registry,
@@ -116,6 +117,16 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
     },
     quit: () => events.push('quit'),
     setPromptText: (text) => events.push(`prompt text: ${text}`),
+    writeToTerminal: (sequence) => events.push(`terminal: ${sequence}`),
+    pick: async (title, items) => {
+      events.push(`pick: ${title}`);
+      return items[0]?.value;
+    },
+    setTheme: (name) => events.push(`theme: ${name}`),
+    vimMode: () => vim,
+    setVimMode: (on) => {
+      vim = on;
+    },
     signal: new AbortController().signal,
     commands: options.commands ?? (() => []),
   };

@@ -60,6 +60,8 @@ export interface Terminal {
   /** The command's exit code once it ended, else undefined. */
   exitCode(): number | undefined;
   waitForExit(timeoutMs?: number): Promise<number>;
+  /** What the program last copied to the clipboard (OSC 52), as tmux holds it; '' when nothing. */
+  clipboard(): string;
   /** The process id of the command (the pane's process). */
   pid(): number;
   /** Ends the tmux server and everything in it. */
@@ -70,8 +72,12 @@ export interface Terminal {
  * Set before the command starts (a command that ends at once must still leave its pane):
  * the pane stays after the command ends, to read its last screen.
  */
-const TMUX_CONFIG = path.join(os.tmpdir(), 'toolhost-tui-tests.tmux.conf');
-writeFileSync(TMUX_CONFIG, 'set -g history-limit 5000\nset -wg remain-on-exit on\n');
+const TMUX_CONFIG = path.join(os.tmpdir(), `toolhost-tui-tests-${process.pid}.tmux.conf`);
+// set-clipboard on: a program's OSC 52 (copy to the clipboard) lands in tmux's buffer.
+writeFileSync(
+  TMUX_CONFIG,
+  'set -g history-limit 5000\nset -wg remain-on-exit on\nset -s set-clipboard on\n',
+);
 
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
@@ -204,6 +210,13 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
           );
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    clipboard: () => {
+      try {
+        return tmux('show-buffer');
+      } catch {
+        return '';
       }
     },
     pid: () => Number(tmux('display-message', '-p', '-t', 'app', '#{pane_pid}').trim()),

@@ -16,7 +16,7 @@ export interface AppUnderTest {
   server: ModelServer;
   dirs: TempDirs;
   /** Starts the command again in the same folders (after a quit), e.g. with `-c`. */
-  restart(args: string[]): Terminal;
+  restart(args: string[], env?: Record<string, string>): Terminal;
   close(): Promise<void>;
 }
 
@@ -38,11 +38,11 @@ export async function openApp(script: Script, options: AppOptions = {}): Promise
   const dirs = makeTempDirs();
   options.prepare?.(dirs);
   const server = await startModelServer(script);
-  const start = (args: string[]) =>
+  const start = (args: string[], env: Record<string, string> = {}) =>
     startToolhostInTmux(args, {
       cwd: dirs.root,
       home: dirs.home,
-      env: { ...modelEnv(server.baseUrl), ...options.env },
+      env: { ...modelEnv(server.baseUrl), ...options.env, ...env },
       columns: options.columns ?? 100,
       rows: options.rows ?? 30,
     });
@@ -50,9 +50,9 @@ export async function openApp(script: Script, options: AppOptions = {}): Promise
     terminal: start(options.args ?? []),
     server,
     dirs,
-    restart(args) {
+    restart(args, env) {
       app.terminal.close();
-      app.terminal = start(args);
+      app.terminal = start(args, env);
       return app.terminal;
     },
     async close() {
@@ -99,4 +99,16 @@ export function lastToolResult(app: AppUnderTest, index: number): unknown {
   const messages = app.server.requests[index]?.body.messages ?? [];
   const tool = messages.findLast((message) => message.role === 'tool');
   return JSON.parse(String(tool?.content ?? 'null'));
+}
+
+/**
+ * Waits until the prompt takes keys: keys typed while the app is still starting reach the
+ * terminal's line editing, where Enter arrives as a new line. A probe character typed after
+ * `text` (what the prompt holds) must show in the prompt, and is then taken back.
+ */
+export async function whenTakingKeys(terminal: Terminal, text = ''): Promise<void> {
+  terminal.type('§');
+  await terminal.waitFor(`> ${text}§`);
+  terminal.press('BSpace');
+  await terminal.waitForGone(`${text}§`);
 }

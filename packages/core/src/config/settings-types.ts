@@ -84,6 +84,8 @@ export interface HooksSettings {
 export interface Settings {
   general?: {
     preferredEditor?: string;
+    /** Vim editing in the interactive prompt (`/vim`). */
+    vimMode?: boolean;
     /** Snapshots of the files before the agent changes them (toolhost restore). */
     checkpointing?: {
       enabled?: boolean;
@@ -180,6 +182,8 @@ export interface Settings {
     /** Qwen Code's choice of model family (`openai`, `anthropic`, `gemini`), below model.provider. */
     auth?: { selectedType?: string };
   };
+  /** The interactive terminal's look (`/theme`). */
+  ui?: { theme?: 'dark' | 'light' | 'mono' };
   hooks?: HooksSettings;
   /** Qwen Code's switch: no hook runs while it is true. */
   disableAllHooks?: boolean;
@@ -234,6 +238,7 @@ export const FLAT_ALIASES: Readonly<Record<string, readonly [string, string]>> =
  */
 export const SETTING_DEFAULTS = {
   general: {
+    vimMode: false,
     checkpointing: {
       enabled: true,
       onFailure: 'stop',
@@ -273,6 +278,7 @@ export const SETTING_DEFAULTS = {
   },
   security: { folderTrust: { enabled: true } },
   disableAllHooks: false,
+  ui: { theme: 'dark' },
 } as const satisfies Settings;
 
 /** Defaults of each entry of `mcpServers`. */

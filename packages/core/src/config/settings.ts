@@ -65,6 +65,8 @@ export interface LoadedSettings {
    * off. Files other than settings (subagent files) are judged by it too.
    */
   projectTrusted: boolean;
+  /** The layer the environment's variables make, as checked (above the files). */
+  environment: Settings;
 }
 
 export interface LoadSettingsOptions {
@@ -200,6 +202,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     warnings,
     untrustedEndpoints,
     projectTrusted,
+    environment,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }

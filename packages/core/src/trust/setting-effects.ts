@@ -97,6 +97,7 @@ const defaults = SETTING_DEFAULTS;
 export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   $schema: harmless,
   'general.preferredEditor': { effect: 'programs' },
+  'general.vimMode': harmless,
   'general.checkpointing.enabled': harmless,
   'general.checkpointing.onFailure': harmless,
   'general.checkpointing.maxFileSize': harmless,
@@ -190,6 +191,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
     noLooser: noFurtherThan([true, false], defaults.security.folderTrust.enabled),
   },
   'security.auth.selectedType': { effect: 'endpoints' },
+  'ui.theme': harmless,
 };
 
 /** Whether some rule is named below `prefix` (so an object there is walked, not dropped whole). */

@@ -6,6 +6,7 @@ import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { agentsCommand } from './builtin/agents-command.js';
 import { approvalModeCommand } from './builtin/approval-mode-command.js';
+import { contextCommand } from './builtin/context-command.js';
 import {
   clearCommand,
   compressCommand,
@@ -13,12 +14,17 @@ import {
   resumeCommand,
   statsCommand,
 } from './builtin/conversation-commands.js';
+import { copyCommand } from './builtin/copy-command.js';
+import { diffCommand } from './builtin/diff-command.js';
+import { exportCommand } from './builtin/export-command.js';
 import { helpCommand } from './builtin/help-command.js';
 import { hooksCommand } from './builtin/hooks-command.js';
 import { initCommand } from './builtin/init-command.js';
+import { themeCommand, vimCommand } from './builtin/look-commands.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { modelCommand } from './builtin/model-command.js';
 import { restoreCommand } from './builtin/restore-command.js';
+import { settingsCommand } from './builtin/settings-command.js';
 import { skillsCommand } from './builtin/skills-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
 import type { SlashCommand } from './command-types.js';
@@ -31,6 +37,13 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   compressCommand,
   statsCommand,
   modelCommand,
+  contextCommand,
+  copyCommand,
+  exportCommand,
+  diffCommand,
+  settingsCommand,
+  themeCommand,
+  vimCommand,
   toolsCommand,
   mcpCommand,
   hooksCommand,

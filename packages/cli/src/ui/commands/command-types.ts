@@ -7,6 +7,8 @@ import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.j
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type { ToolRunner } from '../input/at-references.js';
+import type { PickerItem } from '../session-store.js';
+import type { ThemeName } from '../theme.js';
 
 export type CommandSource = 'built-in' | 'project' | 'user' | 'mcp';
 
@@ -38,6 +40,15 @@ export interface CommandContext {
   quit(): void;
   /** Puts text in the prompt for the person to edit and send (a prompt a restore took back). */
   setPromptText(text: string): void;
+  /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */
+  pick(title: string, items: PickerItem[], selected?: number): Promise<string | undefined>;
+  /** Colours the screen with another theme from now on (the command saves the choice). */
+  setTheme(name: ThemeName): void;
+  /** Whether the prompt edits as vim does; turning it on starts in insert mode. */
+  vimMode(): boolean;
+  setVimMode(on: boolean): void;
+  /** Writes a control sequence to the terminal (OSC 52 for the clipboard); nothing shows. */
+  writeToTerminal(sequence: string): void;
   /** Aborted when the person cancels (Esc) while a command waits on something. */
   signal: AbortSignal;
   /** Every command the prompt knows, for /help and completion. */

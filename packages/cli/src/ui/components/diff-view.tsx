@@ -52,7 +52,7 @@ export function DiffLines({
   );
 }
 
-export function FileDiffView({ diff, summaryOnly }: { diff: FileDiff; summaryOnly?: boolean }) {
+export function FileDiffView({ diff }: { diff: FileDiff }) {
   const { theme } = useUi();
   const { linesAdded, linesRemoved } = diff.diffStat;
   return (
@@ -61,7 +61,7 @@ export function FileDiffView({ diff, summaryOnly }: { diff: FileDiff; summaryOnl
         <Text bold>{diff.fileName}</Text> <Text color={theme.added}>+{linesAdded}</Text>{' '}
         <Text color={theme.removed}>-{linesRemoved}</Text>
       </Text>
-      {summaryOnly ? null : <DiffLines unified={diff.fileDiff} />}
+      <DiffLines unified={diff.fileDiff} />
     </Box>
   );
 }

@@ -3,20 +3,25 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../format.js';
 import type { HistoryItem } from '../history-items.js';
 import { useUi } from '../ui-context.js';
+import { wrapText } from '../wrap-text.js';
 import { MarkdownText } from './markdown-text.js';
 import { ToolRowsView } from './tool-rows-view.js';
 
 /** One finished item of the history (printed once, then part of the scrollback). */
 export function HistoryItemView({ item }: { item: HistoryItem }) {
-  const { theme } = useUi();
+  const { theme, width } = useUi();
   switch (item.kind) {
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text color={theme.accent} bold>
-            {'> '}
+          <Box flexShrink={0} width={2}>
+            <Text color={theme.accent} bold>
+              {'> '}
+            </Text>
+          </Box>
+          <Text bold>
+            {wrapText(visibleText(item.text, { multiline: true }), width - 2).join('\n')}
           </Text>
-          <Text bold>{visibleText(item.text, { multiline: true })}</Text>
         </Box>
       );
     case 'assistant':
@@ -44,8 +49,7 @@ export function HistoryItemView({ item }: { item: HistoryItem }) {
       return (
         <Box marginTop={1}>
           <Text color={color}>
-            {mark}
-            {visibleText(item.text, { multiline: true })}
+            {wrapText(`${mark}${visibleText(item.text, { multiline: true })}`, width).join('\n')}
           </Text>
         </Box>
       );
@@ -81,10 +85,12 @@ function ThinkingView({ text, durationMs }: { text: string; durationMs: number }
 }
 
 function Welcome({ model, folder, resumed }: { model: string; folder: string; resumed: number }) {
-  const { theme, plain } = useUi();
+  const { theme, plain, width } = useUi();
   return (
     <Box
       flexDirection="column"
+      // As wide as the prompt's box below it, whatever its words' wrapping leaves.
+      {...(plain ? {} : { width })}
       borderStyle={plain ? undefined : 'round'}
       borderColor={theme.accent}
       paddingX={plain ? 0 : 1}

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration, lastLines } from '../format.js';
 import type { ToolRow } from '../history-items.js';
+import { rowLabel } from '../tool-rows.js';
 import { useUi } from '../ui-context.js';
 import { FileDiffView } from './diff-view.js';
 import { Spinner } from './spinner.js';
@@ -42,11 +43,12 @@ function StatusMark({ row }: { row: ToolRow }) {
 function ToolRowView({ row, depth }: { row: ToolRow; depth: number }) {
   const { theme, plain } = useUi();
   const finished = row.status === 'success' || row.status === 'error' || row.status === 'cancelled';
+  const label = rowLabel(row.name, row.toolName, row.description);
   return (
     <Box flexDirection="column" marginLeft={depth * 2}>
       <Text wrap="truncate-end">
-        <StatusMark row={row} /> <Text bold>{row.name}</Text>
-        {row.description ? <Text> {row.description}</Text> : null}
+        <StatusMark row={row} /> <Text bold>{label.head}</Text>
+        {label.rest ? <Text> {label.rest}</Text> : null}
         {finished && row.durationMs !== undefined && row.durationMs >= 1000 ? (
           <Text color={theme.muted}> ({formatDuration(row.durationMs)})</Text>
         ) : null}
@@ -65,6 +67,11 @@ function ToolRowView({ row, depth }: { row: ToolRow; depth: number }) {
         </Box>
       ) : null}
       {row.children ? <ToolRowsView rows={row.children} depth={1} /> : null}
+      {finished && row.status !== 'success' && row.partialOutput && row.toolName !== 'task' ? (
+        <Box marginLeft={plain ? 0 : 2}>
+          <TextTail text={row.partialOutput} />
+        </Box>
+      ) : null}
       {row.status === 'success' && row.display !== undefined && !plain ? (
         <Box marginLeft={2}>
           <ResultView row={row} />
@@ -101,21 +108,23 @@ function LiveOutput({ output }: { output: string }) {
   );
 }
 
-function ResultView({ row }: { row: ToolRow }) {
+/** The last lines of a text result, with how many came before. */
+function TextTail({ text }: { text: string }) {
   const { theme } = useUi();
+  if (!text.trim()) return null;
+  const { lines, hidden } = lastLines(text, RESULT_LINES);
+  return (
+    <Box flexDirection="column">
+      {hidden > 0 ? <Text color={theme.muted}>… {hidden} lines above</Text> : null}
+      <Text color={theme.muted}>{lines.join('\n')}</Text>
+    </Box>
+  );
+}
+
+function ResultView({ row }: { row: ToolRow }) {
   const display = row.display;
   if (display === undefined) return null;
-  if (typeof display === 'string') {
-    if (!display.trim()) return null;
-    const { lines, hidden } = lastLines(display, RESULT_LINES);
-    return (
-      <Box flexDirection="column">
-        {hidden > 0 ? <Text color={theme.muted}>… {hidden} lines above</Text> : null}
-        <Text color={theme.muted}>{lines.join('\n')}</Text>
-      </Box>
-    );
-  }
-  if ('fileDiff' in display)
-    return <FileDiffView diff={display} summaryOnly={row.approved === 'edit'} />;
+  if (typeof display === 'string') return <TextTail text={display} />;
+  if ('fileDiff' in display) return <FileDiffView diff={display} />;
   return <TodoList todos={display.todos} />;
 }

@@ -13,9 +13,17 @@ export interface PromptAreaProps {
   isActive: boolean;
   placeholder?: string;
   onChange?(text: string): void;
+  /** Whether Esc is the editor's own now (vim insert mode), after each key. */
+  onEscapeTaken?(taken: boolean): void;
 }
 
-export function PromptArea({ services, isActive, placeholder, onChange }: PromptAreaProps) {
+export function PromptArea({
+  services,
+  isActive,
+  placeholder,
+  onChange,
+  onEscapeTaken,
+}: PromptAreaProps) {
   const state = useMemo(() => createPromptInputState(services), [services]);
   return (
     <PromptEditorView
@@ -25,6 +33,7 @@ export function PromptArea({ services, isActive, placeholder, onChange }: Prompt
       complete={state.complete}
       onSubmit={(line) => void state.submit(line)}
       {...(onChange ? { onChange } : {})}
+      {...(onEscapeTaken ? { onEscapeTaken } : {})}
       onEscape={() => {
         if (state.cancelCommand()) services.print('Stopped.', 'warning');
       }}

@@ -17,8 +17,11 @@ export interface DispatcherServices {
   /** Shows the person's own line in the conversation (a command or a shell line). */
   echo(line: string): void;
   print(markdown: string, kind?: MessageKind): void;
-  /** Starts the model on a prompt; `shown` is what the person typed. */
-  sendToModel(prompt: PromptContent, shown: string): void;
+  /**
+   * Starts the model on a prompt; `shown` is what the person typed, already in the history
+   * when `echoed` (a prompt whose files were read first shows above their read).
+   */
+  sendToModel(prompt: PromptContent, shown: string, echoed?: boolean): void;
   /** A signal for work started by this line (aborted by Esc). */
   signal(): AbortSignal;
 }
@@ -64,7 +67,11 @@ export class PromptDispatcher {
   async sendPrompt(text: string, shown = text): Promise<void> {
     const { services } = this;
     let prompt: PromptContent = text;
+    let echoed = false;
     if (findAtReferences(text).length > 0) {
+      // The prompt first, then the read of the files it names, as they happened.
+      services.echo(shown);
+      echoed = true;
       const context = services.commandContext();
       const attached = await attachReferences(text, {
         config: context.config,
@@ -79,6 +86,6 @@ export class PromptDispatcher {
       prompt = withNoteBefore(this.shellNotes.join('\n\n'), prompt);
       this.shellNotes = [];
     }
-    services.sendToModel(prompt, shown);
+    services.sendToModel(prompt, shown, echoed);
   }
 }

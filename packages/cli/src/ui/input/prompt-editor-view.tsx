@@ -7,6 +7,7 @@
 import { Box, Text, useStdin, useStdout } from 'ink';
 import { type ReactElement, useEffect, useReducer, useRef } from 'react';
 import { useUi } from '../ui-context.js';
+import { columnsOf, wrapRanges } from '../wrap-text.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, KeyDecoder } from './key-decoder.js';
 import type { Completion, PromptEditor } from './prompt-editor.js';
 
@@ -20,6 +21,11 @@ export interface PromptEditorViewProps {
   onSubmit(text: string): void;
   /** Called after every change of the text (the app's Ctrl+D and Ctrl+C look at it). */
   onChange?(text: string): void;
+  /**
+   * Whether Esc is the editor's own now (vim's insert mode leaves for normal mode with it),
+   * told after every key: the app's Esc then does not stop the turn.
+   */
+  onEscapeTaken?(taken: boolean): void;
   /** Esc with no menu or search open (the app may be waiting on a command to stop). */
   onEscape?(): void;
 }
@@ -76,6 +82,8 @@ export function PromptEditorView(props: PromptEditorViewProps) {
         if (outcome.type === 'ignored' && key.name === 'escape') latest.current.onEscape?.();
       }
       render();
+      // As onChange: after the app's own listener has judged this key by the mode before it.
+      queueMicrotask(() => latest.current.onEscapeTaken?.(editor.vim?.mode === 'insert'));
       if (editor.buffer !== before) {
         // After every listener of this key ran: the app's own keys (Ctrl+C, Ctrl+D) judge by
         // the text as it was when the key arrived.
@@ -101,14 +109,30 @@ export function PromptEditorView(props: PromptEditorViewProps) {
         borderColor={isActive ? theme.accent : theme.muted}
       >
         <Box flexDirection="column" width={Math.max(10, width - (plain ? 0 : 4))}>
-          {editorLines(editor, props.placeholder, theme.muted, isActive).map((line, index) => (
+          {editorLines(
+            editor,
+            props.placeholder,
+            theme.muted,
+            isActive,
+            Math.max(10, width - (plain ? 0 : 4)) - 2,
+          ).map((line, index) => (
             <Box key={`line-${index.toString()}`}>
-              <Text color={theme.accent}>{index === 0 ? prefix : '  '}</Text>
-              {line}
+              {/* Never squeezed by a line that fills the box: the text wraps instead. */}
+              <Box flexShrink={0} width={2}>
+                <Text color={theme.accent}>{index === 0 ? prefix : '  '}</Text>
+              </Box>
+              <Box flexGrow={1} flexShrink={1}>
+                {line}
+              </Box>
             </Box>
           ))}
         </Box>
       </Box>
+      {editor.vim ? (
+        <Text color={theme.muted}>
+          {editor.vim.mode === 'normal' ? '-- NORMAL --' : '-- INSERT --'}
+        </Text>
+      ) : null}
       {editor.search ? (
         <Text color={theme.muted}>
           {`(reverse search) ${editor.search.query || ''}`}
@@ -123,12 +147,17 @@ export function PromptEditorView(props: PromptEditorViewProps) {
   );
 }
 
-/** The text's lines, the cursor shown as an inverse character. */
+/**
+ * The text's rows, wrapped here at spaces (so no row starts with the space it broke at),
+ * the cursor shown as an inverse character. A cursor after a row that fills the width
+ * shows at the start of the next row rather than on a row of its own.
+ */
 function editorLines(
   editor: PromptEditor,
   placeholder: string | undefined,
   muted: string | undefined,
   showCursor: boolean,
+  width: number,
 ): ReactElement[] {
   const { text, cursor } = editor.buffer;
   if (!text) {
@@ -139,23 +168,42 @@ function editorLines(
       </Text>,
     ];
   }
-  const lines = text.split('\n');
+  const rows: ReactElement[] = [];
   let offset = 0;
-  return lines.map((line, index) => {
+  for (const line of text.split('\n')) {
     const start = offset;
     offset += line.length + 1;
     const here = showCursor && cursor >= start && cursor <= start + line.length;
-    if (!here) return <Text key={`t-${index.toString()}`}>{line || ' '}</Text>;
+    const ranges = wrapRanges(line, width);
     const column = cursor - start;
-    const at = [...line.slice(column)][0] ?? ' ';
-    return (
-      <Text key={`t-${index.toString()}`}>
-        {line.slice(0, column)}
-        <Text inverse>{at}</Text>
-        {line.slice(column + at.length)}
-      </Text>
-    );
-  });
+    // The row the cursor shows on: the first whose end it does not pass.
+    let cursorRow = here ? ranges.findIndex(([, end]) => column <= end) : -1;
+    const full = (index: number) => {
+      const range = ranges[index];
+      return range !== undefined && columnsOf(line.slice(range[0], range[1])) >= width;
+    };
+    if (cursorRow >= 0 && column === ranges[cursorRow]?.[1] && full(cursorRow)) {
+      if (cursorRow + 1 < ranges.length) cursorRow += 1;
+    }
+    for (const [index, [from, to]] of ranges.entries()) {
+      const key = `t-${rows.length.toString()}`;
+      const row = line.slice(from, to);
+      if (index !== cursorRow) {
+        rows.push(<Text key={key}>{row || ' '}</Text>);
+        continue;
+      }
+      const at = Math.max(0, Math.min(column - from, row.length));
+      const under = [...row.slice(at)][0] ?? ' ';
+      rows.push(
+        <Text key={key}>
+          {row.slice(0, at)}
+          <Text inverse>{under}</Text>
+          {row.slice(at + under.length)}
+        </Text>,
+      );
+    }
+  }
+  return rows;
 }
 
 function CompletionMenu({

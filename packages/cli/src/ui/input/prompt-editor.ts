@@ -29,6 +29,7 @@ import {
   replaceRange,
   type TextBuffer,
 } from './text-buffer.js';
+import { VimMode } from './vim-mode.js';
 
 export interface Suggestion {
   /** What replaces the completed part of the prompt. */
@@ -66,6 +67,8 @@ export class PromptEditor {
   buffer: TextBuffer = EMPTY_BUFFER;
   completion: Completion | undefined;
   search: ReverseSearch | undefined;
+  /** Vim editing, when turned on (`/vim`, general.vimMode). */
+  vim: VimMode | undefined;
   /** Index into the history while browsing it; entries.length means the person's own draft. */
   private historyIndex: number;
   private draft: TextBuffer = EMPTY_BUFFER;
@@ -89,6 +92,12 @@ export class PromptEditor {
     for (const listener of this.listeners) listener();
   }
 
+  /** Turns vim editing on (starting in insert mode) or off; the view is told. */
+  setVim(on: boolean): void {
+    this.vim = on ? new VimMode() : undefined;
+    for (const listener of this.listeners) listener();
+  }
+
   /** Called when the text is set from outside; returns the unsubscribe function. */
   onExternalChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -107,6 +116,12 @@ export class PromptEditor {
     if (this.completion) {
       const outcome = this.handleCompletion(key);
       if (outcome) return outcome;
+    }
+    if (this.vim) {
+      const outcome = this.vim.handle(key, this.buffer);
+      if (outcome === 'taken') return CHANGED;
+      if (outcome !== 'pass')
+        return outcome.edited ? this.edit(outcome.buffer) : this.move(outcome.buffer);
     }
     return this.handleEditing(key);
   }

@@ -3,7 +3,6 @@
  * the editor with this project's history, the commands, the `@` path listing, the
  * completion source and the dispatcher that sends each line where it belongs.
  */
-import { Box } from 'ink';
 import { createElement } from 'react';
 import type { AppServices } from '../app-services.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../commands/command-catalog.js';
@@ -32,6 +31,9 @@ export function createPromptInputState(services: AppServices): PromptInputState 
   const editor = new PromptEditor(
     PromptHistory.load(promptHistoryFile(config.userDir, config.targetDir)),
   );
+  if (config.settings.general?.vimMode) editor.setVim(true);
+  const draft = services.takeDraft();
+  if (draft) editor.setText(draft);
   const catalog = new CommandCatalog(config, registry, BUILTIN_COMMANDS, (warning) =>
     services.print(warning, 'warning'),
   );
@@ -39,10 +41,8 @@ export function createPromptInputState(services: AppServices): PromptInputState 
   // What commands print is Markdown (lists, code, emphasis): rendered like the answers.
   const print = (markdown: string, kind: MessageKind = 'info') => {
     if (kind !== 'info') services.print(markdown, kind);
-    else
-      services.printElement(
-        createElement(Box, { marginTop: 1 }, createElement(MarkdownText, { text: markdown })),
-      );
+    // The history puts the one blank row above it.
+    else services.printElement(createElement(MarkdownText, { text: markdown }));
   };
   /** The line being handled: Esc aborts what it waits on. */
   let running: AbortController | undefined;
@@ -67,9 +67,17 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     submitPrompt: (prompt) => void dispatcher.sendPrompt(prompt),
     clearConversation: () => services.resetConversation(),
-    resumeSession: (id) => services.resumeSession(id),
+    resumeSession: async (id) => {
+      const unanswered = await services.resumeSession(id);
+      if (unanswered) editor.setText(unanswered);
+    },
     quit: () => services.quit(),
     setPromptText: (text) => editor.setText(text),
+    writeToTerminal: (sequence) => services.writeToTerminal(sequence),
+    pick: (title, items, selected) => services.pick(title, items, selected),
+    setTheme: (name) => services.setTheme(name),
+    vimMode: () => editor.vim !== undefined,
+    setVimMode: (on) => editor.setVim(on),
     signal,
     commands: () => catalog.all(),
   });
@@ -80,7 +88,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     echo: (line) => services.showUserLine(line),
     print,
-    sendToModel: (prompt, shown) => void services.submitPrompt(prompt, shown),
+    sendToModel: (prompt, shown, echoed) => void services.submitPrompt(prompt, shown, echoed),
     signal,
   });
   return {

@@ -244,6 +244,20 @@ export class CheckpointStore {
     return changes.map((change) => change.file);
   }
 
+  /** A file's content as a checkpoint holds it; undefined when it was not there. */
+  async fileAt(checkpoint: Checkpoint, file: string): Promise<string | undefined> {
+    const root = checkpoint.roots.find(
+      (candidate) => file === candidate.path || file.startsWith(`${candidate.path}${path.sep}`),
+    );
+    if (!root) return undefined;
+    const inside = path.relative(root.path, file).split(path.sep).join('/');
+    try {
+      return await this.git.run(['show', `${checkpoint.commit}:${root.key}/${inside}`]);
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * How the files now differ from a checkpoint: what restoring it would do (`A` write back
    * a file removed since, `D` remove a file created since, `M`/`T` write back a changed one,

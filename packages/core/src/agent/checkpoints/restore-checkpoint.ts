@@ -98,6 +98,15 @@ export function checkpointRestorePreview(
   return new CheckpointStore(project).differencesFromNow(checkpoint);
 }
 
+/** A file's content as `checkpoint` holds it (absolute path); undefined when it was not there. */
+export function checkpointFileContent(
+  project: CheckpointProject,
+  checkpoint: Checkpoint,
+  file: string,
+): Promise<string | undefined> {
+  return new CheckpointStore(project).fileAt(checkpoint, file);
+}
+
 /** One line naming what followed the checkpoint, for lists. */
 export function describeCheckpoint(checkpoint: Checkpoint): string {
   if (checkpoint.kind === 'restore') return `before restoring checkpoint ${checkpoint.restoring}`;

@@ -28,6 +28,8 @@ export interface LoadedSession {
   history: ChatMessage[];
   /** Messages left out because their exchange never completed. */
   droppedMessages: number;
+  /** Those messages themselves (a prompt that got no answer is among them). */
+  dropped: ChatMessage[];
   usage: TokenUsage;
 }
 
@@ -93,6 +95,7 @@ export function loadSession(file: string): LoadedSession {
     file,
     history,
     droppedMessages: messages.length - history.length,
+    dropped: messages.slice(history.length),
     usage,
   };
 }

@@ -66,9 +66,15 @@ export const statsCommand: SlashCommand = {
   },
 };
 
+/** 2026-11-26 14:05, in local time: sorts and reads the same everywhere. */
+function sessionDate(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
 export const resumeCommand: SlashCommand = {
   name: 'resume',
-  description: 'List saved sessions of this project, or continue one: /resume <id>',
+  description: 'Pick a saved session of this project to continue (arrows, Enter), or /resume <id>',
   argumentHint: '[session id]',
   source: 'built-in',
   takesArguments: true,
@@ -83,15 +89,15 @@ export const resumeCommand: SlashCommand = {
         context.print('There is no other saved session in this project.');
         return;
       }
-      const lines = sessions
-        .slice(0, 20)
-        .map(
-          (session) =>
-            `- \`${session.id}\` ${session.updatedAt.toLocaleString()}, ${plural(session.messages, 'message')}: ${session.firstPrompt}`,
-        );
-      context.print(
-        `**Saved sessions** (newest first; continue one with \`/resume <id>\`)\n${lines.join('\n')}`,
+      const chosen = await context.pick(
+        'Continue which session? (newest first)',
+        sessions.map((session) => ({
+          value: session.id,
+          label: `${sessionDate(session.updatedAt)}  ${session.firstPrompt || '(no prompt)'}`,
+          detail: `${plural(session.messages, 'message')} · ${session.id.slice(0, 8)}`,
+        })),
       );
+      if (chosen !== undefined) await context.resumeSession(chosen);
       return;
     }
     const matches = sessions.filter((session) => session.id.startsWith(wanted));

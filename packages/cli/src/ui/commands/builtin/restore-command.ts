@@ -20,7 +20,7 @@ const LISTED = 20;
 /** Changed files are looked up (one git command each) for the newest few only. */
 const WITH_FILES = 8;
 
-function projectOf(context: CommandContext): CheckpointProject {
+export function projectOf(context: CommandContext): CheckpointProject {
   return {
     userDir: context.config.userDir,
     projectRoot: context.config.targetDir,
