@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { editSettingsFile } from '@toolhost/core/internal/config/settings-edit.js';
+import { editSettingsFile } from '@toolhost/core/internal/config/settings-file-edit.js';
 import {
   DEFAULT_BASE_URLS,
   KEY_VARIABLES,
@@ -127,12 +127,11 @@ export async function saveModel(file: string, answers: SetupAnswers): Promise<vo
     ...(answers.key && 'value' in answers.key ? { apiKey: answers.key.value } : {}),
   };
   await editSettingsFile(
-    file,
-    [
+    { file, followLink: true, secret: Boolean(answers.key && 'value' in answers.key) },
+    () => [
       { path: ['modelProviders', responses ? 'openai' : answers.provider, -1], value: entry },
       { path: ['model', 'provider'], value: answers.provider },
       { path: ['model', 'name'], value: answers.model },
     ],
-    { secret: Boolean(answers.key && 'value' in answers.key) },
   );
 }

@@ -11,17 +11,17 @@ afterEach(() => {
 });
 
 describe('saveUserSetting', () => {
-  it('creates the file, then changes one key keeping comments and the others', () => {
+  it('creates the file, then changes one key keeping comments and the others', async () => {
     dirs = makeTempDirs();
     const userDir = path.join(dirs.home, '.toolhost');
-    const file = saveUserSetting(userDir, ['ui', 'theme'], 'light');
+    const file = await saveUserSetting(userDir, ['ui', 'theme'], 'light');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ui: { theme: 'light' } });
     writeFileSync(
       file,
       '{\n  // mine\n  "model": { "name": "qwen3" },\n  "ui": { "theme": "light" }\n}\n',
     );
-    saveUserSetting(userDir, ['ui', 'theme'], 'mono');
-    saveUserSetting(userDir, ['general', 'vimMode'], true);
+    await saveUserSetting(userDir, ['ui', 'theme'], 'mono');
+    await saveUserSetting(userDir, ['general', 'vimMode'], true);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('// mine');
     expect(text).toContain('"name": "qwen3"');
@@ -29,13 +29,15 @@ describe('saveUserSetting', () => {
     expect(text).toMatch(/"vimMode": true/);
   });
 
-  it('leaves a file it cannot read as JSON alone and says so', () => {
+  it('leaves a file it cannot read as JSON alone and says so', async () => {
     dirs = makeTempDirs();
     const userDir = path.join(dirs.home, '.toolhost');
-    saveUserSetting(userDir, ['ui', 'theme'], 'dark');
+    await saveUserSetting(userDir, ['ui', 'theme'], 'dark');
     const file = path.join(userDir, 'settings.json');
     writeFileSync(file, '{ "ui": ');
-    expect(() => saveUserSetting(userDir, ['ui', 'theme'], 'light')).toThrow(/not valid JSON/);
+    await expect(saveUserSetting(userDir, ['ui', 'theme'], 'light')).rejects.toThrow(
+      /not valid JSON/,
+    );
     expect(readFileSync(file, 'utf8')).toBe('{ "ui": ');
   });
 });

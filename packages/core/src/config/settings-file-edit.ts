@@ -27,6 +27,8 @@ export interface EditTarget {
    * another of the person's files and have toolhost write there.
    */
   followLink?: boolean;
+  /** The file will hold a key: readable by its owner only, in a folder of the owner's. */
+  secret?: boolean;
 }
 
 function formatting(text: string): FormattingOptions {
@@ -97,7 +99,8 @@ function valueAt(root: unknown, keyPath: JSONPath): unknown {
 
 /**
  * Rewrites the file with `change` applied. `change` gets the parsed content and returns
- * the edits (a key path and its new value, undefined to remove it); none leaves the file
+ * the edits (a key path and its new value, undefined to remove it; a path ending in -1
+ * appends to a list); none leaves the file
  * untouched. Returns whether the file changed.
  */
 export async function editSettingsFile(
@@ -109,12 +112,19 @@ export async function editSettingsFile(
   if (edits.length === 0) return false;
   let next = text.trim() === '' ? '{}\n' : text;
   const options = formatting(next);
-  for (const edit of edits)
-    next = applyEdits(next, modify(next, edit.path, edit.value, { formattingOptions: options }));
+  for (const edit of edits) {
+    const isArrayInsertion = edit.path.at(-1) === -1;
+    next = applyEdits(
+      next,
+      modify(next, edit.path, edit.value, { formattingOptions: options, isArrayInsertion }),
+    );
+  }
   if (!next.endsWith('\n')) next += '\n';
+  const fileMode = target.secret ? 0o600 : mode;
   await writeFileAtomic(file, Buffer.from(next, 'utf8'), {
     createParents: true,
-    ...(mode === undefined ? {} : { mode }),
+    ...(fileMode === undefined ? {} : { mode: fileMode }),
+    ...(target.secret ? { folderMode: 0o700 } : {}),
   });
   return true;
 }

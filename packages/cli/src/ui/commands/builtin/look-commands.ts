@@ -4,9 +4,9 @@ import { isThemeName, THEMES, type ThemeName } from '../../theme.js';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 /** Saves a choice in the person's settings; says so, or why it could not. */
-function remember(context: CommandContext, key: string[], value: unknown): string {
+async function remember(context: CommandContext, key: string[], value: unknown): Promise<string> {
   try {
-    saveUserSetting(context.config.userDir, key, value);
+    await saveUserSetting(context.config.userDir, key, value);
     return `saved as ${key.join('.')} in your settings`;
   } catch (error) {
     return `not saved: ${(error as Error).message}`;
@@ -36,7 +36,7 @@ export const themeCommand: SlashCommand = {
       return;
     }
     context.setTheme(chosen);
-    const saved = remember(context, ['ui', 'theme'], chosen);
+    const saved = await remember(context, ['ui', 'theme'], chosen);
     context.config.settings.ui = { ...context.config.settings.ui, theme: chosen };
     context.print(`Theme ${chosen} (${saved}).`);
   },
@@ -52,10 +52,10 @@ export const vimCommand: SlashCommand = {
   description: 'Turn vim editing of the prompt on or off (Esc: normal mode, i: insert); remembered',
   source: 'built-in',
   takesArguments: false,
-  run(context) {
+  async run(context) {
     const on = !context.vimMode();
     context.setVimMode(on);
-    const saved = remember(context, ['general', 'vimMode'], on);
+    const saved = await remember(context, ['general', 'vimMode'], on);
     context.print(
       on
         ? `Vim editing on (${saved}): the prompt starts in insert mode; Esc goes to normal mode (h j k l w b e 0 $, x dd dw cw D C, i a I A o O), Enter sends in both.`
