@@ -8,8 +8,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
 import { isInitializeRequest } from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { spawnFromThread } from '@toolhost/core/internal/utils/spawn-thread.js';
 import { stopGracefullyOnSignal } from '@toolhost/core/internal/utils/termination.js';
 import {
   MAX_BODY_BYTES,
@@ -44,6 +46,8 @@ export async function serveHttp(
   stderr: NodeJS.WritableStream,
 ): Promise<number> {
   const log = serviceLog(stderr, options.logJson);
+  // Many clients at once: a search's start must not stop the answers to all the others.
+  spawnFromThread(Number(process.env.TOOLHOST_SEARCH_CONCURRENCY ?? availableParallelism()));
   const stop = new AbortController();
   const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
   const expected = Buffer.from(`Bearer ${options.token}`);
