@@ -79,7 +79,7 @@ function cpuMs(pid) {
   return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
 }
 
-async function round(server, sessionsWanted) {
+async function round(server, sessionsWanted, seconds = SECONDS) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   const tally = newTally();
   const sessions = Array.from(
@@ -92,7 +92,7 @@ async function round(server, sessionsWanted) {
   );
   const openMs = performance.now() - openStart;
   const cpuBefore = cpuMs(server.child.pid);
-  const deadline = Date.now() + SECONDS * 1000;
+  const deadline = Date.now() + seconds * 1000;
   await Promise.all(
     sessions.map((session, index) => runCalls(session, index, { nextCall, deadline, tally })),
   );
@@ -102,7 +102,7 @@ async function round(server, sessionsWanted) {
   return {
     ...tally,
     openMs,
-    perSecond: tally.completedInWindow / SECONDS,
+    perSecond: tally.completedInWindow / seconds,
     cpuPerCall: cpu / tally.completed,
   };
 }
@@ -133,6 +133,8 @@ console.log(`\nMCP over HTTP under load (${machine()})`);
 console.log(
   `${LEVELS.join(', ')} concurrent sessions, ${SECONDS} s each, toolhost and the bare server in turn; load average at start ${load()}\n`,
 );
+// Warm-up: the first calls load modules and compile code in both servers.
+for (const server of [toolhost, bare]) await round(server, 5, 3);
 const checks = targets();
 const rows = [];
 const ms = (value) => (value === undefined ? '-' : `${value.toFixed(0)}`);

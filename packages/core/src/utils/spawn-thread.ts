@@ -138,7 +138,10 @@ class SpawnThread {
 
   kill(child: ThreadChild, signal: NodeJS.Signals): void {
     const queued = this.waiting.findIndex((entry) => entry.child === child);
-    if (queued === -1) return this.post({ id: child.id, type: 'kill', signal });
+    if (queued === -1) {
+      this.post({ id: child.id, type: 'kill', signal });
+      return;
+    }
     // Never started: it ends as a killed child would, without having run.
     this.waiting.splice(queued, 1);
     this.receive({ id: child.id, type: 'close', code: null, signal, started: false });

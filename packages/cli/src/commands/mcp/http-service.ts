@@ -36,6 +36,9 @@ export interface HttpServiceOptions {
   logJson: boolean;
 }
 
+/** Searches (ripgrep processes) running at once, per core; more wait their turn. */
+const SEARCHES_PER_CORE = 8;
+
 /** Cancelled calls get this long to answer before their sessions are closed anyway. */
 const CANCEL_SETTLE_MS = 2000;
 
@@ -47,7 +50,10 @@ export async function serveHttp(
 ): Promise<number> {
   const log = serviceLog(stderr, options.logJson);
   // Many clients at once: a search's start must not stop the answers to all the others.
-  spawnFromThread(Number(process.env.TOOLHOST_SEARCH_CONCURRENCY ?? availableParallelism()));
+  // The bound keeps 200 clients searching at once from starting 200 ripgreps (each with a
+  // thread per core); under it, the cores are still shared by several at a time, which
+  // on a busy machine served more calls than a bound of one or two per core.
+  spawnFromThread(SEARCHES_PER_CORE * availableParallelism());
   const stop = new AbortController();
   const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
   const expected = Buffer.from(`Bearer ${options.token}`);
