@@ -32,5 +32,5 @@ export function namedPaths() {
     path.join(home, '.toolhost', 'settings.json'),
     JSON.stringify({ tools: { truncateOutputThreshold: threshold } }),
   );
-  return { paths, list, home };
+  return { paths, list, home, threshold };
 }
