@@ -81,6 +81,24 @@ describe('children started from the worker thread', () => {
     expect(existsSync(ranC)).toBe(false);
   });
 
+  it('end a search cancelled while its ripgrep waits for a place, without starting it', async () => {
+    spawnFromThread(1);
+    const thread = spawnThread()!;
+    const go = path.join(dir, 'go-search');
+    const busy = thread.spawn('sh', ['-c', `while [ ! -e '${go}' ]; do sleep 0.01; done`], dir);
+    const busyDone = watch(busy, 'busy', []);
+    try {
+      const controller = new AbortController();
+      const search = new GrepTool(ws.config).execute({ pattern: 'needle' }, controller.signal);
+      controller.abort();
+      const result = await search;
+      expect(partsToText(result.llmContent)).not.toContain('Found');
+    } finally {
+      writeFileSync(go, '');
+      await busyDone;
+    }
+  });
+
   it('end a child when killed, and report a program that cannot start', async () => {
     spawnFromThread(1);
     const thread = spawnThread()!;

@@ -328,8 +328,6 @@ function spawnLines(
     if (thread) {
       const child = thread.spawn(command, args, cwd);
       const stop = () => child.kill();
-      if (signal?.aborted) stop();
-      signal?.addEventListener('abort', stop, { once: true });
       child.on('stdout', onStdout);
       child.on('stderr', onStderr);
       child.on('error', onError);
@@ -337,6 +335,8 @@ function spawnLines(
         signal?.removeEventListener('abort', stop);
         onClose(code);
       });
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
       return;
     }
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });

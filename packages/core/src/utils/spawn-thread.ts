@@ -142,9 +142,12 @@ class SpawnThread {
       this.post({ id: child.id, type: 'kill', signal });
       return;
     }
-    // Never started: it ends as a killed child would, without having run.
+    // Never started: it ends as a killed child would, without having run, and (as a
+    // child's end always does) after the caller's own code has run on.
     this.waiting.splice(queued, 1);
-    this.receive({ id: child.id, type: 'close', code: null, signal, started: false });
+    setImmediate(() =>
+      this.receive({ id: child.id, type: 'close', code: null, signal, started: false }),
+    );
   }
 
   private startWaiting(): void {

@@ -39,6 +39,9 @@ export interface HttpServiceOptions {
 /** Searches (ripgrep processes) running at once, per core; more wait their turn. */
 const SEARCHES_PER_CORE = 8;
 
+/** How long an idle kept-alive connection stays open (clients' own expiry is shorter). */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Cancelled calls get this long to answer before their sessions are closed anyway. */
 const CANCEL_SETTLE_MS = 2000;
 
@@ -188,16 +191,22 @@ export async function serveHttp(
       await opened.server.close().catch(() => undefined);
   };
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      replyError(
-        res,
-        500,
-        SERVER_ERROR,
-        `Internal error: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-  });
+  const server = http.createServer(
+    // Node closes an idle kept-alive connection after 5 s, the idle expiry of common
+    // clients too (Python's httpx): a client that sends on it as it closes gets a reset.
+    // Outliving the clients' own expiry leaves the closing to them.
+    { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        replyError(
+          res,
+          500,
+          SERVER_ERROR,
+          `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', resolve);
