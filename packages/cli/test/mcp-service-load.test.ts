@@ -56,7 +56,7 @@ describe('toolhost mcp --http under concurrent sessions', () => {
         http
           .get(new URL('/healthz', url), { agent }, (res) => {
             res.resume();
-            res.on('end', () => resolve(res.headers['keep-alive']));
+            res.on('end', () => resolve(String(res.headers['keep-alive'])));
           })
           .on('error', reject),
       );
