@@ -3,6 +3,7 @@
  * processes, the machine's description, and table printing.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,4 +125,17 @@ export function targets() {
       console.log('');
     },
   };
+}
+
+/**
+ * A home of its own (so no person's settings, MCP servers, take part) holding the
+ * function declarations of toolhost's tools, which the bare MCP servers list.
+ */
+export function writeDeclarations(core) {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'toolhost-bench-home-'));
+  const declarations = path.join(home, 'declarations.json');
+  const config = new core.Config({ roots: [CORPUS], homeDir: home });
+  const registry = core.createToolRegistry(config, { env: {} });
+  writeFileSync(declarations, JSON.stringify(registry.getFunctionDeclarations()));
+  return { home, declarations };
 }

@@ -4,8 +4,6 @@
  * (node -e 0, cat, git grep, rg, rg --files + stat + sort, a bare MCP SDK server).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { listToolsOverStdio } from '../packages/cli/scripts/mcp-opening.mjs';
 import {
@@ -22,12 +20,13 @@ import {
   targets,
   times,
   WARMUP,
+  writeDeclarations,
 } from './lib.mjs';
+import { ANSWERED, NAMED, namedPaths } from './named-paths.mjs';
 
 const core = await import(CORE);
 const rg = core.ripgrepPath();
-// A home of its own, so no person's settings (MCP servers) take part.
-const home = mkdtempSync(path.join(os.tmpdir(), 'toolhost-bench-home-'));
+const { home, declarations } = writeDeclarations(core);
 const env = { ...process.env, HOME: home, NO_COLOR: '1' };
 // Node 20 parses the certificate bundle NODE_EXTRA_CA_CERTS names at every start, whether
 // the program makes a TLS connection or not (about 60 ms with Debian's bundle): every
@@ -64,14 +63,6 @@ function mcpReady(command, args) {
       child.kill();
     }
   };
-}
-
-const declarations = path.join(home, 'declarations.json');
-mkdirSync(home, { recursive: true });
-{
-  const config = new core.Config({ roots: [CORPUS], homeDir: home });
-  const registry = core.createToolRegistry(config, { env: {} });
-  writeFileSync(declarations, JSON.stringify(registry.getFunctionDeclarations()));
 }
 
 const file = path.join(CORPUS, 'bench-read', 'file-0000.ts');
@@ -211,6 +202,29 @@ await row('`toolhost call read_many_files` (1,000 files)', [
   { name: 'toolhost', run: call('read_many_files', { paths: ['bench-read/*.ts'] }) },
   { name: 'xargs cat', run: sh(`ls bench-read/*.ts | xargs cat > /dev/null`) },
 ]);
+const named = namedPaths();
+const namedRead = await row(
+  `\`toolhost call read_many_files\` (${NAMED.toLocaleString('en')} named paths across packages/, a ${ANSWERED}-file answer)`,
+  [
+    {
+      name: 'toolhost',
+      run: (runEnv = env) =>
+        run(
+          node,
+          [
+            TOOLHOST_BIN,
+            'call',
+            'read_many_files',
+            JSON.stringify({ paths: named.paths }),
+            '--root',
+            CORPUS,
+          ],
+          { env: { ...runEnv, HOME: named.home } },
+        ),
+    },
+    { name: 'xargs cat', run: sh(`xargs cat < ${quote(named.list)} > /dev/null`) },
+  ],
+);
 console.log(`load average at end ${load()}\n`);
 table(
   [
@@ -248,5 +262,9 @@ checks.check(
 checks.check(
   `toolhost call glob ≤ 1.3x rg --files + stat + sort: ${times(glob.ours, glob.fastest)}${untaxedNote(glob)}`,
   glob.ours <= 1.3 * glob.fastest,
+);
+checks.check(
+  `toolhost call read_many_files, ${NAMED} named paths, ≤ 6x xargs cat on the same list: ${times(namedRead.ours, namedRead.fastest)}${untaxedNote(namedRead)}`,
+  namedRead.ours <= 6 * namedRead.fastest,
 );
 checks.print();

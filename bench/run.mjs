@@ -24,6 +24,7 @@ import {
   times,
   WARMUP,
 } from './lib.mjs';
+import { ANSWERED, NAMED, namedPaths } from './named-paths.mjs';
 
 const core = await import(CORE);
 const rg = core.ripgrepPath();
@@ -239,6 +240,30 @@ const readMany = await compare('read_many_files, 1,000 files', {
 checks.check(
   `read_many_files ≤ 1.5x xargs cat: ${times(readMany.ours, readMany.fastest)}`,
   readMany.ours <= 1.5 * readMany.fastest,
+);
+
+// The issue's case: 1,000 files named one by one across packages/, 20 of them answered.
+const named = namedPaths();
+const namedTool = new core.ReadManyFilesTool(
+  new core.Config({
+    roots: [CORPUS],
+    homeDir: home,
+    settings: { tools: { truncateOutputThreshold: named.threshold } },
+  }),
+);
+const namedList = named.paths.join('\n');
+const namedRead = await compare(
+  `read_many_files, ${NAMED.toLocaleString('en')} named paths, ${ANSWERED} answered`,
+  {
+    ours: runToolhost(namedTool, { paths: named.paths }),
+    floors: [
+      { name: 'xargs cat (all of them)', run: () => run('xargs', ['cat'], { input: namedList }) },
+    ],
+  },
+);
+checks.check(
+  `read_many_files of ${NAMED} named paths ≤ 6x xargs cat on the same list: ${times(namedRead.ours, namedRead.fastest)}`,
+  namedRead.ours <= 6 * namedRead.fastest,
 );
 
 await compare('list_directory, 10,000 entries', {

@@ -6,8 +6,10 @@
 import { spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { ignoreArguments, ripgrepPath } from '../utils/ripgrep.js';
+import { spawnThread } from '../utils/spawn-thread.js';
 import { grepWithJavaScript } from './grep-javascript.js';
 import {
   cutLine,
@@ -286,7 +288,6 @@ function spawnLines(
   onLine: (bytes: Buffer, start: number, end: number) => void,
 ): Promise<{ code: number | null; text: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
     // The start of a line that has not ended yet, copied out of the chunks it arrived in.
     const pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -302,7 +303,7 @@ function spawnLines(
       onLine(line, 0, line.length);
     };
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onStdout = (chunk: Buffer) => {
       let from = 0;
       let newline = chunk.indexOf(10);
       if (newline !== -1 && pending.length > 0) {
@@ -317,17 +318,36 @@ function spawnLines(
         newline = chunk.indexOf(10, from);
       }
       keep(chunk, from, chunk.length);
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 64 * 1024) stderr += chunk;
-    });
-    child.on('error', (error) =>
-      signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error),
-    );
-    child.on('close', (code) => {
+    };
+    const stderrText = new StringDecoder('utf8');
+    const onStderr = (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += stderrText.write(chunk);
+    };
+    const onError = (error: Error) =>
+      signal?.aborted ? resolve({ code: null, text: stderr }) : reject(error);
+    const onClose = (code: number | null) => {
       if (pending.length > 0) flush();
       resolve({ code, text: stderr });
-    });
+    };
+    const thread = spawnThread();
+    if (thread) {
+      const child = thread.spawn(command, args, cwd);
+      const stop = () => child.kill();
+      child.on('stdout', onStdout);
+      child.on('stderr', onStderr);
+      child.on('error', onError);
+      child.on('close', (code: number | null) => {
+        signal?.removeEventListener('abort', stop);
+        onClose(code);
+      });
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
+      return;
+    }
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
+    child.stdout.on('data', onStdout);
+    child.stderr.on('data', onStderr);
+    child.on('error', onError);
+    child.on('close', onClose);
   });
 }

@@ -1,4 +1,5 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +132,33 @@ describe('read_many_files', () => {
         expect(headers(result.llmContent, own.root)).toHaveLength(3);
         expect(text).toContain('7 more files did not fit in this response');
         expect(text).toContain(own.p('big', 'f9.txt'));
+      },
+      { settings: { tools: { truncateOutputThreshold: 8_000 } } },
+    ));
+
+  it('opens no file past its budget: the rest are listed unread', () =>
+    withOwnSearchWorkspace(
+      async (own) => {
+        for (let i = 0; i < 5; i++) own.write(`big/f${i}.txt`, `${'x'.repeat(99)}\n`.repeat(15));
+        // A socket cannot be opened (ENXIO): a read of it shows as an error in the answer.
+        const socket = own.p('big', 'z.sock');
+        const listener = net.createServer();
+        await new Promise<void>((resolve) => listener.listen(socket, resolve));
+        try {
+          const alone = await readMany({ paths: ['big/z.sock'] }, own);
+          expect(String(alone.returnDisplay)).toContain(`Skipped 1:\n- ${socket}:`);
+
+          const paths = [...Array.from({ length: 5 }, (_, i) => `big/f${i}.txt`), 'big/z.sock'];
+          const result = await readMany({ paths }, own);
+          expect(headers(result.llmContent, own.root)).toHaveLength(3);
+          const text = partsToText(result.llmContent as Part[]);
+          expect(text).toContain(
+            `3 more files did not fit in this response: ${own.p('big', 'f3.txt')}, ${own.p('big', 'f4.txt')}, ${socket}.`,
+          );
+          expect(String(result.returnDisplay)).not.toContain('Skipped');
+        } finally {
+          await new Promise((resolve) => listener.close(resolve));
+        }
       },
       { settings: { tools: { truncateOutputThreshold: 8_000 } } },
     ));

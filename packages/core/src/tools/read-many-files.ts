@@ -2,7 +2,7 @@
  * read_many_files: the text of many files at once, chosen by paths and globs, each under a
  * header, within the budget of one tool response.
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
@@ -17,6 +17,7 @@ import {
   globMatcher,
   globReachesSubfolders,
 } from '../utils/glob-match.js';
+import { kernelResolver } from '../workspace/workspace-context.js';
 import {
   FILE_FILTERING_OPTIONS_SCHEMA,
   type IgnoreOptionParams,
@@ -54,7 +55,8 @@ export const DEFAULT_EXCLUDES = [
   '**/.DS_Store',
 ];
 
-const READ_CONCURRENCY = 64;
+/** Files read between two turns of the event loop. */
+const YIELD_EVERY = 64;
 /** What a file's type is judged on before it is read: its name alone. */
 const NO_BYTES = Buffer.alloc(0);
 const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
@@ -140,6 +142,7 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     ];
     const isExcluded = anyGlobMatcher(excludes, { caseSensitive: true });
     const chosen = new Map<string, boolean>();
+    const resolve = kernelResolver();
     const listings = new Map<string, Promise<string[]>>();
     const listUnder = (dir: string, recursive: boolean) => {
       const key = `${recursive ? 'all' : 'own'}:${dir}`;
@@ -157,13 +160,17 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       let matchedAny = false;
       for (const root of path.isAbsolute(trimmed) ? [this.config.workspace.projectRoot] : roots) {
         const absolute = path.resolve(root, trimmed);
-        const check = this.config.workspace.check(absolute, 'read');
+        const realPath = resolve(absolute);
+        const check =
+          realPath !== null && this.config.workspace.allowsRealPath(realPath, 'read')
+            ? { ok: true as const, realPath }
+            : { ok: false as const };
         if (!check.ok) {
           skipped.push({ path: trimmed, reason: 'outside the workspace' });
           matchedAny = true;
           break;
         }
-        const kind = await pathKind(check.realPath);
+        const kind = pathKind(check.realPath);
         if (kind === 'file') {
           chosen.set(check.realPath, true);
           matchedAny = true;
@@ -204,53 +211,64 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
 
+  /**
+   * Reads the files in order into the response until its budget is full; the files after
+   * that are listed as not fitting without being opened, so a call naming thousands of
+   * files costs the few that are answered, not all of them.
+   */
   private async read(
     files: { file: string; explicit: boolean }[],
     skipped: Skipped[],
   ): Promise<ToolResult> {
     const budget = Math.max(5_000, this.config.getTruncateThreshold() - 2_000);
-    const loaded = new Array<LoadedFile | null>(files.length).fill(null);
-    // Listed files may be links inside the workspace: what was opened must be inside.
-    const folders = new FolderHandles(this.readableRealPath());
-    try {
-      await this.load(files, loaded, skipped, folders);
-    } finally {
-      folders.close();
-    }
-
     const parts: Part[] = [];
     const read: string[] = [];
     const didNotFit: string[] = [];
     let used = 0;
     let mediaBytes = 0;
-    files.forEach(({ file }, index) => {
-      const result = loaded[index];
-      if (!result) return;
-      if (result.kind === 'error') {
-        skipped.push({ path: file, reason: shortReason(result.message, file) });
-        return;
-      }
-      if (result.kind === 'media') {
-        if (mediaBytes + result.size > MAX_MEDIA_BYTES) {
+    let full = false;
+    // Listed files may be links inside the workspace: what was opened must be inside.
+    const folders = new FolderHandles(this.readableRealPath());
+    try {
+      for (const [index, { file, explicit }] of files.entries()) {
+        if (full) {
           didNotFit.push(file);
-          return;
+          continue;
         }
-        mediaBytes += result.size;
-        parts.push({ text: `--- ${file} (${result.mimeType}) ---` }, result.part);
+        // The loader reads synchronously; let other work run now and then.
+        if (index > 0 && index % YIELD_EVERY === 0)
+          await new Promise((resolve) => setImmediate(resolve));
+        const result = await this.loadOne(file, explicit, skipped, folders);
+        if (!result) continue;
+        if (result.kind === 'error') {
+          skipped.push({ path: file, reason: shortReason(result.message, file) });
+          continue;
+        }
+        if (result.kind === 'media') {
+          if (mediaBytes + result.size > MAX_MEDIA_BYTES) {
+            didNotFit.push(file);
+            continue;
+          }
+          mediaBytes += result.size;
+          parts.push({ text: `--- ${file} (${result.mimeType}) ---` }, result.part);
+          read.push(file);
+          continue;
+        }
+        const notes = windowNotes(result, file);
+        const block = `--- ${file} ---\n${notes.length > 0 ? `[${notes.join(' ')}]\n` : ''}${result.body}\n`;
+        if (used + block.length > budget) {
+          didNotFit.push(file);
+          full = true;
+          continue;
+        }
+        used += block.length;
+        parts.push({ text: block });
         read.push(file);
-        return;
+        this.config.fileReads.record(file, result.bytes);
       }
-      const notes = windowNotes(result, file);
-      const block = `--- ${file} ---\n${notes.length > 0 ? `[${notes.join(' ')}]\n` : ''}${result.body}\n`;
-      if (used + block.length > budget) {
-        didNotFit.push(file);
-        return;
-      }
-      used += block.length;
-      parts.push({ text: block });
-      read.push(file);
-      this.config.fileReads.record(file, result.bytes);
-    });
+    } finally {
+      folders.close();
+    }
 
     if (didNotFit.length > 0) {
       parts.push({
@@ -274,6 +292,25 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       returnDisplay: `${display}${describeSkipped(skipped, 'markdown')}`,
     };
   }
+
+  /** One file for the response; media the model did not ask for is not even read. */
+  private async loadOne(
+    file: string,
+    explicit: boolean,
+    skipped: Skipped[],
+    folders: FolderHandles,
+  ): Promise<LoadedFile | undefined> {
+    const type = detectFileType(file, NO_BYTES);
+    if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
+      skipped.push({
+        path: file,
+        reason: `${type.kind === 'pdf' ? 'PDF' : type.kind} not asked for by name or extension`,
+      });
+      return undefined;
+    }
+    return loadFileForModel(file, file, {}, () => this.config.legacyEncodings, folders);
+  }
+
   /**
    * The guard of what was opened: inside the workspace's readable folders. Everything in a
    * folder that is inside them is inside too, so a folder's answer is worked out once for
@@ -291,39 +328,6 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       }
       return inside || workspace.allowsRealPath(realPath, 'read');
     };
-  }
-
-  /** Loads each file into `loaded` (same index), in batches that let other work run. */
-  private async load(
-    files: { file: string; explicit: boolean }[],
-    loaded: (LoadedFile | null)[],
-    skipped: Skipped[],
-    folders: FolderHandles,
-  ): Promise<void> {
-    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
-      await Promise.all(
-        files.slice(i, i + READ_CONCURRENCY).map(async ({ file, explicit }, j) => {
-          // Media the model did not ask for is not even read.
-          const type = detectFileType(file, NO_BYTES);
-          if (!explicit && type.kind !== 'text' && type.kind !== 'binary') {
-            skipped.push({
-              path: file,
-              reason: `${type.kind === 'pdf' ? 'PDF' : type.kind} not asked for by name or extension`,
-            });
-            return;
-          }
-          loaded[i + j] = await loadFileForModel(
-            file,
-            file,
-            {},
-            () => this.config.legacyEncodings,
-            folders,
-          );
-        }),
-      );
-      // The loader reads synchronously; let other work run between batches.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
 }
 
@@ -349,11 +353,12 @@ function mediaExtensionsIn(pattern: string): boolean {
   );
 }
 
-async function pathKind(file: string): Promise<'file' | 'dir' | 'none'> {
-  try {
-    const info = await stat(file);
-    return info.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return 'none';
-  }
+/**
+ * Synchronous, like the loader: a thousand named paths cost a thousand thread-pool round
+ * trips otherwise, several times the work of the stat itself.
+ */
+function pathKind(file: string): 'file' | 'dir' | 'none' {
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (!info) return 'none';
+  return info.isDirectory() ? 'dir' : 'file';
 }

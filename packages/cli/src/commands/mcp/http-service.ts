@@ -8,8 +8,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
 import { isInitializeRequest } from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { spawnFromThread } from '@toolhost/core/internal/utils/spawn-thread.js';
 import { stopGracefullyOnSignal } from '@toolhost/core/internal/utils/termination.js';
 import { hostPolicy } from './allowed-hosts.js';
 import {
@@ -39,6 +41,12 @@ export interface HttpServiceOptions {
   logJson: boolean;
 }
 
+/** Searches (ripgrep processes) running at once, per core; more wait their turn. */
+const SEARCHES_PER_CORE = 8;
+
+/** How long an idle kept-alive connection stays open (clients' own expiry is shorter). */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Cancelled calls get this long to answer before their sessions are closed anyway. */
 const CANCEL_SETTLE_MS = 2000;
 
@@ -49,6 +57,11 @@ export async function serveHttp(
   stderr: NodeJS.WritableStream,
 ): Promise<number> {
   const log = serviceLog(stderr, options.logJson);
+  // Many clients at once: a search's start must not stop the answers to all the others.
+  // The bound keeps 200 clients searching at once from starting 200 ripgreps (each with a
+  // thread per core); under it, the cores are still shared by several at a time, which
+  // on a busy machine served more calls than a bound of one or two per core.
+  spawnFromThread(SEARCHES_PER_CORE * availableParallelism());
   const stop = new AbortController();
   const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
   const expected = Buffer.from(`Bearer ${options.token}`);
@@ -188,16 +201,22 @@ export async function serveHttp(
       await opened.server.close().catch(() => undefined);
   };
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      replyError(
-        res,
-        500,
-        SERVER_ERROR,
-        `Internal error: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-  });
+  const server = http.createServer(
+    // Node closes an idle kept-alive connection after 5 s, the idle expiry of common
+    // clients too (Python's httpx): a client that sends on it as it closes gets a reset.
+    // Outliving the clients' own expiry leaves the closing to them.
+    { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        replyError(
+          res,
+          500,
+          SERVER_ERROR,
+          `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
