@@ -92,7 +92,7 @@ describe("Qwen Code's settings files", () => {
 
   it('names the Qwen Code keys toolhost does not support in one warning per file', () => {
     const file = qwenUser({
-      ui: { theme: 'GitHub' },
+      ui: { theme: 'GitHub Light', showLineNumbers: true },
       general: { vimMode: true, preferredEditor: 'vim' },
       tools: { sandbox: 'docker', shell: { showColor: true } },
       mcpServers: { fake: { command: 'node', type: 'stdio' } },
@@ -100,10 +100,12 @@ describe("Qwen Code's settings files", () => {
     });
     const loaded = load();
     expect(loaded.warnings.map(formatSettingsWarning)).toEqual([
-      `${file}: ui, general.vimMode, tools.sandbox, tools.shell.showColor, mcpServers.fake.type, context.fileFiltering.enableFuzzySearch: are Qwen Code settings toolhost does not support, so they have no effect here (the README's "Qwen Code compatibility" section lists what maps and what differs).`,
+      `${file}: ui.showLineNumbers, tools.sandbox, tools.shell.showColor, mcpServers.fake.type, context.fileFiltering.enableFuzzySearch: are Qwen Code settings toolhost does not support, so they have no effect here (the README's "Qwen Code compatibility" section lists what maps and what differs).`,
     ]);
+    // vimMode and the theme are toolhost's too (a Qwen Code theme as its background).
     expect(loaded.merged).toEqual({
-      general: { preferredEditor: 'vim' },
+      general: { vimMode: true, preferredEditor: 'vim' },
+      ui: { theme: 'light' },
       mcpServers: { fake: { command: 'node' } },
     });
   });

@@ -69,6 +69,7 @@ export function adoptQwenKeys(
     putAt(layer, to, value);
     written.set(ownName, qwenName);
   }
+  adoptQwenTheme(layer, written);
   const dropped: string[] = [];
   dropUnsupported(layer, [], supported, dropped);
   if (dropped.length > 0) {
@@ -79,6 +80,18 @@ export function adoptQwenKeys(
     });
   }
   return written;
+}
+
+/**
+ * Qwen Code names its themes (`GitHub`, `Qwen Light`, `ANSI`...); toolhost has three. A
+ * light one becomes `light`, any other `dark`: the background the person chose is kept.
+ */
+function adoptQwenTheme(layer: Record<string, unknown>, written: Map<string, string>): void {
+  const ui = layer.ui;
+  if (!isObject(ui) || typeof ui.theme !== 'string') return;
+  if (['dark', 'light', 'mono'].includes(ui.theme)) return;
+  ui.theme = /light/i.test(ui.theme) ? 'light' : 'dark';
+  written.set('ui.theme', 'ui.theme');
 }
 
 /** Bookkeeping Qwen Code writes into its files: read silently. */
@@ -97,7 +110,9 @@ function dropUnsupported(
       continue;
     }
     const match = unsupportedMatch(keyPath);
-    if (match === 'inside' && isObject(value)) {
+    // A listed group toolhost also has (ui): its keys are judged one by one.
+    const sharedGroup = match === 'listed' && isObject(value) && supported(keyPath);
+    if ((match === 'inside' || sharedGroup) && isObject(value)) {
       const before = Object.keys(value).length;
       dropUnsupported(value, keyPath, supported, dropped);
       // A group left empty by what was dropped goes too (an empty one as written stays).

@@ -49,7 +49,6 @@ export const QWEN_UNSUPPORTED_KEYS: readonly string[] = [
   'permissions',
   // general
   'general.outputStyle',
-  'general.vimMode',
   'general.enableAutoUpdate',
   'general.showSessionRecap',
   'general.sessionRecapAwayThresholdMinutes',

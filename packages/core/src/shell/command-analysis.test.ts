@@ -316,7 +316,7 @@ describe('deny rules', () => {
     const decision = await decide('$(echo rm) f', deny(['run_shell_command(rm)']));
     expect(decision.kind).toBe('deny');
     expect(decision.kind === 'deny' && decision.message).toMatch(
-      /cannot be checked against the deny rules \(run_shell_command\(rm\)\): the program name \$\(echo rm\) is only known when the command runs/,
+      /cannot be checked against the deny rules \(run_shell_command\(rm\) in tools\.exclude\): the program name \$\(echo rm\) is only known when the command runs/,
     );
   });
 

@@ -72,7 +72,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   if (policy.denyRules.length > 0 && unclear.length > 0) {
     return {
       kind: 'deny',
-      message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => r.entry).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
+      message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => `${r.entry} in ${r.source ?? 'tools.exclude'}`).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
   const asked = askedBy(analysis, policy, unclear);
