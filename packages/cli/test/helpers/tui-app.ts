@@ -63,6 +63,9 @@ export async function openApp(script: Script, options: AppOptions = {}): Promise
   };
   try {
     await app.terminal.waitFor(/\(shift\+tab\)|shift\+tab|Ask anything/);
+    // The first prompt typed must reach the app, not the terminal's own line editing (the
+    // probe looks for the boxed prompt's "> ", which screen-reader mode does not draw).
+    if (!options.args?.includes('--screen-reader')) await whenTakingKeys(app.terminal);
   } catch (error) {
     await app.close();
     throw error;
