@@ -54,6 +54,8 @@ export async function runCallCommand(
   }
   if (controller.signal.aborted) return ExitCode.Interrupted;
   if (!tool) {
+    // The messages below list the other tools: every built-in is needed now.
+    await session.registry.loadDeferredBuiltins();
     const unavailable = session.registry.explainMissingTool(toolName);
     if (!unavailable?.server) throw new UsageError(unknownToolMessage(session, toolName));
     io.stderr.write(
