@@ -51,13 +51,14 @@ interface Loaded {
 
 let runs = 0;
 /** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
-function loadedBy(args: string[], home = base): Loaded {
+function loadedBy(args: string[], home = base, input?: string): Loaded {
   const record = path.join(base, `record-${++runs}.txt`);
   const output = openSync(path.join(base, `output-${runs}.txt`), 'w');
   try {
     const result = spawnSync(CLI, args, {
       cwd: base,
-      stdio: ['ignore', output, output],
+      stdio: [input === undefined ? 'ignore' : 'pipe', output, output],
+      input,
       timeout: 25_000,
       env: {
         PATH: process.env.PATH,
@@ -201,6 +202,34 @@ describe('the installed command at start', () => {
     const { packages, status } = loadedBy(READ_FILE(), home);
     expect(status).toBe(0);
     expect([...packages].filter((name) => /^ajv/.test(name))).toEqual([]);
+  });
+
+  it('"mcp" answers initialize and tools/list on stdio without the HTTP stack or the command-file parsers', () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'startup-test', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const { packages, status } = loadedBy(
+      ['mcp'],
+      base,
+      `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
+    );
+    expect(status).toBe(0);
+    expect(readFileSync(path.join(base, `output-${runs}.txt`), 'utf8')).toContain('read_file');
+    // --http imports its service; prompts/list imports the command loader (YAML, TOML).
+    expect([...packages].filter((name) => /^(hono|@hono\/.+|yaml|smol-toml)$/.test(name))).toEqual(
+      [],
+    );
   });
 
   it.each([
