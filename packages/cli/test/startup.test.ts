@@ -113,6 +113,10 @@ const HEAVY = [
 const BUILTIN_TOOL_MODULE =
   /^core\/dist\/tools\/(ls|read-file|write-file|edit|grep|glob|read-many-files|shell|web-fetch|web-search|memoryTool|todoWrite|exitPlanMode)\.js$/;
 
+/** What only running a shell command needs: the OS sandbox, the read-only analysis. */
+const SHELL_CALL_MODULE =
+  /^core\/dist\/shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)\.js$/;
+
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
 const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
 
@@ -202,6 +206,13 @@ describe('the installed command at start', () => {
     const { packages, status } = loadedBy(READ_FILE(), home);
     expect(status).toBe(0);
     expect([...packages].filter((name) => /^ajv/.test(name))).toEqual([]);
+  });
+
+  it('"tools" lists the shell tool without loading its sandbox or its read-only analysis', () => {
+    const { own, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    // tools/shell.ts imports them on its first call.
+    expect([...own].filter((file) => SHELL_CALL_MODULE.test(file))).toEqual([]);
   });
 
   it('"mcp" answers initialize and tools/list on stdio without the HTTP stack or the command-file parsers', () => {
