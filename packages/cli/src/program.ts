@@ -188,7 +188,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       const { runCallCommand } = await import('./commands/call-command.js');
       // On a terminal the person answers the call's questions (unless stdin carries the arguments).
       const urlElicitation = rawArgs !== '-' && (io.stdinIsTerminal?.() ?? Boolean(io.stdin.isTTY));
-      const session = await openSession({ ...options, urlElicitation }, warn);
+      const session = await openSession({ ...options, urlElicitation }, warn, toolName);
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
           stdout: io.stdout,

@@ -7,7 +7,6 @@ import {
   type Settings,
 } from '@toolhost/core/internal/config/settings-types.js';
 import { malformedEntries } from '@toolhost/core/internal/permissions/permission-rules.js';
-import { createToolRegistry } from '@toolhost/core/internal/tools/builtin.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
@@ -42,6 +41,8 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
 export async function openSession(
   options: SessionOptions,
   warn: (line: string) => void,
+  /** The one tool this session runs (`toolhost call`): the other built-ins load when needed. */
+  onlyTool?: string,
 ): Promise<Session> {
   const approvalMode = parseApprovalMode(options.approvalMode);
   const overrides = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
@@ -67,7 +68,15 @@ export async function openSession(
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);
-    session = { config, registry: createToolRegistry(config), warnings };
+    // Built-in tools' modules are imported here, not at the top: a session that calls one
+    // tool loads that tool's module alone (see tools/builtin-lazy.ts).
+    const registry =
+      onlyTool === undefined
+        ? (await import('@toolhost/core/internal/tools/builtin.js')).createToolRegistry(config)
+        : await (
+            await import('@toolhost/core/internal/tools/builtin-lazy.js')
+          ).createToolRegistryFor(config, onlyTool);
+    session = { config, registry, warnings };
     const opened = session;
     // Stopped by a signal: MCP servers closed and background commands ended like a normal exit.
     session.forgetCleanup = addTerminationCleanup(() => closeSession(opened));

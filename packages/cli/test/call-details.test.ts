@@ -198,3 +198,22 @@ describe('attachments in the output for a person', () => {
     expect(stdout).toContain(`[attached: image/png, ${size} B, 1×1 pixels]`);
   });
 });
+
+describe('a call of a tool that is not there', () => {
+  it('names every active tool when settings turn the called one off (the ones not loaded too)', () => {
+    writeUserSettings({ tools: { exclude: ['read_file'] } });
+    const { code, stderr } = cli(['call', 'read_file', '{}']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'toolhost: tool "read_file" is turned off by settings (tools.core / tools.exclude). Active tools: list_directory, write_file, edit, grep_search, glob, read_many_files, run_shell_command, web_fetch, save_memory, todo_write, exit_plan_mode.\n',
+    );
+  });
+
+  it('suggests the closest of every tool for a mistyped name', () => {
+    const { code, stderr } = cli(['call', 'red_file', '{}']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'toolhost: unknown tool "red_file". Did you mean read_file or write_file or read_many_files?\n',
+    );
+  });
+});

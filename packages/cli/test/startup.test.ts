@@ -44,18 +44,21 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 interface Loaded {
   packages: Set<string>;
   builtins: Set<string>;
+  /** toolhost's own modules, as `core/dist/tools/read-file.js` or `cli/dist/...`. */
+  own: Set<string>;
   status: number | null;
 }
 
 let runs = 0;
 /** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
-function loadedBy(args: string[], home = base): Loaded {
+function loadedBy(args: string[], home = base, input?: string): Loaded {
   const record = path.join(base, `record-${++runs}.txt`);
   const output = openSync(path.join(base, `output-${runs}.txt`), 'w');
   try {
     const result = spawnSync(CLI, args, {
       cwd: base,
-      stdio: ['ignore', output, output],
+      stdio: [input === undefined ? 'ignore' : 'pipe', output, output],
+      input,
       timeout: 25_000,
       env: {
         PATH: process.env.PATH,
@@ -72,12 +75,16 @@ function loadedBy(args: string[], home = base): Loaded {
     const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
     const packages = new Set<string>();
     const builtins = new Set<string>();
+    const own = new Set<string>();
     for (const url of urls) {
       if (url.startsWith('node:')) builtins.add(url.slice('node:'.length));
       const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
       if (match?.[1]) packages.add(match[1]);
+      // In the clone packages/core/dist/..., installed @toolhost/core/dist/...
+      const mine = /\/(?:packages|@toolhost)\/((?:core|cli)\/dist\/.+)$/.exec(url);
+      if (mine?.[1]) own.add(mine[1]);
     }
-    return { packages, builtins, status: result.status };
+    return { packages, builtins, own, status: result.status };
   } finally {
     closeSync(output);
   }
@@ -101,6 +108,14 @@ const HEAVY = [
   'marked',
   'marked-terminal',
 ];
+
+/** The modules of the built-in tools, one each (see tools/builtin-lazy.ts). */
+const BUILTIN_TOOL_MODULE =
+  /^core\/dist\/tools\/(ls|read-file|write-file|edit|grep|glob|read-many-files|shell|web-fetch|web-search|memoryTool|todoWrite|exitPlanMode)\.js$/;
+
+/** What only running a shell command needs: the OS sandbox, the read-only analysis. */
+const SHELL_CALL_MODULE =
+  /^core\/dist\/shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)\.js$/;
 
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
 const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
@@ -162,6 +177,68 @@ describe('the installed command at start', () => {
     const { packages, status } = loadedBy(['tools', '--json']);
     expect(status).toBe(0);
     expect([...packages].filter((name) => ['ajv', 'ajv-formats', 'diff'].includes(name))).toEqual(
+      [],
+    );
+  });
+
+  it('"call read_file" loads that tool\'s module and no other tool\'s, and no schema validator', () => {
+    const { own, packages, status } = loadedBy(READ_FILE());
+    expect(status).toBe(0);
+    // The other built-ins load only when a message must list them (tools/builtin-lazy.ts).
+    const tools = [...own].filter((file) => BUILTIN_TOOL_MODULE.test(file));
+    expect(tools).toEqual(['core/dist/tools/read-file.js']);
+    // Good arguments against a built-in's plain schema are checked without ajv
+    // (utils/quick-schema-check.ts); so is a good settings file.
+    expect([...packages].filter((name) => /^ajv/.test(name))).toEqual([]);
+  });
+
+  it('"call read_file" with a settings file of good values loads no schema validator either', () => {
+    const home = path.join(base, 'home-with-settings');
+    mkdirSync(path.join(home, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(home, '.toolhost', 'settings.json'),
+      JSON.stringify({
+        tools: { truncateOutputThreshold: 50_000, exclude: ['web_fetch'] },
+        model: { maxRetries: 2 },
+        mcpServers: {},
+      }),
+    );
+    const { packages, status } = loadedBy(READ_FILE(), home);
+    expect(status).toBe(0);
+    expect([...packages].filter((name) => /^ajv/.test(name))).toEqual([]);
+  });
+
+  it('"tools" lists the shell tool without loading its sandbox or its read-only analysis', () => {
+    const { own, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    // tools/shell.ts imports them on its first call.
+    expect([...own].filter((file) => SHELL_CALL_MODULE.test(file))).toEqual([]);
+  });
+
+  it('"mcp" answers initialize and tools/list on stdio without the HTTP stack or the command-file parsers', () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'startup-test', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const { packages, status } = loadedBy(
+      ['mcp'],
+      base,
+      `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
+    );
+    expect(status).toBe(0);
+    expect(readFileSync(path.join(base, `output-${runs}.txt`), 'utf8')).toContain('read_file');
+    // --http imports its service; prompts/list imports the command loader (YAML, TOML).
+    expect([...packages].filter((name) => /^(hono|@hono\/.+|yaml|smol-toml)$/.test(name))).toEqual(
       [],
     );
   });

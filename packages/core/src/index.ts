@@ -158,7 +158,7 @@ export {
   type ToolhostMcpServerOptions,
   toCallToolResult,
 } from './mcp/mcp-server.js';
-export type { OfferedPrompt, PromptSource } from './mcp/workspace-offerings.js';
+export type { OfferedPrompt, PromptSource, RenderedPrompt } from './mcp/workspace-offerings.js';
 export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {
   addMemoryEntry,

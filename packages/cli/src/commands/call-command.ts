@@ -13,8 +13,6 @@ import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
 import { describeMedia } from '@toolhost/core/internal/utils/image-size.js';
 import { plural } from '@toolhost/core/internal/utils/plural.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
-import { saveTargets } from '../approval-choices.js';
-import { askFormInTerminal, askInTerminal, askVisitInTerminal } from '../confirm-prompt.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';
@@ -54,6 +52,8 @@ export async function runCallCommand(
   }
   if (controller.signal.aborted) return ExitCode.Interrupted;
   if (!tool) {
+    // The messages below list the other tools: every built-in is needed now.
+    await session.registry.loadDeferredBuiltins();
     const unavailable = session.registry.explainMissingTool(toolName);
     if (!unavailable?.server) throw new UsageError(unknownToolMessage(session, toolName));
     io.stderr.write(
@@ -70,19 +70,25 @@ export async function runCallCommand(
   const canAsk = () => !readsStdin && Boolean(io.stdin.isTTY);
   const onConfirmationRequest = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
     const details = call.confirmationDetails;
+    // The terminal prompts (readline, the browser opener) load only when someone is asked.
+    const prompts = () => import('../confirm-prompt.js');
     // A server's question needs the person's own answers: without a terminal it is declined.
     if (details.type === 'elicitation')
       return canAsk()
-        ? askFormInTerminal(details, io.style, io.stdin, io.stderr)
+        ? (await prompts()).askFormInTerminal(details, io.style, io.stdin, io.stderr)
         : { outcome: ToolConfirmationOutcome.Cancel };
     // A page a server wants the person to visit: never approved by --yes.
     if (details.type === 'elicitation_url')
       return canAsk()
-        ? askVisitInTerminal(details, io.style, io.stdin, io.stderr)
+        ? (await prompts()).askVisitInTerminal(details, io.style, io.stdin, io.stderr)
         : { outcome: ToolConfirmationOutcome.Cancel };
     if (options.yes) return { outcome: ToolConfirmationOutcome.ProceedOnce };
     if (canAsk()) {
       askedAbout = call;
+      const [{ askInTerminal }, { saveTargets }] = await Promise.all([
+        prompts(),
+        import('../approval-choices.js'),
+      ]);
       // One call is the whole session: only "always" answers saved as rules outlive it.
       const decision = await askInTerminal(call, io.style, io.stdin, io.stderr, {
         oneShot: true,

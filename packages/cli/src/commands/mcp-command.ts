@@ -6,13 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
-import { StdioServerTransport } from '@toolhost/core/internal/mcp/mcp-transports.js';
+import { StdioServerTransport } from '@toolhost/core/internal/mcp/stdio-transport.js';
 import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { allowedHostProblem, isLoopback } from './mcp/allowed-hosts.js';
 import { commandPrompts } from './mcp/command-prompts.js';
-import { serveHttp } from './mcp/http-service.js';
 
 export interface McpCommandOptions {
   http?: string | boolean;
@@ -100,6 +99,8 @@ async function serve(
   const badHost = allowedHosts.map(allowedHostProblem).find(Boolean);
   if (badHost) throw new UsageError(badHost);
   const token = chosenToken ?? randomBytes(24).toString('hex');
+  // The HTTP service (and the SDK's HTTP stack) loads only for --http.
+  const { serveHttp } = await import('./mcp/http-service.js');
   return serveHttp(
     (stopSignal) =>
       createToolhostMcpServer(session.config, session.registry, { ...serverOptions, stopSignal }),

@@ -27,13 +27,19 @@ export interface OfferedPrompt {
 }
 
 /** The person's command files as prompts; read again on every request, so edits show at once. */
+/** Prompts to offer; either answer may be a promise (a source that loads its code on first use). */
 export interface PromptSource {
-  list(): OfferedPrompt[];
+  list(): OfferedPrompt[] | Promise<OfferedPrompt[]>;
   /** The prompt's text for these arguments; undefined when no command has this name. */
   render(
     name: string,
     args: Record<string, string>,
-  ): { description?: string; text: string } | undefined;
+  ): RenderedPrompt | undefined | Promise<RenderedPrompt | undefined>;
+}
+
+export interface RenderedPrompt {
+  description?: string;
+  text: string;
 }
 
 /** The capabilities the handlers below answer for. */
@@ -78,11 +84,11 @@ export function serveWorkspaceOfferings(
     };
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: prompts?.list() ?? [],
+    prompts: (await prompts?.list()) ?? [],
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
-    const rendered = prompts?.render(name, args);
+    const rendered = await prompts?.render(name, args);
     if (!rendered)
       throw protocolError(
         ErrorCode.InvalidParams,

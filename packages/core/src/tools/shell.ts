@@ -11,12 +11,11 @@ import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
-import { readOnlyGitEnvironment } from '../shell/git-read-only.js';
-import { type ProfileName, profileFor } from '../shell/sandbox/profiles/profiles.js';
-import { CommandSandbox, homeFolders, sandboxFailureHint } from '../shell/sandbox/sandbox.js';
+import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
+import type { CommandSandbox } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
-import { decideShell, type ShellDecision } from '../shell/shell-permissions.js';
+import type { ShellDecision } from '../shell/shell-permissions.js';
 import { formatBytes } from '../utils/file-content.js';
 import {
   BaseTool,
@@ -55,7 +54,8 @@ Every command in the line (pipelines, &&, ;, $(...), bash -c strings...) is chec
 
 export class ShellTool extends BaseTool<ShellToolParams> {
   static readonly Name = SHELL_TOOL_NAME;
-  private readonly sandbox: CommandSandbox;
+  /** The sandbox and the read-only analysis, loaded on the first call (see runtime). */
+  private loaded: Promise<ShellRuntime> | undefined;
 
   constructor(private readonly config: Config) {
     super(
@@ -97,14 +97,26 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       },
       { canUpdateOutput: true, isOutputMarkdown: false },
     );
-    this.sandbox = new CommandSandbox(
-      () => this.config.settings.tools?.shell ?? {},
-      () => ({
-        workspaceRoots: this.config.workspace.roots,
-        projectTempDir: this.config.projectTempDir,
-        homeDirs: homeFolders(this.config.homeDir),
-      }),
-    );
+  }
+
+  /**
+   * The sandbox, the permission analysis and the read-only git settings: some twenty
+   * modules that only a call needs, imported on the first one, so listing the tools
+   * (`toolhost tools`, an MCP server's start) does not load them.
+   */
+  private runtime(): Promise<ShellRuntime> {
+    this.loaded ??= loadShellRuntime().then((modules) => ({
+      ...modules,
+      sandbox: new modules.CommandSandbox(
+        () => this.config.settings.tools?.shell ?? {},
+        () => ({
+          workspaceRoots: this.config.workspace.roots,
+          projectTempDir: this.config.projectTempDir,
+          homeDirs: modules.homeFolders(this.config.homeDir),
+        }),
+      ),
+    }));
+    return this.loaded;
   }
 
   protected override validateSemantics(params: ShellToolParams): string | null {
@@ -132,12 +144,13 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   override async shouldConfirmExecute(
     params: ShellToolParams,
   ): Promise<ToolExecConfirmationDetails | false> {
+    const runtime = await this.runtime();
     const { analysis, decision } = await this.decide(params.command, this.workingDirectory(params));
     // A refusal is reported by execute, which runs even in yolo mode.
     if (decision.kind === 'deny') return false;
     // Leaving the sandbox is its own permission, asked even for allowed commands.
-    const leaves = Boolean(params.outside_sandbox) && this.sandbox.confines();
-    const uncontained = this.uncontained(decision, leaves);
+    const leaves = Boolean(params.outside_sandbox) && runtime.sandbox.confines();
+    const uncontained = this.uncontained(runtime, decision, leaves);
     if (decision.kind !== 'ask' && !leaves && !uncontained) return false;
     const roots =
       decision.kind === 'ask'
@@ -173,10 +186,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   }
 
   /** The sandbox profile for a line, by who said yes to it (profiles/profiles.ts). */
-  private profile(decision: ShellDecision): ProfileName {
+  private profile(runtime: ShellRuntime, decision: ShellDecision): ProfileName {
     const blanketYes =
       this.config.getApprovalMode() === 'yolo' || isAllowedWithoutAsking(this.config, this);
-    return profileFor(decision, blanketYes);
+    return runtime.profileFor(decision, blanketYes);
   }
 
   /**
@@ -184,9 +197,13 @@ export class ShellTool extends BaseTool<ShellToolParams> {
    * profile cannot run here) and the person's own settings do not take parsing alone as
    * enough. Null when it may run unasked.
    */
-  private uncontained(decision: ShellDecision, leaves: boolean): string | null {
-    if (this.profile(decision) !== 'unasked' || leaves) return null;
-    const missing = this.sandbox.unaskedMissing();
+  private uncontained(
+    runtime: ShellRuntime,
+    decision: ShellDecision,
+    leaves: boolean,
+  ): string | null {
+    if (this.profile(runtime, decision) !== 'unasked' || leaves) return null;
+    const missing = runtime.sandbox.unaskedMissing();
     if (missing === null || this.config.parseOnlyAutoApproval) return null;
     return `it looks read-only, but no sandbox here would contain it if it is not (${missing}); tools.shell.parseOnlyAutoApproval in your own settings runs such commands without asking, trusting parsing alone`;
   }
@@ -197,6 +214,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     updateOutput?: UpdateOutput,
   ): Promise<ToolResult> {
     const cwd = this.workingDirectory(params);
+    const runtime = await this.runtime();
     const { decision } = await this.decide(params.command, cwd);
     if (decision.kind === 'deny')
       return errorResult(ToolErrorType.EXECUTION_DENIED, decision.message);
@@ -212,13 +230,13 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const env = shellEnvironment(process.env, this.config.settings.tools?.shell?.allowEnv);
     // A line run as read-only gets git config that stops the repository's from running programs.
     if (decision.kind === 'allow' && decision.reason === 'read_only')
-      Object.assign(env, readOnlyGitEnvironment(env));
-    const launch = this.sandbox.plan(
+      Object.assign(env, runtime.readOnlyGitEnvironment(env));
+    const launch = runtime.sandbox.plan(
       shellProgram(),
       cwd,
       params.outside_sandbox,
       params.is_background === true && this.config.backgroundProcesses.keepAfterExit,
-      this.profile(decision),
+      this.profile(runtime, decision),
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);
@@ -272,11 +290,11 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
       launch.kind === 'sandboxed'
-        ? sandboxFailureHint(
+        ? runtime.sandboxFailureHint(
             result.output,
             failed,
             launch.network,
-            this.sandbox.setting,
+            runtime.sandbox.setting,
             launch.profile,
           )
         : null;
@@ -299,7 +317,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     command: string,
     cwd: string,
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
-    const analysis = await analyzeCommand(command);
+    const [analysis, { decideShell }] = await Promise.all([
+      analyzeCommand(command),
+      this.runtime(),
+    ]);
     const rules = shellPolicyRules(sessionRules(this.config));
     const workspace = this.config.workspace;
     const decision = decideShell(analysis, {
@@ -353,4 +374,23 @@ export class ShellTool extends BaseTool<ShellToolParams> {
           : `exit ${result.exitCode}`;
     return { llmContent: text, returnDisplay: `${output || '(no output)'}\n[${status}]` };
   }
+}
+
+type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & { sandbox: CommandSandbox };
+
+async function loadShellRuntime() {
+  const [sandbox, profiles, permissions, git] = await Promise.all([
+    import('../shell/sandbox/sandbox.js'),
+    import('../shell/sandbox/profiles/profiles.js'),
+    import('../shell/shell-permissions.js'),
+    import('../shell/git-read-only.js'),
+  ]);
+  return {
+    CommandSandbox: sandbox.CommandSandbox,
+    homeFolders: sandbox.homeFolders,
+    sandboxFailureHint: sandbox.sandboxFailureHint,
+    profileFor: profiles.profileFor,
+    decideShell: permissions.decideShell,
+    readOnlyGitEnvironment: git.readOnlyGitEnvironment,
+  };
 }

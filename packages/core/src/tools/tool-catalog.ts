@@ -28,11 +28,19 @@ interface Entry {
   source: ToolSource;
 }
 
+interface DeferredBuiltins {
+  names: readonly string[];
+  load: () => Promise<AnyTool[]>;
+}
+
 export class ToolCatalog {
   private readonly entries = new Map<string, Entry>();
   private readonly unavailable = new Map<string, string>();
   /** `alias__tool` for every discovered tool, even one that kept its own name. */
   protected readonly qualifiedNames = new Map<string, string>();
+  /** Built-ins whose modules are not loaded yet (see deferBuiltins). */
+  private deferred: DeferredBuiltins | undefined;
+  private loadingDeferred: Promise<void> | undefined;
 
   constructor(protected readonly config: Config) {}
 
@@ -52,9 +60,39 @@ export class ToolCatalog {
     this.entries.set(tool.name, { tool, source });
   }
 
-  /** The names of the registered tools, active or not, in registration order. */
+  /**
+   * The names of the registered tools, active or not, in registration order, and those of
+   * deferred built-ins: a discovered tool never takes a built-in's name, loaded or not.
+   */
   protected registeredNames(): string[] {
-    return [...this.entries.keys()];
+    const names = [...this.entries.keys()];
+    for (const name of this.deferred?.names ?? []) if (!this.entries.has(name)) names.push(name);
+    return names;
+  }
+
+  /**
+   * For a command that runs one tool: the other built-ins are only named here, and their
+   * modules load when loadDeferredBuiltins is called. `load` gives every built-in in
+   * registration order (the ones registered already among them).
+   */
+  deferBuiltins(names: readonly string[], load: () => Promise<AnyTool[]>): void {
+    this.deferred = { names, load };
+  }
+
+  /**
+   * Registers the deferred built-ins, after which the built-ins and their order are those
+   * of a registry that loaded them all at once.
+   */
+  loadDeferredBuiltins(): Promise<void> {
+    const deferred = this.deferred;
+    if (!deferred) return Promise.resolve();
+    this.loadingDeferred ??= deferred.load().then((tools) => {
+      this.deferred = undefined;
+      this.loadingDeferred = undefined;
+      this.removeTools((source) => source.type === 'builtin');
+      for (const tool of tools) this.registerTool(tool);
+    });
+    return this.loadingDeferred;
   }
 
   /** Records a tool that is not offered, and why (shown by `toolhost tools`). */

@@ -6,9 +6,11 @@ import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type addFormatsModule from 'ajv-formats';
+import { quickSchemaCheck } from './quick-schema-check.js';
 
-// ajv is some ninety CommonJS files: it is required on the first validation, from this
-// module's own location, so `toolhost tools` and a start that validates nothing never load it.
+// ajv is some ninety CommonJS files: it is required on the first validation that
+// quick-schema-check.ts cannot answer, from this module's own location, so `toolhost tools`
+// and a start that validates only good values against plain schemas never load it.
 const requireHere = createRequire(import.meta.url);
 
 function makeAjv<T extends Ajv | Ajv2020>(instance: T): T {
@@ -74,6 +76,13 @@ export interface SchemaProblem {
  * the schema itself cannot be used.
  */
 export function schemaProblems(schema: Record<string, unknown>, data: unknown): SchemaProblem[] {
+  // Most values are valid against toolhost's own plain schemas: answered without ajv.
+  if (quickSchemaCheck(schema, data) === true) return [];
+  return ajvProblems(schema, data);
+}
+
+/** schemaProblems as ajv alone finds them (quick-schema-check.test.ts compares the two). */
+export function ajvProblems(schema: Record<string, unknown>, data: unknown): SchemaProblem[] {
   const compiled = compile(schema);
   if ('compileError' in compiled) {
     return [

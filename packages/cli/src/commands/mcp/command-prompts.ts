@@ -10,20 +10,28 @@ import type {
   OfferedPrompt,
   PromptSource,
 } from '@toolhost/core/internal/mcp/workspace-offerings.js';
-import { promptWithoutRunning } from '../../ui/commands/command-body.js';
 import type { SlashCommand } from '../../ui/commands/command-types.js';
-import { loadUserCommands, userCommandFolders } from '../../ui/commands/user-commands.js';
 
 /** The one argument a command takes: the text typed after its name. */
 const ARGUMENTS = 'arguments';
 
+/**
+ * The command loader (with its YAML and TOML parsers) is imported on the first prompts
+ * request, so a server whose clients never ask for prompts does not load it.
+ */
 export function commandPrompts(config: Config): PromptSource {
-  const commands = () => loadUserCommands(userCommandFolders(config)).commands;
+  const commands = async () => {
+    const { loadUserCommands, userCommandFolders } = await import(
+      '../../ui/commands/user-commands.js'
+    );
+    return loadUserCommands(userCommandFolders(config)).commands;
+  };
   return {
-    list: () => commands().map(offered),
-    render(name, args) {
-      const command = commands().find((candidate) => candidate.name === name);
+    list: async () => (await commands()).map(offered),
+    async render(name, args) {
+      const command = (await commands()).find((candidate) => candidate.name === name);
       if (command?.body === undefined) return undefined;
+      const { promptWithoutRunning } = await import('../../ui/commands/command-body.js');
       return {
         description: command.description,
         text: promptWithoutRunning(command.body, args[ARGUMENTS] ?? ''),
