@@ -27,6 +27,9 @@ import { LoadSession, newTally, openSession, percentile, runCalls } from './mcp-
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const LEVELS = (process.env.BENCH_LOAD_SESSIONS ?? '10,50,200').split(',').map(Number);
 const TOOLS = ['read_file', 'list_directory', 'grep_search'];
+// Node options for both servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them
+// (Node refuses --cpu-prof in NODE_OPTIONS).
+const NODE_ARGS = (process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const core = await import(CORE);
 const { home, declarations } = writeDeclarations(core);
@@ -56,7 +59,7 @@ function nextCall(index, call) {
 // ---- the servers ------------------------------------------------------------------------
 /** Starts a server and resolves with its process and URL once it prints where it listens. */
 function start(label, args, stream) {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
     cwd: CORPUS,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -39,15 +39,22 @@ function flush(id, own) {
   const chunk = joined(own.parts, own.size);
   own.parts = [];
   own.size = 0;
-  post({ id, type: 'stdout', chunk }, chunk);
-  if (++own.unread >= ${BATCHES_IN_FLIGHT}) own.child.stdout.pause();
+  // Only the batch after which the thread waits asks for an answer: one message per batch
+  // instead of two.
+  const paused = ++own.unread >= ${BATCHES_IN_FLIGHT};
+  if (paused) own.child.stdout.pause();
+  post({ id, type: 'stdout', chunk, paused }, chunk);
 }
 parentPort.on('message', (message) => {
   const { id } = message;
   const own = children.get(id);
   if (message.type === 'kill') return void own?.child.kill(message.signal);
   if (message.type === 'ack') {
-    if (own && --own.unread < ${BATCHES_IN_FLIGHT}) own.child.stdout.resume();
+    // Messages arrive in order: every batch before the one that paused has been read.
+    if (own) {
+      own.unread = 0;
+      own.child.stdout.resume();
+    }
     return;
   }
   let child;
@@ -82,7 +89,7 @@ parentPort.on('message', (message) => {
 `;
 
 type ThreadMessage =
-  | { id: number; type: 'stdout' | 'stderr'; chunk: Uint8Array }
+  | { id: number; type: 'stdout' | 'stderr'; chunk: Uint8Array; paused?: boolean }
   | { id: number; type: 'error'; message: string; code?: string }
   | {
       id: number;
@@ -173,7 +180,7 @@ class SpawnThread {
           message.chunk.length,
         );
         child.emit('stdout', chunk);
-        this.post({ id: child.id, type: 'ack' });
+        if (message.paused) this.post({ id: child.id, type: 'ack' });
         return;
       }
       case 'stderr':
