@@ -15,9 +15,12 @@ import { Worker } from 'node:worker_threads';
 const BATCHES_IN_FLIGHT = 4;
 /** Output gathered into one message at most (ripgrep writes a little per file). */
 const BATCH_BYTES = 256 * 1024;
+/** How long output waits for more before it is sent anyway (a child's end sends it at once). */
+const BATCH_MS = 10;
 
-// CommonJS run by the worker: spawns, forwards output in batches (what arrived before the
-// thread's next turn, up to BATCH_BYTES), pauses while the reader is behind.
+// CommonJS run by the worker: spawns, forwards output in batches (what arrived within
+// BATCH_MS, up to BATCH_BYTES; what is left goes with the child's end, so a short search
+// is one message: each wakes the service's thread), pauses while the reader is behind.
 const THREAD_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
@@ -33,12 +36,17 @@ function joined(parts, size) {
   }
   return bytes;
 }
-function flush(id, own) {
-  own.scheduled = false;
-  if (own.size === 0) return;
+function take(own) {
   const chunk = joined(own.parts, own.size);
   own.parts = [];
   own.size = 0;
+  return chunk;
+}
+function flush(id, own) {
+  clearTimeout(own.timer);
+  own.timer = undefined;
+  if (own.size === 0) return;
+  const chunk = take(own);
   // Only the batch after which the thread waits asks for an answer: one message per batch
   // instead of two.
   const paused = ++own.unread >= ${BATCHES_IN_FLIGHT};
@@ -64,16 +72,13 @@ parentPort.on('message', (message) => {
     post({ id, type: 'error', message: error.message, code: error.code });
     return void post({ id, type: 'close', code: null, signal: null });
   }
-  const entry = { child, unread: 0, parts: [], size: 0, scheduled: false };
+  const entry = { child, unread: 0, parts: [], size: 0, timer: undefined };
   children.set(id, entry);
   child.stdout.on('data', (chunk) => {
     entry.parts.push(chunk);
     entry.size += chunk.length;
     if (entry.size >= ${BATCH_BYTES}) flush(id, entry);
-    else if (!entry.scheduled) {
-      entry.scheduled = true;
-      setImmediate(() => flush(id, entry));
-    }
+    else entry.timer ??= setTimeout(() => flush(id, entry), ${BATCH_MS});
   });
   child.stderr.on('data', (part) => {
     const chunk = joined([part], part.length);
@@ -81,9 +86,10 @@ parentPort.on('message', (message) => {
   });
   child.on('error', (error) => post({ id, type: 'error', message: error.message, code: error.code }));
   child.on('close', (code, signal) => {
-    flush(id, entry);
+    clearTimeout(entry.timer);
     children.delete(id);
-    post({ id, type: 'close', code, signal });
+    const chunk = entry.size > 0 ? take(entry) : undefined;
+    post({ id, type: 'close', code, signal, chunk }, chunk);
   });
 });
 `;
@@ -97,6 +103,8 @@ type ThreadMessage =
       code: number | null;
       signal: NodeJS.Signals | null;
       started?: boolean;
+      /** The output not sent yet. */
+      chunk?: Uint8Array;
     };
 
 /**
@@ -174,25 +182,18 @@ class SpawnThread {
     if (!child) return;
     switch (message.type) {
       case 'stdout': {
-        const chunk = Buffer.from(
-          message.chunk.buffer,
-          message.chunk.byteOffset,
-          message.chunk.length,
-        );
-        child.emit('stdout', chunk);
+        child.emit('stdout', asBuffer(message.chunk));
         if (message.paused) this.post({ id: child.id, type: 'ack' });
         return;
       }
       case 'stderr':
-        child.emit(
-          'stderr',
-          Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.length),
-        );
+        child.emit('stderr', asBuffer(message.chunk));
         return;
       case 'error':
         child.emit('error', Object.assign(new Error(message.message), { code: message.code }));
         return;
       case 'close':
+        if (message.chunk) child.emit('stdout', asBuffer(message.chunk));
         if (message.started !== false) this.running--;
         this.startWaiting();
         this.children.delete(child.id);
@@ -201,6 +202,10 @@ class SpawnThread {
         return;
     }
   }
+}
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 }
 
 let thread: SpawnThread | undefined;
