@@ -151,6 +151,11 @@ class SpawnThread {
     return child;
   }
 
+  /** Children running or waiting for a place. */
+  busy(): number {
+    return this.children.size;
+  }
+
   kill(child: ThreadChild, signal: NodeJS.Signals): void {
     const queued = this.waiting.findIndex((entry) => entry.child === child);
     if (queued === -1) {
@@ -219,6 +224,6 @@ export function spawnFromThread(limit: number): void {
 }
 
 /** The worker thread, when it is on. */
-export function spawnThread(): { spawn: SpawnThread['spawn'] } | undefined {
+export function spawnThread(): Pick<SpawnThread, 'spawn' | 'busy'> | undefined {
   return thread;
 }
