@@ -75,11 +75,22 @@ function start(label, args, stream) {
   });
 }
 
-/** User + system CPU of a process and of its children it has reaped (ripgrep), in ms. */
+/**
+ * User + system CPU of a process, of its children it has reaped (ripgrep) and of those
+ * still running (toolhost's spawn helper, whose own children it reaps), in ms.
+ */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime, stime, cutime, cstime: the 14th to 17th fields, in clock ticks of 10 ms.
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime: the 14th to 17th fields, in clock ticks of 10 ms.
+    const own = fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+    );
+    return own + children.reduce((sum, child) => sum + cpuMs(child), 0);
+  } catch {
+    return 0; // it ended meanwhile
+  }
 }
 
 async function round(server, sessionsWanted, seconds = SECONDS) {
