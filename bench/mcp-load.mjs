@@ -27,6 +27,9 @@ import { LoadSession, newTally, openSession, percentile, runCalls } from './mcp-
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const LEVELS = (process.env.BENCH_LOAD_SESSIONS ?? '10,50,200').split(',').map(Number);
 const TOOLS = ['read_file', 'list_directory', 'grep_search'];
+// Node options for both servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them
+// (Node refuses --cpu-prof in NODE_OPTIONS).
+const NODE_ARGS = (process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const core = await import(CORE);
 const { home, declarations } = writeDeclarations(core);
@@ -56,7 +59,7 @@ function nextCall(index, call) {
 // ---- the servers ------------------------------------------------------------------------
 /** Starts a server and resolves with its process and URL once it prints where it listens. */
 function start(label, args, stream) {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
     cwd: CORPUS,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,11 +75,22 @@ function start(label, args, stream) {
   });
 }
 
-/** User + system CPU of a process and of its children it has reaped (ripgrep), in ms. */
+/**
+ * User + system CPU of a process, of its children it has reaped (ripgrep) and of those
+ * still running (toolhost's spawn helper, whose own children it reaps), in ms.
+ */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime, stime, cutime, cstime: the 14th to 17th fields, in clock ticks of 10 ms.
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime: the 14th to 17th fields, in clock ticks of 10 ms.
+    const own = fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+    );
+    return own + children.reduce((sum, child) => sum + cpuMs(child), 0);
+  } catch {
+    return 0; // it ended meanwhile
+  }
 }
 
 async function round(server, sessionsWanted, seconds = SECONDS) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,5 +115,30 @@ describe('children started from the worker thread', () => {
     const missing = thread.spawn(path.join(dir, 'no-such-program'), [], dir);
     const failed = new Promise<Error>((resolve) => missing.once('error', resolve));
     expect(await failed).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('run from a helper process, started again after it was killed', async () => {
+    spawnFromThread(1);
+    const thread = spawnThread()!;
+    const first = thread.spawn('sh', ['-c', 'echo $$; exec sleep 1000'], dir);
+    const up = new Promise<number>((resolve) =>
+      first.once('stdout', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    );
+    const failed = new Promise<Error>((resolve) => first.once('error', resolve));
+    const sleeper = await up;
+    // Started by whichever thread runs this file.
+    const helper = readdirSync('/proc/self/task')
+      .flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' '))
+      .filter(Boolean)
+      .map(Number)
+      .find((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('toolhost spawn helper'),
+      );
+    expect(helper).toBeDefined();
+    process.kill(helper!, 'SIGKILL');
+    expect((await failed).message).toMatch(/spawn helper ended/);
+    process.kill(sleeper, 'SIGKILL');
+    const again = thread.spawn('sh', ['-c', 'echo again'], dir);
+    expect(await watch(again, 'again', [])).toMatchObject({ code: 0, out: 'again\n' });
   });
 });

@@ -214,8 +214,15 @@ export class Config {
 
   /** A folder of this project's own under ~/.toolhost/tmp, for saved outputs and logs. */
   get projectTempDir(): string {
-    return path.join(this.userDir, 'tmp', projectKey(this.workspace.projectRoot));
+    const root = this.workspace.projectRoot;
+    const userDir = this.userDir;
+    // Every tool result asks (a digest of the root each time); worked out again only when
+    // the root or home changes.
+    if (this.tempDirFor?.root !== root || this.tempDirFor.userDir !== userDir)
+      this.tempDirFor = { root, userDir, dir: path.join(userDir, 'tmp', projectKey(root)) };
+    return this.tempDirFor.dir;
   }
+  private tempDirFor: { root: string; userDir: string; dir: string } | undefined;
 
   getApprovalMode(): ApprovalMode {
     return activeApprovalMemory()?.approvalMode ?? this.approvalMode;

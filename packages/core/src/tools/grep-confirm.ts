@@ -6,7 +6,7 @@
  * allows; a match whose file is now elsewhere, or whose line no longer reads the same, is
  * dropped. Only shown matches are checked, so the cost is bounded by the limit.
  */
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { FolderHandles, type PathGuard } from '../utils/confined-fs.js';
 import { cutLine, type GrepMatch, MAX_MATCH_LINE } from './grep-request.js';
 
@@ -29,9 +29,13 @@ export function confirmMatches(matches: readonly GrepMatch[], allows: PathGuard)
       let end = start;
       while (end < matches.length && matches[end]!.file === file) end++;
       const group = matches.slice(start, end);
-      const lines = readLines(handles, file, group[group.length - 1]!.line);
+      const lines = readLines(
+        handles,
+        file,
+        group.map((match) => match.line),
+      );
       const confirmed = lines
-        ? group.filter((match) => sameLine(lines[match.line - 1], match.text))
+        ? group.filter((match) => sameLine(lines.get(match.line), match.text))
         : [];
       dropped.matches += group.length - confirmed.length;
       if (confirmed.length === 0) dropped.files++;
@@ -44,8 +48,24 @@ export function confirmMatches(matches: readonly GrepMatch[], allows: PathGuard)
   return { matches: kept, dropped };
 }
 
-/** The first `count` lines of `file` as read through a confined handle; null when refused. */
-function readLines(handles: FolderHandles, file: string, count: number): string[] | null {
+/**
+ * One buffer for every read: a search confirms up to its limit of files, one after
+ * another, and most source files fit in one read. Reading a whole file asked its size
+ * first, allocated it, read it to its end and decoded every line before the last match.
+ */
+const READ_CHUNK = 64 * 1024;
+const shared = Buffer.allocUnsafe(READ_CHUNK);
+
+/**
+ * The lines numbered `wanted` (ascending) of `file`, read through a confined handle up to
+ * the last of them and no further; only those are decoded. A line longer than the buffer
+ * is kept as its start (more than cutLine keeps). Null when refused or unreadable.
+ */
+function readLines(
+  handles: FolderHandles,
+  file: string,
+  wanted: readonly number[],
+): Map<number, string> | null {
   let fd: number;
   try {
     fd = handles.openFile(file);
@@ -53,14 +73,47 @@ function readLines(handles: FolderHandles, file: string, count: number): string[
     return null;
   }
   try {
-    const bytes = readFileSync(fd);
-    const lines: string[] = [];
-    let from = 0;
-    while (lines.length < count && from <= bytes.length) {
-      let newline = bytes.indexOf(10, from);
-      if (newline === -1) newline = bytes.length;
-      lines.push(bytes.toString('utf8', from, newline).replace(/\r$/, ''));
-      from = newline + 1;
+    const lines = new Map<number, string>();
+    let next = 0;
+    let lineNumber = 1;
+    // Bytes in `shared`: the start of an unfinished line, then what the last read added.
+    let held = 0;
+    // Inside a line longer than the buffer, whose start is already dealt with.
+    let skipping = false;
+    const take = (from: number, end: number) => {
+      if (lineNumber === wanted[next]) {
+        lines.set(lineNumber, shared.toString('utf8', from, end).replace(/\r$/, ''));
+        while (wanted[next] === lineNumber) next++;
+      }
+    };
+    while (next < wanted.length) {
+      const read = readSync(fd, shared, held, shared.length - held, null);
+      const atEnd = read === 0;
+      held += read;
+      let from = 0;
+      for (;;) {
+        const newline = shared.subarray(0, held).indexOf(10, from);
+        if (newline === -1) break;
+        if (!skipping) take(from, newline);
+        skipping = false;
+        lineNumber++;
+        from = newline + 1;
+        if (next === wanted.length) return lines;
+      }
+      if (atEnd) {
+        // The last line, without a newline after it.
+        if (!skipping) take(from, held);
+        return lines;
+      }
+      if (from === 0 && held === shared.length) {
+        // A line longer than the buffer: its start is all a comparison needs.
+        if (!skipping) take(0, held);
+        skipping = true;
+        held = 0;
+        continue;
+      }
+      shared.copy(shared, 0, from, held);
+      held -= from;
     }
     return lines;
   } catch {

@@ -1,5 +1,5 @@
 /** grep_search: finds lines matching a regular expression in the workspace's files. */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
@@ -195,9 +195,7 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     const check = this.config.workspace.check(params.path, 'read');
     if (!check.ok)
       return { error: errorResult(ToolErrorType.PATH_NOT_IN_WORKSPACE, check.message) };
-    try {
-      await stat(check.realPath);
-    } catch {
+    if (!exists(check.realPath)) {
       return {
         error: errorResult(
           ToolErrorType.SEARCH_PATH_NOT_FOUND,
@@ -245,6 +243,15 @@ export class GrepTool extends BaseTool<GrepToolParams> {
       llmContent: `${summary}\n${lines.join('\n')}${cut}`,
       returnDisplay: `Found ${total} match${total === 1 ? '' : 'es'} in ${fileCount} file${fileCount === 1 ? '' : 's'}`,
     };
+  }
+}
+
+/** Synchronous: one local stat costs less than a promise and a trip to the thread pool. */
+function exists(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 

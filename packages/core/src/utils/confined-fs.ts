@@ -13,6 +13,7 @@ import {
   constants,
   type Dirent,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -85,6 +86,14 @@ export function openFileConfined(realPath: string, guard?: PathGuard): number {
 }
 
 /**
+ * Folders up to this size (what the system reports for the folder itself: a few hundred
+ * entries) are read synchronously. Under many callers a thread-pool trip for a folder of a
+ * handful of entries cost list_directory more than the rest of its work together; a large
+ * folder is still read off the event loop.
+ */
+const SYNC_FOLDER_BYTES = 16 * 1024;
+
+/**
  * The entries of the folder `realDir` (a real path) as it is, never through a link: the
  * folder is opened without following a final link and must be where its path says (one
  * swapped for a link meanwhile gives a ConfinementError), and is read through that handle.
@@ -95,7 +104,10 @@ export async function readFolderConfined(realDir: string): Promise<Dirent[]> {
     const actual = openedPath(fd);
     if (actual !== null && actual !== realDir)
       throw new ConfinementError(leftMessage(realDir, actual));
-    return await readdir(throughFolder(fd, realDir), { withFileTypes: true });
+    const through = throughFolder(fd, realDir);
+    if (fstatSync(fd).size <= SYNC_FOLDER_BYTES)
+      return readdirSync(through, { withFileTypes: true });
+    return await readdir(through, { withFileTypes: true });
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
@@ -34,6 +34,37 @@ describe('IgnoreRules', () => {
       expect(rules.reason(p(dir, `keep-${i}.log`), false)).toBeNull();
       expect(rules.reason(p(dir, `f${i}.ts`), false)).toBeNull();
     }
+  });
+
+  it('reads a rule file again when it changes between instances, even at the same size and time', () => {
+    mkdirSync(p('.git'));
+    // Written an hour ago: old enough to be kept compiled between instances (calls).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    write('.gitignore', 'a.txt\n');
+    utimesSync(p('.gitignore'), hourAgo, hourAgo);
+    const ignored = () =>
+      ['a.txt', 'b.txt', 'c.txt'].filter((name) =>
+        new IgnoreRules([root]).isIgnored(p(name), false),
+      );
+    expect(ignored()).toEqual(['a.txt']);
+    expect(ignored()).toEqual(['a.txt']);
+
+    // Same size, and its modification time set back to exactly what it was: the change time
+    // still tells.
+    const before = statSync(p('.gitignore'));
+    write('.gitignore', 'b.txt\n');
+    utimesSync(p('.gitignore'), before.atime, before.mtime);
+    expect(statSync(p('.gitignore')).size).toBe(before.size);
+    expect(ignored()).toEqual(['b.txt']);
+
+    // Replaced by another file (another inode), also an hour old.
+    write('.gitignore.new', 'c.txt\n');
+    utimesSync(p('.gitignore.new'), hourAgo, hourAgo);
+    renameSync(p('.gitignore.new'), p('.gitignore'));
+    expect(ignored()).toEqual(['c.txt']);
+
+    rmSync(p('.gitignore'));
+    expect(ignored()).toEqual([]);
   });
 
   it('applies nested .gitignore files, deeper ones winning', () => {

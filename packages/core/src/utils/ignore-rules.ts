@@ -3,9 +3,10 @@
  * `.gitignore` from the repository root down, plus `.git/info/exclude`) and the
  * workspace's own `.toolhostignore` / `.qwenignore`. One instance caches what it learns
  * per folder (the rule files that apply there, whether the folder itself is ignored), so
- * reuse it for one walk: each entry then costs one test per rule file.
+ * reuse it for one walk: each entry then costs one test per rule file. Compiled rule files
+ * are shared by every instance while their stat stays the same.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore, type TestResult } from 'ignore';
 import { isWithin } from '../workspace/workspace-context.js';
@@ -77,11 +78,14 @@ export class IgnoreRules {
   repositoryRoot(dir: string): string | null {
     const cached = this.repoRoots.get(dir);
     if (cached !== undefined) return cached;
-    let found: string | null;
+    let found: string | null = null;
     try {
-      statSync(path.join(dir, '.git'));
-      found = dir;
+      // Without an exception for the usual answer (no .git here): they cost more than the stat.
+      if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) found = dir;
     } catch {
+      // Not a folder, or not readable: no repository starts here.
+    }
+    if (found === null) {
       const parent = path.dirname(dir);
       found = parent === dir ? null : this.repositoryRoot(parent);
     }
@@ -145,24 +149,62 @@ export class IgnoreRules {
   }
 
   private load(file: string): RuleFile | null {
-    if (!this.ruleFiles.has(file)) {
-      let rules: RuleFile | null = null;
-      try {
-        const text = readFileSync(file, 'utf8');
-        // A file of comments only (git's default info/exclude) decides nothing; as a layer
-        // it would still be asked about, and remember, every path of a walk.
-        rules = hasPatterns(text) ? new RuleFile(text) : null;
-      } catch {
-        rules = null;
-      }
-      this.ruleFiles.set(file, rules);
-    }
+    if (!this.ruleFiles.has(file)) this.ruleFiles.set(file, loadRuleFile(file));
     return this.ruleFiles.get(file) ?? null;
   }
 }
 
+/** Rule files kept compiled between instances (one per call of a tool), at most. */
+const RULE_FILES_KEPT = 1024;
+
+/** How old a rule file's last change must be for its compiled copy to be kept. */
+const RACY_MS = 2000;
+
+/** Compiled rule files by path, with what their stat said when they were read. */
+const compiled = new Map<string, { version: string; rules: RuleFile | null }>();
+
+/**
+ * A rule file, compiled, or null when it is missing or decides nothing. A service lists
+ * and searches the same folders call after call: a file whose stat has not changed since
+ * it was read (modification and change times, size, inode) is not read and compiled
+ * again, so each call pays one stat per rule file.
+ */
+function loadRuleFile(file: string): RuleFile | null {
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    stats = undefined;
+  }
+  if (!stats?.isFile()) {
+    compiled.delete(file);
+    return null;
+  }
+  const version = `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}:${stats.ino}`;
+  const known = compiled.get(file);
+  if (known?.version === version) return known.rules;
+  let rules: RuleFile | null = null;
+  try {
+    const text = readFileSync(file, 'utf8');
+    // A file of comments only (git's default info/exclude) decides nothing; as a layer
+    // it would still be asked about, and remember, every path of a walk.
+    rules = hasPatterns(text) ? new RuleFile(text) : null;
+  } catch {
+    rules = null;
+  }
+  compiled.delete(file);
+  // As git does with its index: a file changed this recently may change again within the
+  // same timestamp (coarse on some file systems) at the same size; it is read again.
+  if (Date.now() - stats.mtimeMs < RACY_MS) return rules;
+  if (compiled.size >= RULE_FILES_KEPT) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(file, { version, rules });
+  return rules;
+}
+
 /** Files asked about before the copy of a rule file that answers for files is replaced. */
 const FILE_ANSWERS_KEPT = 4096;
+/** The same for folders: a compiled file serves call after call of a long-lived service. */
+const FOLDER_ANSWERS_KEPT = 65_536;
 
 /**
  * One rule file, compiled twice. The `ignore` package remembers every answer for as long
@@ -171,9 +213,10 @@ const FILE_ANSWERS_KEPT = 4096;
  * came to tens of MB. The copy that answers for files is therefore replaced now and then.
  */
 class RuleFile {
-  private readonly folders: Ignore;
+  private folders: Ignore;
   private files: Ignore;
   private fileAnswers = 0;
+  private folderAnswers = 0;
 
   constructor(private readonly text: string) {
     this.folders = ignore().add(text);
@@ -181,7 +224,13 @@ class RuleFile {
   }
 
   test(relative: string, isDirectory: boolean): TestResult {
-    if (isDirectory) return this.folders.test(relative);
+    if (isDirectory) {
+      if (++this.folderAnswers > FOLDER_ANSWERS_KEPT) {
+        this.folders = ignore().add(this.text);
+        this.folderAnswers = 1;
+      }
+      return this.folders.test(relative);
+    }
     if (++this.fileAnswers > FILE_ANSWERS_KEPT) {
       this.files = ignore().add(this.text);
       this.fileAnswers = 1;

@@ -1,29 +1,37 @@
 /**
- * Child processes started from a worker thread, for a process that serves many callers at
- * once (`toolhost mcp --http`). Node's spawn blocks its thread until the child has called
- * exec: the fork, then however long the child waits for a core. On a busy machine that was
- * 7-30 ms per search, during which a service answered nobody (a third to a half of its
- * time under load went there). Started from this thread, only the thread waits. Output
- * comes back in chunks with flow control (at most a few chunks unread), so a search whose
- * output is huge holds no more memory than a direct one. Off unless turned on: a one-shot
- * command runs one child and would only pay the thread's start.
+ * Child processes started by a small helper process, for a process that serves many
+ * callers at once (`toolhost mcp --http`). Node's spawn blocks its thread until the child
+ * has called exec: the fork, then however long the child waits for a core. On a busy
+ * machine that was 7-30 ms per search, during which a service answered nobody (a third to
+ * a half of its time under load went there). Started elsewhere, only the helper waits. The
+ * helper is a process, not a worker thread, because a fork copies the page tables of the
+ * process that forks: from the service (140 MB) it cost about 1 ms of CPU more per search
+ * than from a helper that loads nothing (50 MB). Output comes back in chunks with flow
+ * control (at most a few chunks unread), so a search whose output is huge holds no more
+ * memory than a direct one. Off unless turned on: a one-shot command runs one child and
+ * would only pay the helper's start. (The names say thread: it was one first.)
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
 
 /** Batches the thread sends before it waits for the reader: bounds the memory in between. */
 const BATCHES_IN_FLIGHT = 4;
 /** Output gathered into one message at most (ripgrep writes a little per file). */
 const BATCH_BYTES = 256 * 1024;
+/** How long output waits for more before it is sent anyway (a child's end sends it at once). */
+const BATCH_MS = 10;
 
-// CommonJS run by the worker: spawns, forwards output in batches (what arrived before the
-// thread's next turn, up to BATCH_BYTES), pauses while the reader is behind.
+// CommonJS run by the helper: spawns, forwards output in batches (what arrived within
+// BATCH_MS, up to BATCH_BYTES; what is left goes with the child's end, so a short search
+// is one message: each wakes the service's thread), pauses while the reader is behind.
 const THREAD_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+process.title = 'toolhost spawn helper';
 const { spawn } = require('node:child_process');
 const children = new Map();
-const post = (message, bytes) => parentPort.postMessage(message, bytes ? [bytes.buffer] : []);
-// Its own memory, not a view of a shared pool: it is handed over, not copied.
+const post = (message) => process.send(message);
+// The service has ended: so does the helper (its children end on their next write).
+process.on('disconnect', () => process.exit(0));
+// One piece per message, however many chunks it gathers.
 function joined(parts, size) {
   const bytes = new Uint8Array(size);
   let at = 0;
@@ -33,21 +41,33 @@ function joined(parts, size) {
   }
   return bytes;
 }
-function flush(id, own) {
-  own.scheduled = false;
-  if (own.size === 0) return;
+function take(own) {
   const chunk = joined(own.parts, own.size);
   own.parts = [];
   own.size = 0;
-  post({ id, type: 'stdout', chunk }, chunk);
-  if (++own.unread >= ${BATCHES_IN_FLIGHT}) own.child.stdout.pause();
+  return chunk;
 }
-parentPort.on('message', (message) => {
+function flush(id, own) {
+  clearTimeout(own.timer);
+  own.timer = undefined;
+  if (own.size === 0) return;
+  const chunk = take(own);
+  // Only the batch after which the thread waits asks for an answer: one message per batch
+  // instead of two.
+  const paused = ++own.unread >= ${BATCHES_IN_FLIGHT};
+  if (paused) own.child.stdout.pause();
+  post({ id, type: 'stdout', chunk, paused });
+}
+process.on('message', (message) => {
   const { id } = message;
   const own = children.get(id);
   if (message.type === 'kill') return void own?.child.kill(message.signal);
   if (message.type === 'ack') {
-    if (own && --own.unread < ${BATCHES_IN_FLIGHT}) own.child.stdout.resume();
+    // Messages arrive in order: every batch before the one that paused has been read.
+    if (own) {
+      own.unread = 0;
+      own.child.stdout.resume();
+    }
     return;
   }
   let child;
@@ -57,32 +77,30 @@ parentPort.on('message', (message) => {
     post({ id, type: 'error', message: error.message, code: error.code });
     return void post({ id, type: 'close', code: null, signal: null });
   }
-  const entry = { child, unread: 0, parts: [], size: 0, scheduled: false };
+  const entry = { child, unread: 0, parts: [], size: 0, timer: undefined };
   children.set(id, entry);
   child.stdout.on('data', (chunk) => {
     entry.parts.push(chunk);
     entry.size += chunk.length;
     if (entry.size >= ${BATCH_BYTES}) flush(id, entry);
-    else if (!entry.scheduled) {
-      entry.scheduled = true;
-      setImmediate(() => flush(id, entry));
-    }
+    else entry.timer ??= setTimeout(() => flush(id, entry), ${BATCH_MS});
   });
   child.stderr.on('data', (part) => {
     const chunk = joined([part], part.length);
-    post({ id, type: 'stderr', chunk }, chunk);
+    post({ id, type: 'stderr', chunk });
   });
   child.on('error', (error) => post({ id, type: 'error', message: error.message, code: error.code }));
   child.on('close', (code, signal) => {
-    flush(id, entry);
+    clearTimeout(entry.timer);
     children.delete(id);
-    post({ id, type: 'close', code, signal });
+    const chunk = entry.size > 0 ? take(entry) : undefined;
+    post({ id, type: 'close', code, signal, chunk });
   });
 });
 `;
 
 type ThreadMessage =
-  | { id: number; type: 'stdout' | 'stderr'; chunk: Uint8Array }
+  | { id: number; type: 'stdout' | 'stderr'; chunk: Uint8Array; paused?: boolean }
   | { id: number; type: 'error'; message: string; code?: string }
   | {
       id: number;
@@ -90,6 +108,8 @@ type ThreadMessage =
       code: number | null;
       signal: NodeJS.Signals | null;
       started?: boolean;
+      /** The output not sent yet. */
+      chunk?: Uint8Array;
     };
 
 /**
@@ -110,30 +130,47 @@ export class ThreadChild extends EventEmitter {
 }
 
 class SpawnThread {
-  private readonly worker = new Worker(THREAD_SOURCE, { eval: true });
+  private readonly helper = new HelperProcess();
   private readonly children = new Map<number, ThreadChild>();
   /** Children waiting for one of the `limit` places; started in the order they came. */
   private readonly waiting: { child: ThreadChild; message: object }[] = [];
   private running = 0;
   private nextId = 1;
+  /** Which helper (its number) each running child was started in. */
+  private readonly startedIn = new Map<number, number>();
 
   constructor(private readonly limit: number) {
-    this.worker.unref();
-    this.worker.on('message', (message: ThreadMessage) => this.receive(message));
-    this.worker.on('error', (error) => {
-      for (const child of this.children.values()) child.emit('error', error);
-      this.children.clear();
+    this.helper.unref();
+    this.helper.on('message', (message: ThreadMessage) => this.receive(message));
+    // A helper ended: what it ran is lost; what waited starts in a new helper.
+    this.helper.on('lost', (error: Error, helper: number) => {
+      for (const [id, started] of this.startedIn) {
+        if (started !== helper) continue;
+        this.startedIn.delete(id);
+        const child = this.children.get(id);
+        if (!child) continue;
+        this.children.delete(id);
+        this.running--;
+        child.emit('error', error);
+      }
+      if (this.children.size === 0) this.helper.unref();
+      this.startWaiting();
     });
   }
 
   spawn(command: string, args: string[], cwd: string): ThreadChild {
     const child = new ThreadChild(this, this.nextId++);
     // A running child keeps the process alive, as one spawned here would.
-    if (this.children.size === 0) this.worker.ref();
+    if (this.children.size === 0) this.helper.ref();
     this.children.set(child.id, child);
     this.waiting.push({ child, message: { id: child.id, type: 'spawn', command, args, cwd } });
     this.startWaiting();
     return child;
+  }
+
+  /** Children running or waiting for a place. */
+  busy(): number {
+    return this.children.size;
   }
 
   kill(child: ThreadChild, signal: NodeJS.Signals): void {
@@ -155,11 +192,12 @@ class SpawnThread {
       const next = this.waiting.shift()!;
       this.running++;
       this.post(next.message);
+      this.startedIn.set(next.child.id, this.helper.number);
     }
   }
 
   post(message: object): void {
-    this.worker.postMessage(message);
+    this.helper.postMessage(message);
   }
 
   private receive(message: ThreadMessage): void {
@@ -167,46 +205,96 @@ class SpawnThread {
     if (!child) return;
     switch (message.type) {
       case 'stdout': {
-        const chunk = Buffer.from(
-          message.chunk.buffer,
-          message.chunk.byteOffset,
-          message.chunk.length,
-        );
-        child.emit('stdout', chunk);
-        this.post({ id: child.id, type: 'ack' });
+        child.emit('stdout', asBuffer(message.chunk));
+        if (message.paused) this.post({ id: child.id, type: 'ack' });
         return;
       }
       case 'stderr':
-        child.emit(
-          'stderr',
-          Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.length),
-        );
+        child.emit('stderr', asBuffer(message.chunk));
         return;
       case 'error':
         child.emit('error', Object.assign(new Error(message.message), { code: message.code }));
         return;
       case 'close':
+        if (message.chunk) child.emit('stdout', asBuffer(message.chunk));
         if (message.started !== false) this.running--;
+        this.startedIn.delete(child.id);
         this.startWaiting();
         this.children.delete(child.id);
-        if (this.children.size === 0) this.worker.unref();
+        if (this.children.size === 0) this.helper.unref();
         child.emit('close', message.code, message.signal);
         return;
     }
   }
 }
 
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+}
+
+/**
+ * The helper process, started again should it have ended; `lost` (error, its number) says
+ * which one ended, so that only the children it ran are reported failed.
+ */
+class HelperProcess extends EventEmitter {
+  number = 0;
+  private child = this.start();
+  private referenced = false;
+
+  postMessage(message: object): void {
+    if (!this.child.connected) {
+      this.child = this.start();
+      if (this.referenced) this.ref();
+    }
+    this.child.send(message);
+  }
+
+  ref(): void {
+    this.referenced = true;
+    this.child.ref();
+    this.child.channel?.ref();
+  }
+
+  unref(): void {
+    this.referenced = false;
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+
+  private start(): ChildProcess {
+    const number = ++this.number;
+    const child = spawn(process.execPath, ['-e', THREAD_SOURCE], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    child.unref();
+    child.channel?.unref();
+    child.on('message', (message) => this.emit('message', message));
+    let lost = false;
+    const lose = (error: Error) => {
+      if (lost) return;
+      lost = true;
+      this.emit('lost', error, number);
+    };
+    child.on('error', lose);
+    child.on('exit', (code, signal) =>
+      lose(new Error(`the spawn helper ended (${signal ?? `exit code ${code}`})`)),
+    );
+    return child;
+  }
+}
+
 let thread: SpawnThread | undefined;
 
 /**
- * Starts children from a worker thread from now on (the service calls this once), at most
+ * Starts children from the helper process from now on (the service calls this once), at most
  * `limit` at a time; the others wait their turn.
  */
 export function spawnFromThread(limit: number): void {
   thread ??= new SpawnThread(limit);
 }
 
-/** The worker thread, when it is on. */
-export function spawnThread(): { spawn: SpawnThread['spawn'] } | undefined {
+/** The helper, when it is on. */
+export function spawnThread(): Pick<SpawnThread, 'spawn' | 'busy'> | undefined {
   return thread;
 }

@@ -70,7 +70,7 @@ export async function serveHttp(
   const hosts = hostPolicy(() => actualPort, options.allowedHosts);
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const pathname = endpointPath(req.url);
     const refuse = (
       status: number,
       code: number,
@@ -88,13 +88,13 @@ export async function serveHttp(
       replyError(res, status, code, message, headers);
     };
     // For probes: no token, and nothing in the answer a token would protect.
-    if (url.pathname === '/healthz')
+    if (pathname === '/healthz')
       return replyJson(res, stopping ? 503 : 200, {
         status: stopping ? 'stopping' : 'ok',
         sessions: sessions.size,
         maxSessions: options.maxSessions,
       });
-    if (url.pathname !== '/mcp')
+    if (pathname !== '/mcp')
       return refuse(
         404,
         SERVER_ERROR,
@@ -247,6 +247,12 @@ export async function serveHttp(
       })();
     });
   });
+}
+
+/** The path of a request's URL; the usual ones without building a URL object for each call. */
+function endpointPath(url = '/'): string {
+  if (url === '/mcp' || url.startsWith('/mcp?')) return '/mcp';
+  return new URL(url, 'http://127.0.0.1').pathname;
 }
 
 /** Waits until `done` holds or `ms` have passed. */
