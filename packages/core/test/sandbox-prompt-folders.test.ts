@@ -103,7 +103,10 @@ describeSandbox('sandboxed commands cannot plant prompts for later sessions', ()
     try {
       const text = await run(shell(config), `${PLANT}; echo done`);
       expect(text).toContain('done');
-      expect(readdirSync(ws.root).filter((name) => !name.startsWith('.git'))).toEqual([]);
+      // Given back as soon as the sandbox's mounts are gone (a moment after its exit).
+      const leftInRoot = () => readdirSync(ws.root).filter((name) => !name.startsWith('.git'));
+      await waitUntil(() => leftInRoot().length === 0, 5_000);
+      expect(leftInRoot()).toEqual([]);
       const again = await run(shell(config), 'ls -a; echo done');
       expect(again).toContain('done');
       expect(readdirSync(ws.root)).toEqual([]);

@@ -83,6 +83,15 @@ describe('protectedPaths', () => {
     expect(protectedPaths([ws]).made).toEqual(promptOf(ws).slice(1));
   });
 
+  it('gives back a folder still mounted at its release once the mount tables no longer name it', async () => {
+    const made = protectedPaths([ws]).made;
+    // The sandbox that just ended still has it mounted at the moment of release.
+    releaseMade(made, () => true);
+    expect(fs.readdirSync(ws).length).toBe(PROMPT_FOLDER_ROOTS.length);
+    await waitUntil(() => fs.readdirSync(ws).length === 0, 5_000);
+    expect(fs.readdirSync(ws)).toEqual([]);
+  });
+
   it.skipIf(!findBwrap())(
     "keeps a folder another process's sandbox has mounted, found by the mount tables",
     async () => {

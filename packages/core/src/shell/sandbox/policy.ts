@@ -120,17 +120,36 @@ export function releaseMade(
       continue;
     }
     if (mounted(folder)) {
-      holders.set(folder, 0); // still ours, to be tried again when the next holder ends
+      holders.set(folder, 0); // still ours: tried again shortly, and when the next holder ends
+      lookAgainSoon(folder);
       continue;
     }
-    holders.delete(folder);
-    try {
-      rmdirSync(folder);
-    } catch {
-      // the person put something there meanwhile, or it is gone: it stays theirs
-    }
-    gaveBackMountPoint(folder);
+    giveBack(folder);
   }
+}
+
+function giveBack(folder: string): void {
+  holders.delete(folder);
+  try {
+    rmdirSync(folder);
+  } catch {
+    // the person put something there meanwhile, or it is gone: it stays theirs
+  }
+  gaveBackMountPoint(folder);
+}
+
+/**
+ * A sandbox whose exit was just reported can keep its mounts a moment longer (its
+ * namespace ends when its last process is reaped), so a folder still mounted is looked at
+ * again every 50 ms for two seconds, unless a command holds it again meanwhile.
+ */
+function lookAgainSoon(folder: string, attempt = 0): void {
+  if (attempt >= 40) return;
+  setTimeout(() => {
+    if (holders.get(folder) !== 0) return; // held again, or already given back
+    if (mountedNow()(folder)) lookAgainSoon(folder, attempt + 1);
+    else giveBack(folder);
+  }, 50).unref();
 }
 
 /**
