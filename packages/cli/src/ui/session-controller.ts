@@ -23,9 +23,9 @@ import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
 import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
-import type { ReactElement } from 'react';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
-import type { AppServices, MessageLevel, SessionStats } from './app-services.js';
+import type { AppServices, SessionStats } from './app-services.js';
+import { servicesOf } from './controller-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { resumedSession } from './resumed-history.js';
@@ -333,7 +333,7 @@ export class SessionController {
   }
 
   /** Continues a saved session's conversation here (recorded in this session's file). */
-  private async resumeSession(id: string): Promise<string | undefined> {
+  async resumeSession(id: string): Promise<string | undefined> {
     const { config, registry } = this.options;
     const resumed = resumedSession(config, registry, id);
     if (typeof resumed === 'string') {
@@ -350,54 +350,25 @@ export class SessionController {
 
   /** The object the prompt editor and slash commands use (one per app). */
   services(): AppServices {
-    this.servicesObject ??= this.makeServices();
+    this.servicesObject ??= servicesOf(this, this.options);
     return this.servicesObject;
   }
 
-  private makeServices(): AppServices {
-    const controller = this;
-    const { config, registry, endpoint } = this.options;
-    return {
-      get agent() {
-        return controller.agent;
-      },
-      config,
-      registry,
-      endpoint,
-      get sessionId() {
-        return config.sessionId;
-      },
-      print: (message: string, level: MessageLevel = 'info') =>
-        this.add({ kind: 'message', level, text: message }),
-      printElement: (element: ReactElement) => this.add({ kind: 'element', element }),
-      clearScreen: () => this.clearScreen(),
-      resetConversation: () => {
-        this.agent.loop.history = [];
-        this.cancelledLastTurn = false;
-        const agent = this.agent;
-        void agent.end('clear').then(() => agent.start('clear'));
-        this.options.onHistoryReplaced?.([]);
-        this.clearScreen();
-      },
-      resumeSession: (id: string) => this.resumeSession(id),
-      pick: this.pick,
-      setTheme: (name: ThemeName) => this.setTheme(name),
-      writeToTerminal: (sequence: string) => this.options.writeToTerminal?.(sequence),
-      takeDraft: () => {
-        const draft = this.draft;
-        this.draft = undefined;
-        return draft;
-      },
-      showUserLine: (text: string) => this.add({ kind: 'user', text }),
-      quit: () => void this.quit(),
-      submitPrompt: this.submitPrompt,
-      isBusy: this.isBusy,
-      cancelTurn: this.cancelTurn,
-      runToolCalls: this.runToolCalls,
-      getApprovalMode: () => config.getApprovalMode(),
-      setApprovalMode: (mode: ApprovalMode) => config.setApprovalMode(mode),
-      getStats: () => this.getStats(),
-    };
+  /** Starts the conversation over (/clear): SessionEnd and SessionStart hooks run. */
+  resetConversation(): void {
+    this.agent.loop.history = [];
+    this.cancelledLastTurn = false;
+    const agent = this.agent;
+    void agent.end('clear').then(() => agent.start('clear'));
+    this.options.onHistoryReplaced?.([]);
+    this.clearScreen();
+  }
+
+  /** The text set with setDraft, once. */
+  takeDraft(): string | undefined {
+    const draft = this.draft;
+    this.draft = undefined;
+    return draft;
   }
 }
 
