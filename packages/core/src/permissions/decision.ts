@@ -6,8 +6,13 @@
  */
 
 import { type ShellRule, shellPattern, starMatches } from '../shell/command-rules.js';
-import { resolveLikeKernel } from '../workspace/workspace-context.js';
-import { type PathBases, pathMatcher } from './path-patterns.js';
+import {
+  type CompiledPathSpecifier,
+  compilePathSpecifier,
+  type PathBases,
+  pathForms,
+  specifierCovers,
+} from './path-patterns.js';
 import type { PermissionRule, RuleList, RuleSet } from './permission-rules.js';
 import { SHELL_TOOL, specifierKind } from './tool-vocabulary.js';
 
@@ -50,17 +55,37 @@ function hostMatches(specifier: string, host: string): boolean {
   return actual === wanted || actual.endsWith(`.${wanted}`);
 }
 
+const compiledRules = new WeakMap<
+  PermissionRule,
+  { key: string; compiled: CompiledPathSpecifier }
+>();
+
+/**
+ * A rule's path specifier compiled against the bases, once per rule and bases (a session's
+ * rules are compiled on first use and kept).
+ */
+export function compiledPathRule(rule: PermissionRule, bases: PathBases): CompiledPathSpecifier {
+  const key = `${bases.projectRoot}\0${bases.homeDir}`;
+  const cached = compiledRules.get(rule);
+  if (cached?.key === key) return cached.compiled;
+  const compiled = compilePathSpecifier(rule.specifier ?? '', bases);
+  compiledRules.set(rule, { key, compiled });
+  return compiled;
+}
+
 /**
  * Whether a path rule covers the call's paths. A deny or ask rule needs one path, as
  * written or as the kernel resolves it, to match; an allow rule needs every path to match
- * both ways, so a link cannot widen what it allows.
+ * both ways, so a link cannot widen what it allows. An allow rule that could not be
+ * compiled allows nothing (a deny or ask rule falls back to its whole literal folder).
  */
 function pathsMatch(rule: PermissionRule, paths: string[], bases: PathBases): boolean {
   if (paths.length === 0) return false;
-  const matches = pathMatcher(rule.specifier!, bases);
-  const forms = (file: string) => [file, resolveLikeKernel(file) ?? file];
-  if (rule.list === 'allow') return paths.every((file) => forms(file).every(matches));
-  return paths.some((file) => forms(file).some(matches));
+  const compiled = compiledPathRule(rule, bases);
+  const covers = (form: string) => specifierCovers(compiled, form);
+  if (rule.list === 'allow')
+    return compiled.problem === undefined && paths.every((file) => pathForms(file).every(covers));
+  return paths.some((file) => pathForms(file).some(covers));
 }
 
 /** Whether a rule matches a call (shell specifiers excepted: the shell tool judges those). */
