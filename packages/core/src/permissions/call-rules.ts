@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Settings } from '../config/settings-types.js';
+import { configuredServers } from '../tools/mcp/server-list.js';
 import type { AnyTool } from '../tools/tools.js';
 import { kernelResolver } from '../workspace/workspace-context.js';
 import {
@@ -61,7 +62,11 @@ export function callFacts(
   const facts: CallFacts = { tool: tool.name, displayName: tool.displayName, paths: [] };
   const mcp = tool as unknown as { serverAlias?: unknown; serverToolName?: unknown };
   if (typeof mcp.serverAlias === 'string' && typeof mcp.serverToolName === 'string')
-    facts.mcp = { server: mcp.serverAlias, tool: mcp.serverToolName };
+    facts.mcp = {
+      server: mcp.serverAlias,
+      tool: mcp.serverToolName,
+      servers: configuredServers(config).map(([alias]) => alias),
+    };
   const root = config.workspace.projectRoot;
   if (specifierKind(tool.name) === 'path') {
     const named =

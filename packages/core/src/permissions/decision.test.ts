@@ -102,6 +102,18 @@ describe('decideCall', () => {
     expect(decide({ allow: ['mcp__fake__echo'] }, mcp)?.kind).toBe('allow');
     expect(decide({ allow: ['mcp__fake__other'] }, mcp)).toBeUndefined();
     expect(decide({ allow: ['mcp__fakeish'] }, mcp)).toBeUndefined();
+    // A server whose name holds `__`, beside one whose name starts it.
+    const srv = (tool: string, server = 'my__srv') =>
+      call(tool, { mcp: { server, tool, servers: ['my', 'my__srv'] } });
+    expect(decide({ deny: ['mcp__my__srv__danger'] }, srv('danger'))?.kind).toBe('deny');
+    expect(decide({ deny: ['mcp__my__srv'] }, srv('safe'))?.kind).toBe('deny');
+    expect(decide({ deny: ['mcp__my__srv__danger'] }, srv('safe'))).toBeUndefined();
+    expect(decide({ allow: ['mcp__my__srv__get_*'] }, srv('get_x'))?.kind).toBe('allow');
+    // For the server `my`, that rule names its tool `srv__danger` too: denied, never allowed.
+    expect(decide({ deny: ['mcp__my__srv__danger'] }, srv('srv__danger', 'my'))?.kind).toBe('deny');
+    expect(decide({ ask: ['mcp__my__srv__danger'] }, srv('srv__danger', 'my'))?.kind).toBe('ask');
+    expect(decide({ allow: ['mcp__my__srv__danger'] }, srv('srv__danger', 'my'))).toBeUndefined();
+    expect(decide({ allow: ['mcp__my'] }, srv('danger'))).toBeUndefined();
     // Its name as toolhost lists it works too.
     expect(decide({ deny: ['echo'] }, mcp)?.kind).toBe('deny');
   });

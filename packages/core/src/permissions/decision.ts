@@ -6,6 +6,7 @@
  */
 
 import { type ShellRule, shellPattern, starMatches } from '../shell/command-rules.js';
+import { mcpReadings } from './mcp-names.js';
 import {
   type CompiledPathSpecifier,
   compilePathSpecifier,
@@ -21,7 +22,12 @@ export interface CallFacts {
   tool: string;
   displayName: string;
   /** For a tool of an MCP server: the server's alias and the tool's own name there. */
-  mcp?: { server: string; tool: string };
+  mcp?: {
+    server: string;
+    tool: string;
+    /** Every configured server's name, for reading `mcp__` rule names (mcp-names.ts). */
+    servers?: readonly string[];
+  };
   /** Absolute paths the call reads or changes (the searched folder for search tools). */
   paths: string[];
   /** The host a web_fetch call reaches. */
@@ -38,8 +44,17 @@ export interface Verdict {
 /** Whether the rule's tool part names the call's tool. */
 export function coversTool(rule: PermissionRule, call: CallFacts): boolean {
   if (rule.mcp) {
-    if (!call.mcp || call.mcp.server !== rule.mcp.server) return false;
-    return rule.mcp.tool === undefined || starMatches(rule.mcp.tool, call.mcp.tool);
+    if (!call.mcp) return false;
+    const { server, tool } = call.mcp;
+    // The longest configured server name that prefixes the rule's decides; a deny or ask
+    // rule also holds under a shorter reading, so a name read two ways fails closed.
+    const readings = mcpReadings(rule.name, [server, ...(call.mcp.servers ?? [])]);
+    const considered = rule.list === 'allow' ? readings.slice(0, 1) : readings;
+    return considered.some(
+      (reading) =>
+        reading.server === server &&
+        (reading.tool === undefined || starMatches(reading.tool, tool)),
+    );
   }
   if (rule.tools) return rule.tools.includes(call.tool);
   return rule.name === call.tool || rule.name === call.displayName;
