@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type CallFacts, decideCall, removingRule, shellPolicyRules } from './decision.js';
+import {
+  type CallFacts,
+  decideCall,
+  normalHost,
+  removingRule,
+  shellPolicyRules,
+} from './decision.js';
 import { parseRule, rulesFromSettings } from './permission-rules.js';
 
 const bases = { projectRoot: '/ws', homeDir: '/home/me' };
@@ -157,5 +163,32 @@ describe('shellPolicyRules', () => {
     expect(rules.ask[0]?.exact).toBeUndefined();
     expect(rules.deny.map((rule) => rule.words)).toEqual([['rm'], ['*']]);
     expect(rules.allowAll).toBe(true);
+  });
+});
+
+describe('hosts and addresses', () => {
+  const fetch = (host: string) => call('web_fetch', { host });
+  it('writes a host or an address one way for comparing', () => {
+    expect(normalHost(' Example.COM. ')).toBe('example.com');
+    expect(normalHost('[::1]')).toBe('::1');
+    expect(normalHost('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(normalHost('[::ffff:7f00:1]')).toBe('127.0.0.1');
+    expect(normalHost('0:0:0:0:0:ffff:a00:102')).toBe('10.0.1.2');
+    expect(normalHost('::ffff:zz')).toBe('::ffff:zz');
+  });
+
+  it('matches an address only as itself, in any of its written forms', () => {
+    const deny = (host: string) => decide({ deny: ['WebFetch(domain:127.0.0.1)'] }, fetch(host));
+    expect(deny('127.0.0.1')?.kind).toBe('deny');
+    expect(deny('[::ffff:7f00:1]')?.kind).toBe('deny');
+    expect(deny('127.0.0.2')).toBeUndefined();
+    expect(decide({ deny: ['WebFetch(domain:0.0.1)'] }, fetch('127.0.0.1'))).toBeUndefined();
+    expect(decide({ deny: ['WebFetch(domain:[::1])'] }, fetch('::1'))?.kind).toBe('deny');
+    expect(decide({ deny: ['WebFetch(domain:*.example.com)'] }, fetch('a.example.com'))?.kind).toBe(
+      'deny',
+    );
+    expect(
+      decide({ deny: ['WebFetch(domain:*.example.com)'] }, fetch('example.com')),
+    ).toBeUndefined();
   });
 });

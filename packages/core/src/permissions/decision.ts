@@ -60,12 +60,29 @@ export function coversTool(rule: PermissionRule, call: CallFacts): boolean {
   return rule.name === call.tool || rule.name === call.displayName;
 }
 
-function hostMatches(specifier: string, host: string): boolean {
-  const wanted = specifier
-    .replace(/^domain:/, '')
+/**
+ * A host name or address as rules compare it: lower case, without brackets or a final dot,
+ * an IPv4 address mapped into IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`) as itself.
+ */
+export function normalHost(host: string): string {
+  const bare = host
     .trim()
-    .toLowerCase();
-  const actual = host.toLowerCase().replace(/\.$/, '');
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (dotted) return dotted[1]!;
+  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(bare);
+  if (!hex) return bare;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+function hostMatches(specifier: string, host: string): boolean {
+  const wanted = normalHost(specifier.replace(/^domain:/, ''));
+  const actual = normalHost(host);
+  // An address is itself alone: `domain:0.0.1` is no suffix of 127.0.0.1.
+  if (/^[\d.]+$|:/.test(actual)) return actual === wanted;
   if (wanted.startsWith('*.')) return actual.endsWith(wanted.slice(1));
   return actual === wanted || actual.endsWith(`.${wanted}`);
 }
