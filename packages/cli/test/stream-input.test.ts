@@ -15,6 +15,7 @@ import {
   type Script,
   startModelServer,
 } from '../../core/test/helpers/model-server.js';
+import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import {
   type SessionPlace,
@@ -270,8 +271,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       is_error: true,
       session_id: sessionId,
     });
-    const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(processes).not.toContain('sleep 61.25');
+    expect(await waitUntil(() => processesMatching('sleep 61.25').length === 0)).toBe(true);
     expect(existsSync(finished)).toBe(false);
 
     // The session goes on: a second turn, with the first in its history.
