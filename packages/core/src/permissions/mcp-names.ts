@@ -42,8 +42,7 @@ export function mcpReadings(ruleName: string, servers: readonly string[]): McpRe
  */
 export function ambiguousServerName(name: string, servers: readonly string[]): string | undefined {
   const other = servers.find(
-    (shorter) =>
-      shorter !== name && shorter.length < name.length && `${name}__`.startsWith(`${shorter}__`),
+    (shorter) => shorter !== name && `${name}__`.startsWith(`${shorter}__`),
   );
   if (other === undefined) return undefined;
   return `its name could be read two ways beside the server "${other}": a rule such as mcp__${name}__tool could name a tool of either. Rename one of them in mcpServers (a name without "__" is safest)`;

@@ -136,6 +136,80 @@ describe('compilePathSpecifier', () => {
   });
 });
 
+describe('details of the syntax', () => {
+  it('reads a name with a slash only at its end as a name at any depth', () => {
+    expect(covers('secrets//', '/ws/a/secrets/x')).toBe(true);
+    expect(covers('/.env', '/ws/a/.env')).toBe(false);
+    expect(covers('./.env', '/ws/a/.env')).toBe(false);
+    expect(covers('a/.env', '/ws/b/a/.env')).toBe(false);
+  });
+
+  it('drops . and empty parts after a wildcard too', () => {
+    expect(covers('/*/./x', '/ws/a/x')).toBe(true);
+    expect(covers('/*//x', '/ws/a/x')).toBe(true);
+  });
+
+  it('puts ** first, in the middle and last without gluing names together', () => {
+    expect(covers('/**/b', '/ws/ab')).toBe(false);
+    expect(covers('/**/b', '/ws/a/b')).toBe(true);
+    expect(covers('/a*/**/b', '/ws/ax/b')).toBe(true);
+    expect(covers('/a*/**/b', '/ws/axb')).toBe(false);
+    expect(covers('/a*/**/b', '/ws/ax/yb')).toBe(false);
+    expect(covers('/a*/**', '/ws/ax')).toBe(true);
+    expect(covers('/a*/**', '/ws/a')).toBe(true);
+    expect(covers('/a*/**', '/ws/b')).toBe(false);
+    expect(covers('**', '/ws')).toBe(true);
+    expect(covers('/x/**/**', '/ws/x/y')).toBe(true);
+    expect(covers('/x*/**/**', '/ws/xa/y')).toBe(true);
+  });
+
+  it('matches names with a line break in them', () => {
+    expect(covers('/a/**/x', '/ws/a/b\nc/x')).toBe(true);
+    expect(covers('/a/*', '/ws/a/b\nc')).toBe(true);
+  });
+
+  it('reads escapes inside a wildcard name', () => {
+    expect(covers('/\\*x*', '/ws/*xabc')).toBe(true);
+    expect(covers('/\\*x*', '/ws/axabc')).toBe(false);
+    expect(covers('/a\\?*', '/ws/a?b')).toBe(true);
+    expect(covers('/a\\?*', '/ws/abb')).toBe(false);
+  });
+
+  it('reads classes with ] first, escapes, negation and three members', () => {
+    expect(covers('/[!]]x', '/ws/ax')).toBe(true);
+    expect(covers('/[!]]x', '/ws/]x')).toBe(false);
+    expect(covers('/[^]]x', '/ws/]x')).toBe(false);
+    expect(covers('/[\\]].txt', '/ws/\\.txt')).toBe(false);
+    expect(covers('/[a\\-c]', '/ws/b')).toBe(false);
+    expect(covers('/[a\\-c]', '/ws/-')).toBe(true);
+    expect(covers('/[acd].txt', '/ws/b.txt')).toBe(false);
+    expect(covers('/[acd].txt', '/ws/d.txt')).toBe(true);
+    expect(covers('/[a-]x', '/ws/bx')).toBe(false);
+    expect(compilePathSpecifier('/[ab\\', bases).problem).toContain('not closed');
+    expect(compilePathSpecifier('/[]', bases).problem).toContain('not closed');
+  });
+
+  it('allows exactly 64 alternatives', () => {
+    expect(compilePathSpecifier('/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}', bases).patterns).toHaveLength(
+      64,
+    );
+  });
+
+  it('leaves the written form alone for a loop of links', () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'path-loop-'));
+    try {
+      symlinkSync(path.join(base, 'b'), path.join(base, 'a'));
+      symlinkSync(path.join(base, 'a'), path.join(base, 'b'));
+      expect(pathForms(path.join(base, 'a', 'x'))).toEqual([path.join(base, 'a', 'x')]);
+      expect(compilePathSpecifier(`/${base}/a/**`, bases).patterns[0]?.roots).toEqual([
+        path.join(base, 'a'),
+      ]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('escapeForPattern', () => {
   it('writes a folder so that a rule reads each of its characters as itself', () => {
     for (const name of ['repo (1)', '[a]', '{b,c}', '@(x)', '!x', 'a*b?', '+(y)', 'a\\b']) {
@@ -158,6 +232,8 @@ describe('expandBraces', () => {
     expect(expandBraces('{a,b')).toEqual(['{a,b']);
     expect(expandBraces('x{,y}')).toEqual(['x', 'xy']);
     expect(expandBraces('{a}{b,c}')).toEqual(['{a}b', '{a}c']);
+    expect(expandBraces('{a\\,b,c}')).toEqual(['a\\,b', 'c']);
+    expect(expandBraces('{a,\\}}')).toEqual(['a', '\\}']);
   });
 });
 

@@ -40,24 +40,21 @@ export interface CompiledPathSpecifier {
 /** At most this many alternatives from `{a,b}` in one specifier. */
 const MAX_ALTERNATIVES = 64;
 
-class PatternError extends Error {}
-
 /**
- * Compiles a specifier. When it cannot be read (an unclosed `[`, a `..` after a wildcard),
+ * Compiles a specifier (trimmed by the rule parser). When it cannot be read (an unclosed `[`, a `..` after a wildcard),
  * `problem` says why, and the patterns are its literal folder covering everything below it:
  * a deny or ask rule stays at least as strict as meant; an allow rule's caller drops it.
  */
 export function compilePathSpecifier(specifier: string, bases: PathBases): CompiledPathSpecifier {
   try {
-    const patterns = expandBraces(specifier.trim()).map((one) => compileOne(one, bases));
+    const patterns = expandBraces(specifier).map((one) => compileOne(one, bases));
     return { specifier, patterns };
   } catch (error) {
-    if (!(error instanceof PatternError)) throw error;
-    const literal = literalFolderOf(specifier.trim(), bases);
+    const literal = literalFolderOf(specifier, bases);
     return {
       specifier,
       patterns: [{ roots: canonicalForms(literal) }],
-      problem: error.message,
+      problem: (error as Error).message,
     };
   }
 }
@@ -68,11 +65,9 @@ export function patternCovers(pattern: CompiledPathPattern, file: string): boole
     if (!isWithin(root, file)) continue;
     if (!pattern.rest) return true;
     // The path or a folder above it (below the root) matches: a folder covers its contents.
-    let relative = path.relative(root, file);
-    while (relative !== '' && relative !== '.') {
-      if (pattern.rest.test(relative)) return true;
-      relative = path.dirname(relative);
-    }
+    const parts = path.relative(root, file).split(path.sep);
+    for (let count = parts.length; count > 0; count--)
+      if (pattern.rest.test(parts.slice(0, count).join('/'))) return true;
   }
   return false;
 }
@@ -131,12 +126,12 @@ function compileOne(specifier: string, bases: PathBases): CompiledPathPattern {
   for (; index < segments.length && !anyDepth; index++) {
     const segment = segments[index]!;
     if (hasWildcard(segment)) break;
-    const plain = withoutEscapes(segment);
-    root = plain === '..' ? path.dirname(root) : path.join(root, plain);
+    // path.join applies `..` itself (never above `/`).
+    root = path.join(root, withoutEscapes(segment));
   }
   const rest = anyDepth ? ['**', ...segments] : segments.slice(index);
   if (rest.some((segment) => segment === '..'))
-    throw new PatternError('".." after a wildcard cannot be resolved to a folder');
+    throw new Error('".." after a wildcard cannot be resolved to a folder');
   if (rest.length === 0 || (rest.length === 1 && rest[0] === '**'))
     return { roots: canonicalForms(root) };
   return { roots: canonicalForms(root), rest: new RegExp(`^${restSource(rest)}$`, 's') };
@@ -146,10 +141,10 @@ function compileOne(specifier: string, bases: PathBases): CompiledPathPattern {
 function literalFolderOf(specifier: string, bases: PathBases): string {
   const { base, segments, anyDepth } = locate(specifier, bases);
   let root = path.resolve(base);
-  if (anyDepth) return root;
-  for (const segment of segments) {
+  // A bare name's only segment is the one that failed, so it stays at the project root.
+  for (const segment of anyDepth ? [] : segments) {
     if (/[*?[\\{]/.test(segment)) break;
-    root = segment === '..' ? path.dirname(root) : path.join(root, segment);
+    root = path.join(root, segment);
   }
   return root;
 }
@@ -178,7 +173,7 @@ function segmentSource(segment: string): string {
   for (let i = 0; i < segment.length; i++) {
     const char = segment[i]!;
     if (char === '\\') {
-      if (i + 1 >= segment.length) throw new PatternError('it ends with a lone "\\"');
+      if (i + 1 >= segment.length) throw new Error('it ends with a lone "\\"');
       source += escapeRegex(segment[++i]!);
     } else if (char === '*') {
       // `**` inside a name is two stars, as in .gitignore: any characters but `/`.
@@ -207,7 +202,7 @@ function classEnd(segment: string, start: number): number {
     if (segment[i] === '\\') i++;
     else if (segment[i] === ']') return i;
   }
-  throw new PatternError('a "[" is not closed by "]" (write "\\[" for the character itself)');
+  throw new Error('a "[" is not closed by "]" (write "\\[" for the character itself)');
 }
 
 function classSource(body: string): string {
@@ -260,9 +255,7 @@ export function expandBraces(specifier: string): string[] {
     for (const one of expandBraces(specifier.slice(0, start) + option + specifier.slice(end + 1))) {
       expanded.push(one);
       if (expanded.length > MAX_ALTERNATIVES)
-        throw new PatternError(
-          `its {...} alternatives make more than ${MAX_ALTERNATIVES} patterns`,
-        );
+        throw new Error(`its {...} alternatives make more than ${MAX_ALTERNATIVES} patterns`);
     }
   }
   return expanded;
