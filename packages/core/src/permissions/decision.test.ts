@@ -140,6 +140,7 @@ describe('decideCall', () => {
     expect(decide({ deny: ['Bash(rm:*)'] }, shell)).toBeUndefined();
     expect(decide({ allow: ['Bash'] }, shell)?.kind).toBe('allow');
     expect(decide({ allow: ['Bash'], ask: ['Bash(git push:*)'] }, shell)).toBeUndefined();
+    expect(decide({ deny: ['Bash'], ask: ['Bash(git push:*)'] }, shell)?.kind).toBe('deny');
   });
 });
 
@@ -238,6 +239,9 @@ describe('the rest of the decision', () => {
     expect(decide({ deny: ['Task(reviewer)'] }, call('task'))).toBeUndefined();
     const shell = call('run_shell_command', { value: 'rm:*' });
     expect(decide({ deny: ['Bash(rm:*)'] }, shell)).toBeUndefined();
+    const shellWithPath = call('run_shell_command', { paths: ['/ws/rm:x'] });
+    expect(decide({ deny: ['Bash(rm:*)'] }, shellWithPath)).toBeUndefined();
+    expect(decide({ deny: ['Task(undef*)'] }, call('task'))).toBeUndefined();
   });
 
   it('needs a path for a path rule, and an allow rule it cannot read allows nothing', () => {
@@ -259,6 +263,7 @@ describe('the rest of the decision', () => {
     const shell = call('run_shell_command');
     expect(decide({ allow: ['Bash'] }, shell)?.kind).toBe('allow');
     expect(decide({ allow: ['Bash'], ask: ['Bash(git push:*)'] }, shell)).toBeUndefined();
+    expect(decide({ deny: ['Bash'], ask: ['Bash(git push:*)'] }, shell)?.kind).toBe('deny');
     expect(decide({ allow: ['Read'], ask: ['Bash(x)'] }, read('/ws/a'))?.kind).toBe('allow');
     const rules = rulesFromSettings({ permissions: { deny: ['Bash(rm:*)', 'Read'] } });
     expect(removingRule(rules, shell)).toBeUndefined();

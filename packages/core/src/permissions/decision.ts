@@ -100,7 +100,7 @@ export function compiledPathRule(rule: PermissionRule, bases: PathBases): Compil
   const key = `${bases.projectRoot}\0${bases.homeDir}`;
   const cached = compiledRules.get(rule);
   if (cached?.key === key) return cached.compiled;
-  const compiled = compilePathSpecifier(rule.specifier ?? '', bases);
+  const compiled = compilePathSpecifier(rule.specifier!, bases);
   compiledRules.set(rule, { key, compiled });
   return compiled;
 }

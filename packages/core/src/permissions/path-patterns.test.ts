@@ -185,6 +185,13 @@ describe('details of the syntax', () => {
     expect(covers('/[acd].txt', '/ws/b.txt')).toBe(false);
     expect(covers('/[acd].txt', '/ws/d.txt')).toBe(true);
     expect(covers('/[a-]x', '/ws/bx')).toBe(false);
+    expect(covers('/[a]]', '/ws/a]')).toBe(true);
+    expect(covers('/[^]]x', '/ws/ax')).toBe(true);
+    expect(covers('/[abc]x', '/ws/ax')).toBe(true);
+    expect(covers('/[!-a]', '/ws/0')).toBe(true);
+    expect(covers('/[!-a]', '/ws/-')).toBe(false);
+    expect(covers('/[!a-]', '/ws/-')).toBe(false);
+    expect(covers('/[!a-]', '/ws/0')).toBe(true);
     expect(compilePathSpecifier('/[ab\\', bases).problem).toContain('not closed');
     expect(compilePathSpecifier('/[]', bases).problem).toContain('not closed');
   });

@@ -66,8 +66,8 @@ export function patternCovers(pattern: CompiledPathPattern, file: string): boole
     if (!pattern.rest) return true;
     // The path or a folder above it (below the root) matches: a folder covers its contents.
     const parts = path.relative(root, file).split(path.sep);
-    for (let count = parts.length; count > 0; count--)
-      if (pattern.rest.test(parts.slice(0, count).join('/'))) return true;
+    const { rest } = pattern;
+    if (parts.some((_, index) => rest.test(parts.slice(0, index + 1).join('/')))) return true;
   }
   return false;
 }
@@ -114,7 +114,8 @@ function locate(specifier: string, bases: PathBases): Located {
   if (trimmed.startsWith('//')) return { base: '/', segments: split(trimmed), anyDepth: false };
   if (trimmed === '~' || trimmed.startsWith('~/'))
     return { base: bases.homeDir, segments: split(trimmed.slice(1)), anyDepth: false };
-  const anyDepth = !trimmed.startsWith('/') && !trimmed.startsWith('./') && !trimmed.includes('/');
+  // `/x` and `./x` have a slash too: only a bare name matches at any depth.
+  const anyDepth = !trimmed.includes('/');
   return { base: bases.projectRoot, segments: split(trimmed), anyDepth };
 }
 
@@ -155,7 +156,8 @@ function restSource(segments: string[]): string {
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
     if (segment === '**') {
-      if (last) source += needSeparator ? '(?:/.*)?' : '.*';
+      // After a name, nothing: a folder covers its contents anyway (patternCovers).
+      if (last) source += needSeparator ? '' : '.*';
       else source += needSeparator ? '/(?:.*/)?' : '(?:.*/)?';
       needSeparator = false;
       return;
@@ -214,24 +216,19 @@ function classSource(body: string): string {
   }
   let members = '';
   for (; i < body.length; i++) {
-    let char = body[i]!;
-    if (char === '\\' && i + 1 < body.length) char = body[++i]!;
-    else if (char === '-' && members !== '' && i + 1 < body.length) {
-      members += '-';
-      continue;
-    }
-    members += char.replace(/[\\\]^-]/g, '\\$&');
+    const char = body[i]!;
+    // A `-` between members is a range; first, it is itself (escaped, since `/` comes
+    // before it in a negated class); last, a regular expression reads it as itself too.
+    if (char === '-' && members !== '') members += '-';
+    // classEnd skipped the character after a `\`, so one always follows it here.
+    else members += (char === '\\' ? body[++i]! : char).replace(/[\\\]^-]/g, '\\$&');
   }
   // A class never matches the separator, negated or not.
   return negate ? `[^/${members}]` : `(?!/)[${members}]`;
 }
 
 function hasWildcard(segment: string): boolean {
-  for (let i = 0; i < segment.length; i++) {
-    if (segment[i] === '\\') i++;
-    else if ('*?['.includes(segment[i]!)) return true;
-  }
-  return false;
+  return /[*?[]/.test(segment.replace(/\\./gs, ''));
 }
 
 function withoutEscapes(segment: string): string {
