@@ -1,9 +1,13 @@
 /**
  * `toolhost mcp --http`: streamable HTTP (on 127.0.0.1 unless --host says otherwise) as a
  * service for many clients. Every MCP request carries the bearer token and names this
- * service in its Host and Origin (allowed-hosts.ts); `/healthz` answers without one. Sessions live in HttpSessions (idle expiry, a cap); a client that drops the
- * connection of a call has the call cancelled; a stop signal stops accepting, lets calls
- * finish within a grace period, cancels the rest, closes every session and exits 0.
+ * service in its Host and Origin (allowed-hosts.ts); `/healthz` answers without one.
+ * Sessions live in HttpSessions (idle expiry, a cap at which the least recently used idle
+ * session makes room); open streams whose client stopped reading are closed
+ * (stream-watch.ts); a body declared too large is refused before it is read; a client
+ * that drops the connection of a call has the call cancelled; a stop signal stops
+ * accepting, lets calls finish within a grace period, cancels the rest, closes every
+ * session and exits 0.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
