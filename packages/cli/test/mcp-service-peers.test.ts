@@ -2,17 +2,27 @@
  * `toolhost mcp --http` and the processes around it, against the installed command on
  * 127.0.0.1: a client frozen with SIGSTOP (its GET stream open, unread) loses its session;
  * toolhost as an MCP client (`tools`, `call`, `mcp` serving another server's tools) ends
- * the HTTP sessions it opened; start-up failures are one line and exit 2.
+ * the HTTP sessions it opened, and `call` on a terminal asks the service's questions there;
+ * start-up failures are one line and exit 2.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../core/test/helpers/processes.js';
-import { health, mcpServicePerTest, sessionsReach, TOKEN } from './helpers/mcp-service.js';
-import { runCliAsync } from './run-cli.js';
+import {
+  health,
+  jsonLines,
+  mcpServicePerTest,
+  sessionsReach,
+  TOKEN,
+} from './helpers/mcp-service.js';
+import { hasTmux, startToolhostInTmux, tmuxSkipReason } from './helpers/tmux.js';
+import { CLI, runCliAsync } from './run-cli.js';
 
 const service = mcpServicePerTest();
 const cleanups: (() => void)[] = [];
@@ -52,6 +62,19 @@ setInterval(() => undefined, 60_000);
   return { child, ready: () => out.includes('ready') };
 }
 
+/** A client's settings naming the service as the MCP server `svc`. */
+function clientSettings(home: string, url: string): void {
+  mkdirSync(path.join(home, '.toolhost'));
+  writeFileSync(
+    path.join(home, '.toolhost', 'settings.json'),
+    JSON.stringify({
+      mcpServers: {
+        svc: { httpUrl: url, headers: { Authorization: `Bearer ${TOKEN}` }, trust: true },
+      },
+    }),
+  );
+}
+
 describe('toolhost mcp --http: a client that stops reading', () => {
   it('frees the session of a client stopped with SIGSTOP', { timeout: 60_000 }, async () => {
     const url = await service.start('--keep-alive', '1', '--session-idle-timeout', '2');
@@ -67,20 +90,11 @@ describe('toolhost mcp --http: a client that stops reading', () => {
 
 describe('toolhost as an MCP client of the service', () => {
   it('ends its session when `tools`, `call` and `mcp` are done', { timeout: 90_000 }, async () => {
-    const url = await service.start();
+    const url = await service.start('--log-json');
     const home = tempDir();
     const project = tempDir();
     writeFileSync(path.join(project, 'note.txt'), 'written for the client\n');
-    const settings = path.join(home, '.toolhost');
-    await import('node:fs').then(({ mkdirSync }) => mkdirSync(settings));
-    writeFileSync(
-      path.join(settings, 'settings.json'),
-      JSON.stringify({
-        mcpServers: {
-          svc: { httpUrl: url, headers: { Authorization: `Bearer ${TOKEN}` }, trust: true },
-        },
-      }),
-    );
+    clientSettings(home, url);
     const options = { cwd: project, home };
     const tools = await runCliAsync(['tools', '--root', project], options);
     expect(tools.stdout).toContain('svc__read_file');
@@ -100,11 +114,64 @@ describe('toolhost as an MCP client of the service', () => {
     expect((await health(url)).body.sessions).toBe(0);
 
     // `toolhost mcp` over stdio serves the service's tools too; its end ends that session.
-    const served = await runCliAsync(['mcp', '--root', project], { ...options, input: '' });
-    expect(served.code, served.stderr).toBe(0);
-    expect((await health(url)).body.sessions).toBe(0);
+    const proxy = new Client({ name: 'proxy-client', version: '1.0.0' });
+    await proxy.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--root', project],
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+        },
+      }),
+    );
+    const deadline = Date.now() + 20_000;
+    let names: string[] = [];
+    while (!names.includes('svc__read_file') && Date.now() < deadline) {
+      names = (await proxy.listTools()).tools.map((tool) => tool.name);
+      await new Promise((wake) => setTimeout(wake, 200));
+    }
+    expect(names).toContain('svc__read_file');
+    expect((await health(url)).body.sessions).toBe(1);
+    await proxy.close();
+    expect(await sessionsReach(url, 0, 10_000)).toBe(true);
+    // Each of the three opened a session of its own and ended it.
+    const events = jsonLines(service.server.stderr());
+    expect(events.filter((e) => e.event === 'session_start')).toHaveLength(3);
+    expect(events.filter((e) => e.event === 'session_end' && e.reason === 'delete')).toHaveLength(
+      3,
+    );
   });
 });
+
+describe.skipIf(!hasTmux)(
+  `toolhost call on a terminal, against the service${tmuxSkipReason}`,
+  () => {
+    it("asks the service's approval question on the terminal and writes once allowed", {
+      timeout: 90_000,
+    }, async () => {
+      // Without --approval-mode yolo the service asks its client before a write.
+      const url = await service.start('--approval-mode', 'default');
+      const home = tempDir();
+      const project = tempDir();
+      clientSettings(home, url);
+      const target = path.join(service.dirs.root, 'asked.txt');
+      const terminal = startToolhostInTmux(
+        ['call', 'svc__write_file', JSON.stringify({ file_path: target, content: 'allowed' })],
+        { cwd: project, home },
+      );
+      cleanups.push(() => terminal.close());
+      await terminal.waitFor('Allow this? 1) Yes, this once');
+      expect(existsSync(target)).toBe(false);
+      terminal.type('1');
+      terminal.press('Enter');
+      expect(await terminal.waitForExit()).toBe(0);
+      expect(readFileSync(target, 'utf8')).toBe('allowed');
+      expect((await health(url)).body.sessions).toBe(0);
+    });
+  },
+);
 
 describe('toolhost mcp --http: start-up failures', () => {
   it('says in one line what is wrong and exits 2: port in use, foreign address, bad token file', {
