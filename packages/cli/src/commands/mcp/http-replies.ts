@@ -130,3 +130,18 @@ export function requestIds(body: unknown): (string | number)[] {
       : [];
   });
 }
+
+/** Whether a body holds only answers to the server's own requests (a ping's, a question's). */
+export function onlyAnswers(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (message) =>
+        typeof message === 'object' &&
+        message !== null &&
+        !('method' in message) &&
+        ('result' in message || 'error' in message),
+    )
+  );
+}

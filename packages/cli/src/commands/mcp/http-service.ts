@@ -22,6 +22,7 @@ import { hostPolicy } from './allowed-hosts.js';
 import {
   declaresTooMuch,
   MAX_BODY_BYTES,
+  onlyAnswers,
   PARSE_ERROR,
   readJsonBody,
   replyAndClose,
@@ -214,7 +215,8 @@ export async function serveHttp(
     }
     const live = session;
     const ids = requestIds(body);
-    const untrack = sessions.track(live, req, res, ids);
+    // Answering the server's pings is not using the session: it does not make it recent.
+    const untrack = sessions.track(live, req, res, ids, !onlyAnswers(body));
     res.on('close', () => {
       // The client went away before its answer: the call stops as if it had been cancelled.
       if (!res.writableFinished) {

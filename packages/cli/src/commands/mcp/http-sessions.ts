@@ -142,12 +142,14 @@ export class HttpSessions {
     req: http.IncomingMessage,
     res: http.ServerResponse,
     ids: (string | number)[],
+    /** Whether the request is the client's own use (false for answers to the server). */
+    use = true,
   ): () => void {
     const busy = req.method !== 'GET';
     session.openRequests++;
     if (busy) session.openPosts++;
     session.responses.add(res);
-    session.lastSeen = Date.now();
+    if (use) session.lastSeen = Date.now();
     for (const id of ids) session.inFlight.add(id);
     let done = false;
     return () => {
@@ -156,7 +158,7 @@ export class HttpSessions {
       session.openRequests--;
       if (busy) session.openPosts--;
       session.responses.delete(res);
-      session.lastSeen = Date.now();
+      if (use) session.lastSeen = Date.now();
       for (const id of ids) session.inFlight.delete(id);
     };
   }
