@@ -112,6 +112,13 @@ describe('toolhost as an MCP client of the service', () => {
     );
     expect(call.code, call.stderr).toBe(0);
     expect((await health(url)).body.sessions).toBe(0);
+    // A built-in's call may end while the server is still being connected.
+    const local = await runCliAsync(
+      ['call', 'read_file', JSON.stringify({ absolute_path: path.join(project, 'note.txt') })],
+      options,
+    );
+    expect(local.code, local.stderr).toBe(0);
+    expect((await health(url)).body.sessions).toBe(0);
 
     // `toolhost mcp` over stdio serves the service's tools too; its end ends that session.
     const proxy = new Client({ name: 'proxy-client', version: '1.0.0' });
@@ -136,12 +143,13 @@ describe('toolhost as an MCP client of the service', () => {
     expect((await health(url)).body.sessions).toBe(1);
     await proxy.close();
     expect(await sessionsReach(url, 0, 10_000)).toBe(true);
-    // Each of the three opened a session of its own and ended it.
+    // Each session opened was ended by its client (the built-in's call may end before its
+    // connection opened one).
     const events = jsonLines(service.server.stderr());
-    expect(events.filter((e) => e.event === 'session_start')).toHaveLength(3);
-    expect(events.filter((e) => e.event === 'session_end' && e.reason === 'delete')).toHaveLength(
-      3,
-    );
+    const started = events.filter((e) => e.event === 'session_start').length;
+    expect(started).toBeGreaterThanOrEqual(3);
+    const ended = events.filter((e) => e.event === 'session_end' && e.reason === 'delete');
+    expect(ended).toHaveLength(started);
   });
 });
 
