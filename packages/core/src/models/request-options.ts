@@ -8,6 +8,7 @@
 import OpenAI from 'openai';
 import { defaultMaxOutputTokens, type ModelEndpoint } from './endpoint.js';
 import type { ModelRequest } from './model-types.js';
+import { knownOutputCap, wantsCompletionTokens } from './output-caps.js';
 import { estimateJsonTokens } from './token-usage.js';
 import { HttpStatusError } from './wire/http-stream.js';
 
@@ -17,11 +18,16 @@ const MIN_OUTPUT_TOKENS = 256;
 export class RequestOptions {
   /** Ask streamed answers for usage. */
   askForUsage = true;
-  private tokenField: 'max_tokens' | 'max_completion_tokens' | undefined = 'max_tokens';
-  /** The most the model allows, when a refusal said so. */
+  private tokenField: 'max_tokens' | 'max_completion_tokens' | undefined;
+  /** The most the model allows: known by its name, or since a refusal said so. */
   private outputCap: number | undefined;
 
-  constructor(private readonly endpoint: ModelEndpoint) {}
+  constructor(private readonly endpoint: ModelEndpoint) {
+    this.tokenField = wantsCompletionTokens(endpoint.baseUrl)
+      ? 'max_completion_tokens'
+      : 'max_tokens';
+    this.outputCap = knownOutputCap(endpoint.model);
+  }
 
   /**
    * The answer-length field: the request's or settings' figure, else one derived from the

@@ -22,6 +22,7 @@ const ERROR_STATUS: Readonly<Record<string, number>> = {
   invalid_request_error: 400,
   authentication_error: 401,
   permission_error: 403,
+  billing_error: 402,
   not_found_error: 404,
   request_too_large: 413,
   rate_limit_error: 429,
@@ -36,6 +37,7 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   max_tokens: 'length',
   refusal: 'content_filter',
   pause_turn: 'stop',
+  model_context_window_exceeded: 'length',
 };
 
 interface AnthropicUsage {
@@ -51,7 +53,14 @@ type AnthropicEvent =
   | {
       type: 'content_block_start';
       index: number;
-      content_block: { type: string; id?: string; name?: string; text?: string; thinking?: string };
+      content_block: {
+        type: string;
+        id?: string;
+        name?: string;
+        text?: string;
+        thinking?: string;
+        input?: unknown;
+      };
     }
   | {
       type: 'content_block_delta';
@@ -87,8 +96,11 @@ export class AnthropicClient implements WireClient {
     const model = request.model ?? this.endpoint.model;
     const body = toAnthropicBody(request, model, this.requestOptions.outputTokens(request));
     const assembler = new StreamAssembler(options.onEvent);
-    /** Tool-use blocks by their block index, with whether input JSON arrived for them. */
-    const toolBlocks = new Map<number, { call: number; gotInput: boolean }>();
+    /**
+     * Tool-use blocks by their block index, with whether input JSON arrived for them and the
+     * input the block started with (the API starts with `{}`; some gateways give it whole).
+     */
+    const toolBlocks = new Map<number, { call: number; gotInput: boolean; startInput: unknown }>();
     let usage: AnthropicUsage = {};
     const events = postEventStream({
       url: this.url(),
@@ -115,7 +127,7 @@ export class AnthropicClient implements WireClient {
           const block = event.content_block;
           if (block.type === 'tool_use') {
             const call = toolBlocks.size;
-            toolBlocks.set(event.index, { call, gotInput: false });
+            toolBlocks.set(event.index, { call, gotInput: false, startInput: block.input });
             assembler.addDelta({
               tool_calls: [
                 { index: call, id: block.id ?? null, function: { name: block.name ?? '' } },
@@ -147,10 +159,12 @@ export class AnthropicClient implements WireClient {
         }
         case 'content_block_stop': {
           const block = toolBlocks.get(event.index);
-          // A tool called without input streams no JSON at all.
+          // A tool called without input streams no JSON at all; a gateway may have given it whole.
           if (block && !block.gotInput)
             assembler.addDelta({
-              tool_calls: [{ index: block.call, function: { arguments: '{}' } }],
+              tool_calls: [
+                { index: block.call, function: { arguments: wholeInput(block.startInput) } },
+              ],
             });
           break;
         }
@@ -159,6 +173,8 @@ export class AnthropicClient implements WireClient {
             assembler.setFinishReason(
               STOP_REASONS[event.delta.stop_reason] ?? event.delta.stop_reason,
             );
+          if (event.delta.stop_reason === 'refusal')
+            assembler.setStop({ kind: 'refusal', reason: 'refusal' });
           usage = { ...usage, ...definedOnly(event.usage ?? {}) };
           break;
         case 'message_stop':
@@ -181,6 +197,11 @@ export class AnthropicClient implements WireClient {
     }
     return assembler.finish(model, (response) => estimateUsage(request, response));
   }
+}
+
+/** The JSON text of a tool input a block started with (`{}` when it gave none). */
+function wholeInput(input: unknown): string {
+  return input && typeof input === 'object' && !Array.isArray(input) ? JSON.stringify(input) : '{}';
 }
 
 function definedOnly(usage: AnthropicUsage): AnthropicUsage {
