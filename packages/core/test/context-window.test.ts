@@ -219,4 +219,17 @@ describe('compression against the server’s real size', () => {
     expect(harness!.events.some((e) => e.type === 'compressed')).toBe(true);
     expect(harness!.server.refusals.map((r) => r.type)).toEqual(['exceed_context_size_error']);
   });
+
+  it('reports a first prompt larger than the learned window with both sizes, and no false notice', async () => {
+    const loop = await readingHarness(0, { contextSize: 2_000 });
+    const result = await loop.run(`Summarise: ${'word '.repeat(4_000)}`, signal());
+    expect(result.status).toBe('error');
+    expect(result.message).toMatch(
+      /does not fit the model's context \(the request has \d+ tokens, the context 2000\)/,
+    );
+    const notices = harness!.events.filter(
+      (e): e is Extract<AgentEvent, { type: 'notice' }> => e.type === 'notice',
+    );
+    expect(notices.map((n) => n.message).join('\n')).not.toMatch(/trying once more/);
+  });
 });
