@@ -10,10 +10,11 @@ import type { ModelEndpoint } from '../endpoint.js';
 import type { ModelRequest, ModelResponse } from '../model-types.js';
 import { RequestOptions } from '../request-options.js';
 import { StreamAssembler } from '../stream-assembler.js';
+import { anthropicThinking } from '../thinking.js';
 import { estimateUsage } from '../usage-estimate.js';
 import { postEventStream } from '../wire/http-stream.js';
 import type { AttemptOptions, WireClient } from '../wire/wire-client.js';
-import { toAnthropicBody } from './anthropic-messages.js';
+import { type ThinkingBlock, toAnthropicBody } from './anthropic-messages.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -59,13 +60,21 @@ type AnthropicEvent =
         name?: string;
         text?: string;
         thinking?: string;
+        signature?: string;
+        data?: string;
         input?: unknown;
       };
     }
   | {
       type: 'content_block_delta';
       index: number;
-      delta: { type: string; text?: string; partial_json?: string; thinking?: string };
+      delta: {
+        type: string;
+        text?: string;
+        partial_json?: string;
+        thinking?: string;
+        signature?: string;
+      };
     }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta: { stop_reason?: string | null }; usage?: AnthropicUsage }
@@ -74,6 +83,8 @@ type AnthropicEvent =
 export class AnthropicClient implements WireClient {
   readonly keyHint = "ANTHROPIC_API_KEY or the model's key in settings";
   private readonly requestOptions: RequestOptions;
+  /** Thinking blocks by the first call id of the turn they led to, sent back with it. */
+  private readonly thinkingBlocks = new Map<string, ThinkingBlock[]>();
 
   constructor(
     private readonly endpoint: ModelEndpoint,
@@ -94,7 +105,14 @@ export class AnthropicClient implements WireClient {
 
   async attempt(request: ModelRequest, options: AttemptOptions): Promise<ModelResponse> {
     const model = request.model ?? this.endpoint.model;
-    const body = toAnthropicBody(request, model, this.requestOptions.outputTokens(request));
+    const maxTokens = this.requestOptions.outputTokens(request);
+    const body = toAnthropicBody(request, model, maxTokens, {
+      param: anthropicThinking(this.requestOptions.thinking(), maxTokens),
+      blocks: this.thinkingBlocks,
+    });
+    /** This answer's thinking blocks by block index, in order. */
+    const thinking = new Map<number, ThinkingBlock>();
+    const callIds: string[] = [];
     const assembler = new StreamAssembler(options.onEvent);
     /**
      * Tool-use blocks by their block index, with whether input JSON arrived for them and the
@@ -127,6 +145,7 @@ export class AnthropicClient implements WireClient {
           const block = event.content_block;
           if (block.type === 'tool_use') {
             const call = toolBlocks.size;
+            if (block.id) callIds.push(block.id);
             toolBlocks.set(event.index, { call, gotInput: false, startInput: block.input });
             assembler.addDelta({
               tool_calls: [
@@ -135,8 +154,15 @@ export class AnthropicClient implements WireClient {
             });
           } else if (block.type === 'text' && block.text) {
             assembler.addDelta({ content: block.text });
-          } else if (block.type === 'thinking' && block.thinking) {
-            assembler.addDelta({ reasoning_content: block.thinking });
+          } else if (block.type === 'thinking') {
+            thinking.set(event.index, {
+              type: 'thinking',
+              thinking: block.thinking ?? '',
+              signature: block.signature ?? '',
+            });
+            if (block.thinking) assembler.addDelta({ reasoning_content: block.thinking });
+          } else if (block.type === 'redacted_thinking' && block.data) {
+            thinking.set(event.index, { type: 'redacted_thinking', data: block.data });
           }
           break;
         }
@@ -144,9 +170,14 @@ export class AnthropicClient implements WireClient {
           const delta = event.delta;
           if (delta.type === 'text_delta' && delta.text)
             assembler.addDelta({ content: delta.text });
-          else if (delta.type === 'thinking_delta' && delta.thinking)
+          else if (delta.type === 'thinking_delta' && delta.thinking) {
+            const block = thinking.get(event.index);
+            if (block?.type === 'thinking') block.thinking += delta.thinking;
             assembler.addDelta({ reasoning_content: delta.thinking });
-          else if (delta.type === 'input_json_delta') {
+          } else if (delta.type === 'signature_delta' && delta.signature) {
+            const block = thinking.get(event.index);
+            if (block?.type === 'thinking') block.signature += delta.signature;
+          } else if (delta.type === 'input_json_delta') {
             const block = toolBlocks.get(event.index);
             if (block && delta.partial_json) {
               block.gotInput = true;
@@ -185,6 +216,10 @@ export class AnthropicClient implements WireClient {
     if (!stopped || !assembler.finished) {
       throw new Error('the stream ended before the answer was complete (no message_stop)');
     }
+    const signed = [...thinking.values()].filter(
+      (block) => block.type === 'redacted_thinking' || block.signature,
+    );
+    if (callIds[0] && signed.length > 0) this.thinkingBlocks.set(callIds[0], signed);
     if (usage.input_tokens !== undefined && usage.input_tokens !== null) {
       const read = usage.cache_read_input_tokens ?? 0;
       const written = usage.cache_creation_input_tokens ?? 0;

@@ -11,6 +11,7 @@ import type { ModelEndpoint } from '../endpoint.js';
 import type { ModelRequest, ModelResponse } from '../model-types.js';
 import { RequestOptions } from '../request-options.js';
 import { StreamAssembler } from '../stream-assembler.js';
+import { GEMINI_BUDGETS } from '../thinking.js';
 import { estimateUsage } from '../usage-estimate.js';
 import { postEventStream } from '../wire/http-stream.js';
 import type { AttemptOptions, WireClient } from '../wire/wire-client.js';
@@ -87,11 +88,13 @@ export class GeminiClient implements WireClient {
 
   async attempt(request: ModelRequest, options: AttemptOptions): Promise<ModelResponse> {
     const model = request.model ?? this.endpoint.model;
+    const thinking = this.requestOptions.thinking();
     const body = toGeminiBody(
       request,
       this.requestOptions.outputTokens(request),
       this.signatures,
       this.givenIds,
+      thinking && GEMINI_BUDGETS[thinking],
     );
     const assembler = new StreamAssembler(options.onEvent);
     const events = postEventStream({

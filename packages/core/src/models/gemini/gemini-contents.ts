@@ -40,7 +40,11 @@ export interface GeminiRequestBody {
       parametersJsonSchema?: unknown;
     }>;
   }>;
-  generationConfig: { maxOutputTokens?: number; temperature?: number };
+  generationConfig: {
+    maxOutputTokens?: number;
+    temperature?: number;
+    thinkingConfig?: { includeThoughts: boolean; thinkingBudget: number };
+  };
 }
 
 /**
@@ -54,6 +58,8 @@ export function toGeminiBody(
   maxOutputTokens: number,
   signatures: ReadonlyMap<string, string>,
   givenIds: ReadonlySet<string> = new Set(),
+  /** The thinking budget asked for (settings model.thinking), with thought summaries. */
+  thinkingBudget?: number,
 ): GeminiRequestBody {
   const names = callNamesById(request.messages);
   const contents: GeminiContent[] = [];
@@ -80,6 +86,7 @@ export function toGeminiBody(
     generationConfig: {
       maxOutputTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(thinkingBudget ? { thinkingConfig: { includeThoughts: true, thinkingBudget } } : {}),
     },
   };
 }

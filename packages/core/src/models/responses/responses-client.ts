@@ -109,6 +109,7 @@ export class ResponsesClient implements WireClient {
     const body = toResponsesBody(request, model, this.requestOptions.outputTokens(request), {
       reasoning: this.reasoning,
       include: this.askForReasoning,
+      effort: this.requestOptions.thinking(),
     });
     const reasoningItems: ReasoningItem[] = [];
     const callIds: string[] = [];

@@ -48,6 +48,7 @@ export interface ResponsesRequestBody {
   max_output_tokens: number;
   temperature?: number;
   include?: Array<'reasoning.encrypted_content'>;
+  reasoning?: { effort: 'low' | 'medium' | 'high'; summary: 'auto' };
   store: false;
   stream: true;
 }
@@ -57,7 +58,12 @@ export function toResponsesBody(
   model: string,
   maxOutputTokens: number,
   /** Reasoning items by the first call id of their turn, and whether to ask for them. */
-  kept: { reasoning?: ReadonlyMap<string, ReasoningItem[]>; include?: boolean } = {},
+  kept: {
+    reasoning?: ReadonlyMap<string, ReasoningItem[]>;
+    include?: boolean;
+    /** The reasoning effort asked for (settings model.thinking), with its summaries shown. */
+    effort?: 'low' | 'medium' | 'high' | undefined;
+  } = {},
 ): ResponsesRequestBody {
   const input: ResponsesInputItem[] = [];
   for (const message of request.messages) {
@@ -108,6 +114,7 @@ export function toResponsesBody(
     max_output_tokens: maxOutputTokens,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(kept.include ? { include: ['reasoning.encrypted_content' as const] } : {}),
+    ...(kept.effort ? { reasoning: { effort: kept.effort, summary: 'auto' as const } } : {}),
     store: false,
     stream: true,
   };
