@@ -169,14 +169,13 @@ describe('retry delays the server asks for', () => {
       { status: 429, message: '', body: geminiQuota('1s') },
       { text: 'Now it works.' },
     ]);
-    const events: AgentEvent[] = [];
-    const loop = harness.loop();
-    const result = await loop.run('hi', never());
-    events.push(...harness.events);
+    const result = await harness.loop().run('hi', never());
     expect(result).toMatchObject({ status: 'success', text: 'Now it works.' });
-    const retry = events.find((event) => event.type === 'retry');
+    const retry = harness.events.find(
+      (event): event is Extract<AgentEvent, { type: 'retry' }> => event.type === 'retry',
+    );
     expect(retry).toMatchObject({ delayMs: 1000 });
-    expect((retry as { reason: string }).reason).toMatch(/asked to wait 1\.0 s/);
+    expect(retry?.reason).toMatch(/asked to wait 1\.0 s/);
   });
 
   it('Gemini: a delay past the cap is not waited for, and the message says how long', async () => {

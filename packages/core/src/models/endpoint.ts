@@ -9,6 +9,7 @@
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 import { configuredModels } from './model-catalog.js';
+import { byModelPrefix } from './output-caps.js';
 import {
   DEFAULT_BASE_URLS,
   inferProvider,
@@ -76,12 +77,7 @@ export function contextWindowFor(model: string): number {
 }
 
 export function knownContextWindow(model: string): number | undefined {
-  const name = model.toLowerCase().replace(/^.*\//, '');
-  let best: readonly [string, number] | undefined;
-  for (const entry of CONTEXT_WINDOWS) {
-    if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  }
-  return best?.[1];
+  return byModelPrefix(CONTEXT_WINDOWS, model);
 }
 
 /**

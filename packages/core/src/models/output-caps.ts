@@ -32,14 +32,22 @@ const OUTPUT_CAPS: ReadonlyArray<readonly [string, number]> = [
   ['deepseek-reasoner', 65_536],
 ];
 
-/** The most output tokens the named model allows, when known. */
-export function knownOutputCap(model: string): number | undefined {
+/** The figure of the longest prefix of the model's name (without a `vendor/`) in a table. */
+export function byModelPrefix(
+  table: ReadonlyArray<readonly [string, number]>,
+  model: string,
+): number | undefined {
   const name = model.toLowerCase().replace(/^.*\//, '');
   let best: readonly [string, number] | undefined;
-  for (const entry of OUTPUT_CAPS) {
+  for (const entry of table) {
     if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
   }
   return best?.[1];
+}
+
+/** The most output tokens the named model allows, when known. */
+export function knownOutputCap(model: string): number | undefined {
+  return byModelPrefix(OUTPUT_CAPS, model);
 }
 
 /**

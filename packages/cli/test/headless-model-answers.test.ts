@@ -1,7 +1,8 @@
 /**
- * `toolhost -p` when the provider stops the answer: a refusal or a safety stop is a result
- * of its own (subtype `error_refusal` / `error_safety` with the provider's reason, exit code
- * 4), the text that came before it is printed with a notice saying it is partial.
+ * `toolhost -p` and what a provider's answer may hold beyond text. When the provider stops
+ * the answer, a refusal or a safety stop is a result of its own (subtype `error_refusal` /
+ * `error_safety` with the provider's reason, exit code 4), the text that came before it is
+ * printed with a notice saying it is partial. `--thinking <level>` asks for thoughts.
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { FinishReason, type GenerateContentResponse } from '@google/genai';
@@ -101,5 +102,25 @@ describe('headless runs that the provider stops', { timeout: 120_000 }, () => {
       stop_reason: 'refusal',
     });
     expect(String(last.error)).toMatch(/refused to answer/);
+  });
+});
+
+describe('--thinking', { timeout: 120_000 }, () => {
+  const thoughtful: ProviderStep = { thinking: 'Considering it.', text: 'Thought about it.' };
+
+  it('asks Gemini for thoughts with the level’s budget', async () => {
+    const result = await ask('gemini', thoughtful, ['--thinking', 'high']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Thought about it.\n');
+    expect(server!.requests[0]!.body.generationConfig).toMatchObject({
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 24_576 },
+    });
+  });
+
+  it('refuses a level it does not know, before any request', async () => {
+    const result = await ask('gemini', thoughtful, ['--thinking', 'extreme']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--thinking takes off, low, medium, high; "extreme" is none/);
+    expect(server!.requests).toHaveLength(0);
   });
 });
