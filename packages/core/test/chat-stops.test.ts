@@ -51,6 +51,35 @@ describe('Chat Completions stops and failures', () => {
     expect(harness!.server.requests).toHaveLength(1);
   });
 
+  it('a prompt refused by a content filter (HTTP 400) is a safety result and not sent again', async () => {
+    harness = await startAgentHarness((_request, index) =>
+      index === 0
+        ? {
+            status: 400,
+            error: {
+              message:
+                'The response was filtered due to the prompt triggering the content management policy.',
+              type: null,
+              param: 'prompt',
+              code: 'content_filter',
+            },
+          }
+        : { text: 'Hello.' },
+    );
+    const loop = harness.loop();
+    const result = await loop.run('A filtered question', never());
+    expect(result).toMatchObject({
+      status: 'safety',
+      stop: { reason: 'content_filter', promptBlocked: true },
+    });
+    expect(result.message).toMatch(
+      /blocked the prompt \(content_filter: The response was filtered/,
+    );
+    expect(await loop.run('Say hello', never())).toMatchObject({ status: 'success' });
+    expect(harness.server.requests).toHaveLength(2);
+    expect(JSON.stringify(harness.server.requests[1]!.body)).not.toContain('filtered question');
+  });
+
   it('ends on a refusal with its text', async () => {
     const result = await run([
       {

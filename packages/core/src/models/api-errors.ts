@@ -75,8 +75,16 @@ export function httpModelError(
     new ModelError(message, kind, where, status, attempts, contextSize, {
       ...asked,
       ...(promptTokens ? { promptTokens } : {}),
+      // Refused before any answer: the request (the prompt) is what was blocked.
       ...(kind === 'safety'
-        ? { stop: { kind: 'safety' as const, reason: seenCode(body) ?? 'content_filter', detail } }
+        ? {
+            stop: {
+              kind: 'safety' as const,
+              reason: seenCode(body) ?? 'content_filter',
+              detail,
+              promptBlocked: true,
+            },
+          }
         : {}),
     });
   const seen = `HTTP ${status}: ${detail}`;
