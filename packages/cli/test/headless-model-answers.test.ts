@@ -7,6 +7,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { FinishReason, type GenerateContentResponse } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
 import { anthropicEvents } from '../../core/test/helpers/provider-events-anthropic.js';
 import {
   type ApiFamily,
@@ -18,11 +19,14 @@ import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-worksp
 import { runCliAsync } from './run-cli.js';
 
 let server: ProviderServer | undefined;
+let chatServer: ModelServer | undefined;
 let dirs: TempDirs | undefined;
 afterEach(async () => {
   await server?.close();
+  await chatServer?.close();
   dirs?.cleanup();
   server = undefined;
+  chatServer = undefined;
   dirs = undefined;
 });
 
@@ -122,5 +126,36 @@ describe('--thinking', { timeout: 120_000 }, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--thinking takes off, low, medium, high; "extreme" is none/);
     expect(server!.requests).toHaveLength(0);
+  });
+});
+
+describe('an answer that breaks off', { timeout: 120_000 }, () => {
+  it('llama-server cannot parse the output: the partial text printed, the cause named, exit 1', async () => {
+    chatServer = await startModelServer([
+      {
+        textBefore: 'Let me look at',
+        sseError: {
+          code: 500,
+          message: "The model's output does not match the expected Qwen3-Coder format",
+          type: 'server_error',
+        },
+      },
+    ]);
+    dirs = makeTempDirs();
+    const result = await runCliAsync(['-p', 'Look around'], {
+      cwd: dirs.root,
+      home: dirs.home,
+      env: {
+        OPENAI_BASE_URL: chatServer.baseUrl,
+        OPENAI_MODEL: 'qwen3-coder',
+        OPENAI_API_KEY: 'k',
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('Let me look at\n');
+    expect(result.stderr).toMatch(/could not parse what the model wrote/);
+    expect(result.stderr).toMatch(/The answer above broke off there\./);
+    expect(result.stderr).not.toMatch(/overloaded|Trying again/);
+    expect(chatServer.requests).toHaveLength(1);
   });
 });
