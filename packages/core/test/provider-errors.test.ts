@@ -113,6 +113,25 @@ describe('errors named from the structured body', () => {
     expect(error.message).toContain('tools[0].function_declarations[4].name');
   });
 
+  it('Responses: a function call without its output is the history', async () => {
+    const { error, requests } = await fails('responses', [
+      {
+        status: 400,
+        message: '',
+        body: {
+          error: {
+            message: 'No tool output found for function call call_abc.',
+            type: 'invalid_request_error',
+            param: 'input',
+            code: null,
+          },
+        },
+      },
+    ]);
+    expect(error.kind).toBe('history_rejected');
+    expect(requests).toBe(1);
+  });
+
   it('Responses: a response.failed for invalid_prompt is not retried', async () => {
     const base = responsesEvents({ text: 'x' }).map((sse) => sse.data as ResponseStreamEvent);
     const created = base[0]! as Extract<ResponseStreamEvent, { type: 'response.created' }>;

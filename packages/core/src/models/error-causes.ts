@@ -108,7 +108,7 @@ function openaiCause(
     return { kind: 'invalid_tool_name', named: param || code };
   if (
     /^(messages|input)\b/.test(param) &&
-    /tool_call_id|call_id|function_call_output|tool message/i.test(detail)
+    /tool_call_id|call_id|function_call_output|tool message|function call/i.test(detail)
   )
     return { kind: 'history_rejected', named: param };
   if (family === 'openai-responses') {
