@@ -14,6 +14,7 @@ import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
 import type { ProfileName } from './profiles/profiles.js';
+import type { CoveredPaths } from './rule-paths/covered-paths.js';
 import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';
@@ -137,8 +138,22 @@ export class CommandSandbox {
   }
 
   /**
+   * Whether a command planned with these arguments runs under bwrap, which mounts what the
+   * person's Read and Edit deny rules cover (sandbox-exec cannot).
+   */
+  mountsRulePaths(outside = false, profile: ProfileName = 'approved'): boolean {
+    if (this.setting === 'off' || outside) return false;
+    const status =
+      profile === 'unasked' && this.unaskedMissing() === null
+        ? this.status('deny', 'unasked')
+        : this.status(this.network, 'approved');
+    return status.available && status.kind === 'bwrap';
+  }
+
+  /**
    * `outlivesToolhost`: a background command kept after toolhost exits. `profile`
    * unasked falls back to approved where it cannot run: the caller asked the person then.
+   * `covered`: what the person's deny rules cover now, mounted over (rule-paths/).
    */
   plan(
     shell: ShellProgram,
@@ -146,11 +161,19 @@ export class CommandSandbox {
     outside = false,
     outlivesToolhost = false,
     profile: ProfileName = 'approved',
+    covered?: CoveredPaths,
   ): LaunchPlan {
     const setting = this.setting;
     if (setting === 'off') return { kind: 'unsandboxed' };
     if (profile === 'unasked' && !outside && this.unaskedMissing() === null)
-      return this.launch('unasked', this.status('deny', 'unasked'), shell, cwd, outlivesToolhost);
+      return this.launch(
+        'unasked',
+        this.status('deny', 'unasked'),
+        shell,
+        cwd,
+        outlivesToolhost,
+        covered,
+      );
     const network = this.network;
     const status = this.status(network, 'approved');
     if (!status.available) {
@@ -177,7 +200,7 @@ export class CommandSandbox {
       }
       return { kind: 'unsandboxed' };
     }
-    return this.launch('approved', status, shell, cwd, outlivesToolhost);
+    return this.launch('approved', status, shell, cwd, outlivesToolhost, covered);
   }
 
   private launch(
@@ -186,10 +209,16 @@ export class CommandSandbox {
     shell: ShellProgram,
     cwd: string,
     outlivesToolhost: boolean,
+    covered: CoveredPaths | undefined,
   ): LaunchPlan {
     if (!status.available) throw new Error('launch() needs a sandbox that works');
     const network = profile === 'unasked' ? 'deny' : this.network;
-    const policy: SandboxPolicy = { ...this.policy(), network, dieWithParent: !outlivesToolhost };
+    const policy: SandboxPolicy = {
+      ...this.policy(),
+      network,
+      dieWithParent: !outlivesToolhost,
+      ...(covered ? { covered } : {}),
+    };
     try {
       const sandboxed =
         status.kind === 'bwrap'
