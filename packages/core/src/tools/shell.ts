@@ -324,6 +324,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             launch.network,
             runtime.sandbox.setting,
             launch.profile,
+            covered.paths.length > 0,
           )
         : null;
     const note = hint ?? notice;

@@ -117,4 +117,14 @@ describe('sandboxFailureHint', () => {
       "toolhost's own folders",
     );
   });
+
+  it("names the person's deny rules when they covered paths, in both profiles", () => {
+    for (const profile of ['unasked', 'approved'] as const) {
+      const hint = sandboxFailureHint('Permission denied', true, 'allow', 'auto', profile, true);
+      expect(hint).toContain("what the person's Read deny rules cover is hidden");
+    }
+    expect(sandboxFailureHint('Permission denied', true, 'allow', 'auto')).not.toContain(
+      'deny rules cover',
+    );
+  });
 });

@@ -250,6 +250,7 @@ const BLOCKED_NETWORK =
 /**
  * For a sandboxed command that failed in a way the sandbox may cause (a read-only file
  * system, a refused permission, no network): what the model should know and may do.
+ * `ruled`: the person's deny rules covered paths that were hidden or made read-only.
  */
 export function sandboxFailureHint(
   output: string,
@@ -257,6 +258,7 @@ export function sandboxFailureHint(
   network: NetworkSetting,
   setting: SandboxSetting,
   profile: ProfileName = 'approved',
+  ruled = false,
 ): string | null {
   if (!failed) return null;
   // What the unasked profile leaves out (the home folder, programs installed there) is missing.
@@ -277,6 +279,10 @@ export function sandboxFailureHint(
             ? ['there is no network and no unix socket (tools.shell.network is "deny")']
             : []),
         ];
+  if (ruled)
+    limits.push(
+      "what the person's Read deny rules cover is hidden and what their Edit deny rules cover is read-only (toolhost doctor lists them); that is their decision, do not try to reach those paths another way",
+    );
   const next =
     setting === 'on'
       ? 'The person\'s settings require the sandbox (tools.shell.sandbox is "on"), so it cannot run outside it: find another way, or ask the person to run it themselves.'
