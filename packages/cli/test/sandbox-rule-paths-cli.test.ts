@@ -105,6 +105,13 @@ async function cli(
   });
 }
 
+/** `peek.sh` in the project, running `lines` and printing their errors too. */
+function script(root: string, lines: string[], user: SandboxUser) {
+  const file = path.join(root, 'peek.sh');
+  writeFileSync(file, `${lines.map((line) => `${line} 2>&1`).join('\n')}\n`);
+  if (user === 'nobody') chownSync(file, 65534, 65534);
+}
+
 const shellCall = (command: string, ...flags: string[]) => [
   'call',
   'run_shell_command',
@@ -116,27 +123,23 @@ for (const user of sandboxUsers()) {
   describe.skipIf(!works)(`deny rules held by the kernel, ${userLabel(user)}`, () => {
     it('no command that runs prints a covered secret, and an Edit-denied file stays unchanged', async () => {
       const where = project(user, 'held');
-      const output = await cli(
+      // A script the command analysis cannot see into: only the kernel stands in the way.
+      script(
+        where.root,
+        [
+          'cat secrets/x.txt',
+          'cat secrets/*',
+          'cat innocent.txt',
+          'cat .env',
+          `cp -r . /tmp/copy && grep -r 'CLI-SEC''RET' /tmp/copy`,
+          'ln -s secrets/x.txt fresh && cat fresh',
+          'echo x > conf/locked.txt',
+          'mv conf conf-away',
+          'cat a.txt',
+        ],
         user,
-        where,
-        shellCall(
-          [
-            'cat secrets/x.txt',
-            'cat secrets/*',
-            'cat innocent.txt',
-            'cat .env',
-            `cp -r . /tmp/copy && grep -r 'CLI-SEC''RET' /tmp/copy`,
-            'ln -s secrets/x.txt fresh && cat fresh',
-            'echo x > conf/locked.txt',
-            'mv conf conf-away',
-            'cat a.txt',
-          ]
-            .map((line) => `${line} 2>&1`)
-            .join('; '),
-          '--approval-mode',
-          'yolo',
-        ),
       );
+      const output = await cli(user, where, shellCall('sh peek.sh', '--approval-mode', 'yolo'));
       expect(output).toContain('workspace-content');
       expect(output).not.toContain('CLI-SECRET');
       expect(readFileSync(path.join(where.root, 'conf', 'locked.txt'), 'utf8')).toBe('ORIGINAL\n');
@@ -160,11 +163,8 @@ for (const user of sandboxUsers()) {
 
     it('with the sandbox off, a command that could reach covered paths asks even in yolo mode', async () => {
       const where = project(user, 'off', { sandbox: 'off' });
-      const output = await cli(
-        user,
-        where,
-        shellCall('cat secrets/x.txt; touch canary', '--approval-mode', 'yolo'),
-      );
+      script(where.root, ['cat secrets/x.txt', 'touch canary'], user);
+      const output = await cli(user, where, shellCall('sh peek.sh', '--approval-mode', 'yolo'));
       expect(output).toContain('no sandbox hides or protects what your deny rules');
       expect(output).not.toContain('CLI-SECRET');
       expect(readdirSync(where.root)).not.toContain('canary');

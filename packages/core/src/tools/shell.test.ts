@@ -321,9 +321,11 @@ describe('run_shell_command: deny rules no sandbox can hold', () => {
 
   it('asks in every mode, and runs only once the person said yes', async () => {
     ws.write('secrets/x.txt', 'SHELL-SECRET');
+    // A script the command analysis cannot see into.
+    ws.write('peek.sh', 'cat secrets/x.txt; touch canary\n');
     const config = withSettings(settings);
     config.setApprovalMode('yolo');
-    const command = 'cat secrets/x.txt; touch canary';
+    const command = 'sh peek.sh';
     // Run without the question: refused, nothing done.
     const unasked = await run({ command });
     expect(unasked.error?.type).toBe(ToolErrorType.EXECUTION_DENIED);
