@@ -207,11 +207,11 @@ for (const user of sandboxUsers()) {
       const { output } = await run('approved', policy, where.root, ['cat a.txt'], user);
       expect(output).toContain('workspace-content');
       expect(await waitUntil(() => !existsSync(path.join(where.root, '.env')), 10_000)).toBe(true);
-      // A hidden folder gone meanwhile: bwrap refuses to start, and leaves nothing either.
+      // The same for a hidden folder.
       const again = policyFor(where);
       rmSync(path.join(where.root, 'secrets'), { recursive: true });
-      const refused = await run('approved', again, where.root, ['echo ran'], user);
-      expect(refused.output).not.toContain('ran');
+      const second = await run('approved', again, where.root, ['cat a.txt'], user);
+      expect(second.output).toContain('workspace-content');
       expect(await waitUntil(() => !existsSync(path.join(where.root, 'secrets')), 10_000)).toBe(
         true,
       );

@@ -96,9 +96,7 @@ describe('withRuleMounts', () => {
       ),
     ).toEqual([
       { kind: 'writable', path: '/ws/conf' },
-      { kind: 'writable', path: '/ws/vault' },
       { kind: 'writable', path: '/ws/conf/inner' },
-      { kind: 'writable', path: '/ws/vault/deep' },
       { kind: 'read-only', path: '/ws/conf' },
       { kind: 'hidden-folder', path: '/ws/vault' },
       { kind: 'empty-file', path: '/ws/conf/inner/.env' },

@@ -38,9 +38,13 @@ export function withRuleMounts(
   if (!covered || covered.paths.length === 0) return { mounts, release: () => {} };
   const sorted = [...covered.paths].sort((a, b) => depth(a.path) - depth(b.path));
 
-  // The folders to pin, under the writable mount each covered path lies in.
+  // The folders to pin, under the writable mount each covered path lies in (none inside a
+  // hidden folder: nothing there can be reached).
+  const hiddenFolders = sorted.filter((file) => file.effect === 'hide' && file.folder);
   const pins = new Set<string>();
   for (const file of sorted) {
+    if (hiddenFolders.some((hidden) => hidden !== file && isWithin(hidden.path, file.path)))
+      continue;
     const writable = decidingMount(base, file.path);
     if (writable?.kind !== 'writable') continue;
     for (let folder = path.dirname(file.path); folder !== writable.path; ) {
