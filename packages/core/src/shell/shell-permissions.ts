@@ -7,10 +7,13 @@
  * sandbox profile, and run_shell_command asks for it where that profile cannot run.
  * Everything else asks, with reasons the person can read.
  */
+import { allowedCommandProblem, commandWords } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
+import { gitContentProblem } from './git-content-paths.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { isSystemProgram } from './system-programs.js';
+import { judgeWrites } from './write-targets.js';
 
 export type ShellDecision =
   | { kind: 'deny'; message: string }
@@ -75,21 +78,39 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => `${r.entry} in ${r.source ?? 'tools.exclude'}`).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
-  const asked = askedBy(analysis, policy, unclear);
+  // Output written to files is judged by the Edit rules, whatever allows the command.
+  const writes = judgeWrites(analysis.writeTargets, policy.readOnly);
+  if (writes.denied)
+    return {
+      kind: 'deny',
+      message: `The command is refused: ${writes.denied}. Do not try to write it another way; ask the person if it is needed.`,
+    };
+  const asked = askedBy(analysis, policy, unclear, writes.askRules);
   if (asked) return asked;
-  if (policy.allowAll) return { kind: 'allow', reason: 'rules' };
+  // What git prints of the repository, against the Read deny rules, whatever allows it.
+  const contentReasons = contentProblems(analysis, policy.readOnly);
+  if (policy.allowAll && contentReasons.length === 0) return { kind: 'allow', reason: 'rules' };
   const reasons: string[] = [...new Set(unclear)];
   if (analysis.substitutions.length > 0) {
     reasons.push(`it runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
   }
-  const notAllowed = analysis.commands.filter((command) => !allowed(command));
+  reasons.push(...contentReasons);
+  const stillAsks = new Map<ShellCommand, string>();
+  for (const command of analysis.commands) {
+    if (!policy.allowAll && !allowed(command)) continue;
+    const problem = allowedCommandProblem(command, policy.readOnly);
+    if (problem) stillAsks.set(command, problem);
+  }
+  reasons.push(...stillAsks.values());
+  const notAllowed = analysis.commands.filter(
+    (command) => !policy.allowAll && (!allowed(command) || stillAsks.has(command)),
+  );
   const byRules = analysis.commands.length > 0 && notAllowed.length === 0;
-  if (reasons.length === 0 && analysis.notReadOnly.length === 0 && byRules)
-    return { kind: 'allow', reason: 'rules' };
+  if (reasons.length === 0 && analysis.notReadOnly.length === 0 && writes.asks.length === 0) {
+    if (byRules || policy.allowAll) return { kind: 'allow', reason: 'rules' };
+  }
 
-  const readOnlyReasons: string[] = [...analysis.notReadOnly];
-  if (analysis.writes.length > 0)
-    readOnlyReasons.push(`it writes to ${analysis.writes.join(', ')}`);
+  const readOnlyReasons: string[] = [...analysis.notReadOnly, ...writes.asks];
   for (const read of analysis.reads) {
     const problem = pathProblem(read, policy.readOnly);
     if (problem) readOnlyReasons.push(`it reads ${problem}`);
@@ -99,11 +120,25 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
     if (problem) readOnlyReasons.push(problem);
   }
   if (reasons.length === 0 && readOnlyReasons.length === 0) {
-    return { kind: 'allow', reason: 'read_only' };
+    // Files written only where Edit allow rules let them be: the sandbox must let it write.
+    return { kind: 'allow', reason: writes.allowed.length > 0 ? 'rules' : 'read_only' };
   }
   reasons.push(...readOnlyReasons);
   const rootCommands = [...new Set(notAllowed.map(key))];
   return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
+}
+
+/** Why git commands of the line may print content a Read deny rule covers. */
+function contentProblems(analysis: CommandAnalysis, context: ReadOnlyContext): string[] {
+  const readDenied = context.readDenied;
+  if (!readDenied) return [];
+  const problems: string[] = [];
+  for (const command of analysis.commands) {
+    if (command.name !== 'git') continue;
+    const problem = gitContentProblem(commandWords(command), context.cwd, { readDenied });
+    if (problem) problems.push(problem);
+  }
+  return problems;
 }
 
 /**
@@ -114,11 +149,12 @@ function askedBy(
   analysis: CommandAnalysis,
   policy: ShellPolicy,
   unclear: string[],
+  editAskRules: string[],
 ): ShellDecision | undefined {
   const askRules = policy.askRules ?? [];
-  if (askRules.length === 0) return undefined;
-  const reasons: string[] = [];
-  const rules = new Set<string>();
+  const reasons: string[] = editAskRules.map((rule) => `the rule ${rule} asks before this write`);
+  const rules = new Set<string>(editAskRules);
+  if (askRules.length === 0 && rules.size === 0) return undefined;
   const roots = new Set<string>();
   for (const command of analysis.commands) {
     const rule = findMatchingRule(askRules, command, 'deny');
@@ -129,7 +165,7 @@ function askedBy(
       `the rule ${rule.entry} in ${rule.source ?? 'permissions.ask'} asks before "${command.text}"`,
     );
   }
-  if (unclear.length > 0) {
+  if (unclear.length > 0 && askRules.length > 0) {
     for (const rule of askRules) rules.add(rule.entry);
     reasons.push(`it cannot be checked against the ask rules: ${unclear.join('; ')}`);
   }
