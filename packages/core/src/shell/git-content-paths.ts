@@ -48,12 +48,31 @@ export interface ContentRules {
   readDenied(absolutePath: string): string | undefined;
 }
 
-/** Why `git ARGS`, run in `cwd`, may print content a Read deny rule covers, or null. */
+/**
+ * Why `git ARGS`, run in `cwd`, may print content a Read deny rule covers, or null.
+ * `denied` when it names a covered file; otherwise it only could.
+ */
 export function gitContentProblem(
   args: readonly ShellWord[],
   cwd: string,
   rules: ContentRules,
-): string | null {
+): ContentProblem | null {
+  const problem = contentProblem(args, cwd, rules);
+  if (problem === null) return null;
+  return typeof problem === 'string' ? { problem, denied: false } : problem;
+}
+
+export interface ContentProblem {
+  problem: string;
+  /** It names a file a Read deny rule covers (rather than one it could print). */
+  denied: boolean;
+}
+
+function contentProblem(
+  args: readonly ShellWord[],
+  cwd: string,
+  rules: ContentRules,
+): string | ContentProblem | null {
   const globals = gitGlobals(args);
   const sub = args[globals.subcommandAt];
   if (globals.ends || !sub) return null;
@@ -87,14 +106,14 @@ export function gitContentProblem(
     }
     return null;
   };
-  const covered = (absolute: string, shown: string): string | null => {
+  const covered = (absolute: string, shown: string): ContentProblem | null => {
     const rule = rules.readDenied(absolute);
-    if (rule) return `git ${name} prints ${shown}, covered by the rule ${rule}`;
+    if (rule) return { problem: `git ${name} prints ${shown}, covered by the rule ${rule}`, denied: true };
     const files = tracked() ?? [];
     const inside = files.find((file) => file.startsWith(`${absolute}/`) && rules.readDenied(file));
-    if (inside)
-      return `git ${name} prints ${shown}, which holds ${path.relative(root, inside)}, covered by the rule ${rules.readDenied(inside)}`;
-    return null;
+    if (!inside) return null;
+    const holds = `${path.relative(root, inside)}, covered by the rule ${rules.readDenied(inside)}`;
+    return { problem: `git ${name} prints ${shown}, which holds ${holds}`, denied: true };
   };
 
   const icase = globals.options.some((option) => option.name === '--icase-pathspecs');

@@ -21,6 +21,8 @@ export interface ReadOnlyContext {
   homeDir: string;
   /** The Read deny rule (permissions/) that covers a file, so reading it is not read-only. */
   readDenied?(absolutePath: string): string | undefined;
+  /** Collects what the check found a Read deny rule to cover (shell-permissions.ts refuses it). */
+  deniedReads?: string[];
   /**
    * The Edit rule that decides writing a file (absolute path), if any speaks: output
    * redirections are judged by it (write-targets.ts).
@@ -177,7 +179,11 @@ export function fileProblem(
   // The resolved path: a `canRead` that compares text would take `/ws/../x` for inside.
   if (!context.canRead(real)) return `${shown} is outside the workspace`;
   const rule = context.readDenied?.(path.resolve(absolute)) ?? context.readDenied?.(real);
-  if (rule) return `${shown} is covered by the deny rule ${rule}`;
+  if (rule) {
+    const problem = `${shown} is covered by the deny rule ${rule}`;
+    context.deniedReads?.push(problem);
+    return problem;
+  }
   return null;
 }
 

@@ -12,6 +12,7 @@ import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
 import { gitContentProblem } from './git-content-paths.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
+import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import { isSystemProgram } from './system-programs.js';
 import { judgeWrites } from './write-targets.js';
 
@@ -78,6 +79,13 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => `${r.entry} in ${r.source ?? 'tools.exclude'}`).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
+  // Files a Read deny rule covers that a command would read are refused, in every mode.
+  const reads = readsOfCovered(analysis, policy.readOnly);
+  if (reads.denied.length > 0)
+    return {
+      kind: 'deny',
+      message: `The command would read what a Read deny rule covers: ${[...new Set(reads.denied)].join('; ')}. Do not try to read it another way; ask the person if it is needed.`,
+    };
   // Output written to files is judged by the Edit rules, whatever allows the command.
   const writes = judgeWrites(analysis.writeTargets, policy.readOnly);
   if (writes.denied)
@@ -88,7 +96,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   const asked = askedBy(analysis, policy, unclear, writes.askRules);
   if (asked) return asked;
   // What git prints of the repository, against the Read deny rules, whatever allows it.
-  const contentReasons = contentProblems(analysis, policy.readOnly);
+  const contentReasons = reads.could;
   if (policy.allowAll && contentReasons.length === 0) return { kind: 'allow', reason: 'rules' };
   const reasons: string[] = [...new Set(unclear)];
   if (analysis.substitutions.length > 0) {
@@ -128,17 +136,52 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
 }
 
-/** Why git commands of the line may print content a Read deny rule covers. */
-function contentProblems(analysis: CommandAnalysis, context: ReadOnlyContext): string[] {
+/**
+ * What the line's commands read that a Read deny rule covers (`denied`), or could (`could`:
+ * a git form printing content without naming the files). Every command is looked at,
+ * allowed or not: a rule allowing `cat` does not allow reading what Read denies.
+ */
+function readsOfCovered(
+  analysis: CommandAnalysis,
+  context: ReadOnlyContext,
+): { denied: string[]; could: string[] } {
   const readDenied = context.readDenied;
-  if (!readDenied) return [];
-  const problems: string[] = [];
+  const found = { denied: [] as string[], could: [] as string[] };
+  if (!readDenied) return found;
+  const collecting: ReadOnlyContext = { ...context, deniedReads: found.denied };
   for (const command of analysis.commands) {
-    if (command.name !== 'git') continue;
-    const problem = gitContentProblem(commandWords(command), context.cwd, { readDenied });
-    if (problem) problems.push(problem);
+    if (command.name === 'git') {
+      const content = gitContentProblem(commandWords(command), context.cwd, { readDenied });
+      if (content) (content.denied ? found.denied : found.could).push(content.problem);
+    }
+    readOnlyProblem(command, collecting);
+    coveredArguments(command, collecting);
   }
-  return problems;
+  for (const read of analysis.reads) pathProblem(read, collecting);
+  return found;
+}
+
+/**
+ * Every argument of a command that names a file (or a pattern of files) is looked at, not
+ * only those of commands known to read: `cp`, `base64` or a script runner given a file a
+ * Read deny rule covers would read it as well. Commands that only print their arguments
+ * (echo, printf) are left out.
+ */
+function coveredArguments(command: ShellCommand, context: ReadOnlyContext): void {
+  const spec = Object.hasOwn(READ_ONLY_COMMANDS, command.name)
+    ? READ_ONLY_COMMANDS[command.name]
+    : undefined;
+  if (spec?.anyText || spec?.operands === 'text' || spec?.operands === 'none') return;
+  for (const [i, value] of command.args.entries()) {
+    const literal = command.literal[i] ?? false;
+    if (literal && value.startsWith('-')) {
+      const attached = /^--?[\w-]+=(.+)$/s.exec(value);
+      if (attached) pathProblem({ value: attached[1]!, literal: true }, context);
+      continue;
+    }
+    if (!literal && /[$`]/.test(value)) continue; // known only when it runs
+    pathProblem({ value, literal }, context);
+  }
 }
 
 /**
