@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, type RuleSession, ruleSession } from './helpers/rule-session.js';
+import { git, ruleSession } from './helpers/rule-session.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
 
 const SECRET = 'SECRET-7734';
@@ -30,7 +30,16 @@ describe('glob arguments are expanded before Read deny rules are applied', () =>
   const CASES: [rule: string, attempts: string[]][] = [
     [
       'Read(./secrets/x.txt)',
-      ['cat secrets/*', 'cat secrets/?.txt', 'cat secrets/[x].txt', 'cat s*/x.txt', 'cat */*', 'cat secrets/{x,y}.txt', 'head secrets/*.txt', 'grep -r S secrets/*'],
+      [
+        'cat secrets/*',
+        'cat secrets/?.txt',
+        'cat secrets/[x].txt',
+        'cat s*/x.txt',
+        'cat */*',
+        'cat secrets/{x,y}.txt',
+        'head secrets/*.txt',
+        'grep -r S secrets/*',
+      ],
     ],
     ['Read(.env)', ['cat .e*', 'cat .[e]nv', 'cat ./.e*', 'cat .{env,x}', 'cat .??v']],
     ['Read(*.pem)', ['cat ./*', 'cat *', 'cat k*', 'cat ~+/*.pem']],

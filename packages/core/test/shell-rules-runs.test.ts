@@ -182,10 +182,16 @@ describe('what makes an allowed git command run a program', () => {
     writeFileSync(`${dirs.root}/rm-victim.sh`, `#!/bin/sh\nrm '${dirs.root}/victim'\n`);
     chmodSync(`${dirs.root}/rm-victim.sh`, 0o755);
     mkdirSync(`${dirs.root}/cfg/git`, { recursive: true });
-    writeFileSync(`${dirs.root}/cfg/git/config`, `[diff]\n\texternal = ${dirs.root}/rm-victim.sh\n`);
+    writeFileSync(
+      `${dirs.root}/cfg/git/config`,
+      `[diff]\n\texternal = ${dirs.root}/rm-victim.sh\n`,
+    );
     const s = ruleSession(dirs, { deny: ['Bash(rm:*)'] }, 'yolo');
     try {
-      for (const line of ['XDG_CONFIG_HOME=cfg git diff HEAD~1', 'env XDG_CONFIG_HOME=cfg git diff HEAD~1']) {
+      for (const line of [
+        'XDG_CONFIG_HOME=cfg git diff HEAD~1',
+        'env XDG_CONFIG_HOME=cfg git diff HEAD~1',
+      ]) {
         expect((await s.run(line)).status, line).toBe('error');
         expect(existsSync(`${dirs.root}/victim`), line).toBe(true);
       }
@@ -198,7 +204,9 @@ describe('what makes an allowed git command run a program', () => {
     repository(dirs.root);
     const script = canaryScript(dirs.root, 'hook.sh');
     const config = readFileSync(`${dirs.root}/.git/config`, 'utf8');
-    const s = ruleSession(dirs, { allow: ['Bash(git status)', 'Bash(git show:*)', 'Bash(git diff:*)'] });
+    const s = ruleSession(dirs, {
+      allow: ['Bash(git status)', 'Bash(git show:*)', 'Bash(git diff:*)'],
+    });
     try {
       writeFileSync(`${dirs.root}/.git/config`, `${config}[core]\n\tfsmonitor = ${script}\n`);
       expect((await s.run('git status')).status).toBe('error');

@@ -40,6 +40,27 @@ const CONTENT = new Set([
 const CONTENT_WITH_PATCH = new Set(['log', 'whatchanged', 'reflog', 'diff-tree', 'shortlog']);
 const PATCH_OPTION =
   /^(-[a-zA-Z]*[pu][a-zA-Z]*|-L.*|--patch.*|-c|--cc|--word-diff.*|--color-words.*|--remerge-diff|--ext-diff|--textconv)$/;
+/**
+ * Subcommands whose path arguments only select what names or history they print: their
+ * paths are no reads of content (the patch forms of log are judged above).
+ */
+export const GIT_NAMES_ONLY = new Set([
+  'log',
+  'shortlog',
+  'whatchanged',
+  'reflog',
+  'diff-tree',
+  'status',
+  'ls-files',
+  'ls-tree',
+  'rev-list',
+  'rev-parse',
+  'check-ignore',
+  'check-attr',
+  'describe',
+  'branch',
+  'tag',
+]);
 /** Options after which git reads paths or object names from standard input or a file. */
 const UNSEEN_INPUT = /^--(batch.*|stdin.*|no-index|untracked|pathspec-from-file.*)$/;
 
@@ -108,7 +129,8 @@ function contentProblem(
   };
   const covered = (absolute: string, shown: string): ContentProblem | null => {
     const rule = rules.readDenied(absolute);
-    if (rule) return { problem: `git ${name} prints ${shown}, covered by the rule ${rule}`, denied: true };
+    if (rule)
+      return { problem: `git ${name} prints ${shown}, covered by the rule ${rule}`, denied: true };
     const files = tracked() ?? [];
     const inside = files.find((file) => file.startsWith(`${absolute}/`) && rules.readDenied(file));
     if (!inside) return null;

@@ -6,7 +6,7 @@
  * as it is written). The read-only check judges every name this gives; a word that would
  * give more than it can look at is a problem, never a guess.
  */
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 
 /** Names a word may become at most before it is not checked (bash's own limit is memory). */
 export const MAX_EXPANDED = 1000;
@@ -132,9 +132,13 @@ function globMatches(pattern: string, cwd: string, budget: { entries: number }):
   // Each candidate: the name as the command gets it, and where it is on disk. An absolute
   // pattern's first part is empty, so joining gives `/name`.
   let candidates = [{ shown: '', disk: pattern.startsWith('/') ? '' : cwd }];
+  // Whether names after the last pattern part must be looked up (`*/x` needs an x).
+  let unchecked = false;
+  let sawPattern = false;
   for (const [index, part] of parts.entries()) {
     const join = (base: string, name: string) => (index === 0 ? name : `${base}/${name}`);
     if (!GLOB_CHAR.test(part)) {
+      unchecked ||= sawPattern;
       candidates = candidates.map((c) => ({
         shown: join(c.shown, part),
         disk: index === 0 && part === '' ? '' : `${c.disk}/${part}`,
@@ -159,9 +163,23 @@ function globMatches(pattern: string, cwd: string, budget: { entries: number }):
       }
     }
     candidates = next;
+    sawPattern = true;
+    unchecked = false;
     if (candidates.length === 0) return [];
   }
+  if (unchecked) candidates = candidates.filter((c) => exists(c.disk));
   return candidates.map((c) => c.shown);
+}
+
+/** Whether a name is there (a link counts, wherever it leads; `x/` needs a folder). */
+function exists(file: string): boolean {
+  try {
+    if (file.endsWith('/')) return statSync(file).isDirectory();
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const CLASSES: Record<string, string> = {

@@ -10,7 +10,8 @@
 import { allowedCommandProblem, commandWords } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
-import { gitContentProblem } from './git-content-paths.js';
+import { GIT_NAMES_ONLY, gitContentProblem } from './git-content-paths.js';
+import { gitGlobals } from './git-global-options.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import { isSystemProgram } from './system-programs.js';
@@ -84,7 +85,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   if (reads.denied.length > 0)
     return {
       kind: 'deny',
-      message: `The command would read what a Read deny rule covers: ${[...new Set(reads.denied)].join('; ')}. Do not try to read it another way; ask the person if it is needed.`,
+      message: `The command names files a Read deny rule covers: ${[...new Set(reads.denied)].join('; ')}. Do not try to reach them another way; ask the person if it is needed.`,
     };
   // Output written to files is judged by the Edit rules, whatever allows the command.
   const writes = judgeWrites(analysis.writeTargets, policy.readOnly);
@@ -172,7 +173,14 @@ function coveredArguments(command: ShellCommand, context: ReadOnlyContext): void
     ? READ_ONLY_COMMANDS[command.name]
     : undefined;
   if (spec?.anyText || spec?.operands === 'text' || spec?.operands === 'none') return;
+  let from = 0;
+  if (command.name === 'git') {
+    // What git prints of the repository is judged by gitContentProblem.
+    from = gitGlobals(commandWords(command)).subcommandAt;
+    if (GIT_NAMES_ONLY.has(command.args[from] ?? '')) return;
+  }
   for (const [i, value] of command.args.entries()) {
+    if (i < from) continue;
     const literal = command.literal[i] ?? false;
     if (literal && value.startsWith('-')) {
       const attached = /^--?[\w-]+=(.+)$/s.exec(value);

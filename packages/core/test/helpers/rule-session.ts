@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { Config } from '../../src/config/config.js';
 import type { ApprovalMode, Settings } from '../../src/config/settings.js';
 import { outputOf, scriptedScheduler } from './scheduler.js';
-import { makeTempDirs, type TempDirs } from './temp-workspace.js';
+import type { TempDirs } from './temp-workspace.js';
 
 export interface RuleSession {
   dirs: TempDirs;
