@@ -1,19 +1,20 @@
 /**
  * Decides whether a shell line may run. Refused, in every approval mode: a command that a
  * deny rule matches (or might match, when a word it checks is only known at run time),
- * and, while any deny rule exists, a line with a part that cannot be checked. Run without
- * asking: every command allowed by a rule or an "always" answer, or every command proven
- * read-only (read-only-check.ts) with nothing written; the latter runs in the unasked
- * sandbox profile, and run_shell_command asks for it where that profile cannot run.
- * Everything else asks, with reasons the person can read.
+ * and, while any deny rule exists, a line with a part that cannot be checked; a line that
+ * names a file a Read deny rule covers (covered-reads.ts) or writes one an Edit deny rule
+ * covers (write-targets.ts). Run without asking: every command allowed by a rule or an
+ * "always" answer, writing only where Edit allow rules let it, with nothing an allow rule
+ * does not cover (allowed-command-checks.ts); or every command proven read-only
+ * (read-only-check.ts) with nothing written; the latter runs in the unasked sandbox
+ * profile, and run_shell_command asks for it where that profile cannot run. Everything
+ * else asks, with reasons the person can read.
  */
-import { allowedCommandProblem, commandWords } from './allowed-command-checks.js';
+import { allowedCommandProblem } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
-import { GIT_NAMES_ONLY, gitContentProblem } from './git-content-paths.js';
-import { gitGlobals } from './git-global-options.js';
+import { readsOfCovered } from './covered-reads.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
-import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import { isSystemProgram } from './system-programs.js';
 import { judgeWrites } from './write-targets.js';
 
@@ -135,61 +136,6 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   reasons.push(...readOnlyReasons);
   const rootCommands = [...new Set(notAllowed.map(key))];
   return { kind: 'ask', rootCommands, reasons: [...new Set(reasons)] };
-}
-
-/**
- * What the line's commands read that a Read deny rule covers (`denied`), or could (`could`:
- * a git form printing content without naming the files). Every command is looked at,
- * allowed or not: a rule allowing `cat` does not allow reading what Read denies.
- */
-function readsOfCovered(
-  analysis: CommandAnalysis,
-  context: ReadOnlyContext,
-): { denied: string[]; could: string[] } {
-  const readDenied = context.readDenied;
-  const found = { denied: [] as string[], could: [] as string[] };
-  if (!readDenied) return found;
-  const collecting: ReadOnlyContext = { ...context, deniedReads: found.denied };
-  for (const command of analysis.commands) {
-    if (command.name === 'git') {
-      const content = gitContentProblem(commandWords(command), context.cwd, { readDenied });
-      if (content) (content.denied ? found.denied : found.could).push(content.problem);
-    }
-    readOnlyProblem(command, collecting);
-    coveredArguments(command, collecting);
-  }
-  for (const read of analysis.reads) pathProblem(read, collecting);
-  return found;
-}
-
-/**
- * Every argument of a command that names a file (or a pattern of files) is looked at, not
- * only those of commands known to read: `cp`, `base64` or a script runner given a file a
- * Read deny rule covers would read it as well. Commands that only print their arguments
- * (echo, printf) are left out.
- */
-function coveredArguments(command: ShellCommand, context: ReadOnlyContext): void {
-  const spec = Object.hasOwn(READ_ONLY_COMMANDS, command.name)
-    ? READ_ONLY_COMMANDS[command.name]
-    : undefined;
-  if (spec?.anyText || spec?.operands === 'text' || spec?.operands === 'none') return;
-  let from = 0;
-  if (command.name === 'git') {
-    // What git prints of the repository is judged by gitContentProblem.
-    from = gitGlobals(commandWords(command)).subcommandAt;
-    if (GIT_NAMES_ONLY.has(command.args[from] ?? '')) return;
-  }
-  for (const [i, value] of command.args.entries()) {
-    if (i < from) continue;
-    const literal = command.literal[i] ?? false;
-    if (literal && value.startsWith('-')) {
-      const attached = /^--?[\w-]+=(.+)$/s.exec(value);
-      if (attached) pathProblem({ value: attached[1]!, literal: true }, context);
-      continue;
-    }
-    if (!literal && /[$`]/.test(value)) continue; // known only when it runs
-    pathProblem({ value, literal }, context);
-  }
 }
 
 /**
