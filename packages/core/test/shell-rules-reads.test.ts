@@ -67,6 +67,9 @@ describe('glob arguments are expanded before Read deny rules are applied', () =>
   it('a glob whose dotfiles bash leaves out is judged as bash expands it', async () => {
     const s = ruleSession(dirs, { deny: ['Read(.env)'] });
     try {
+      // A pattern naming the file is no read of it; a pattern file is.
+      expect((await s.run('grep -c .env notes.md')).status).toBe('success');
+      expect((await s.run('grep -f .env notes.md')).status).toBe('error');
       // `*` does not match `.env`, so this prints only the public files.
       const done = await s.run('cat n*');
       expect(done.text).toContain(PUBLIC);

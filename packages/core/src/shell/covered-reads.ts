@@ -61,9 +61,17 @@ function coveredArguments(command: ShellCommand, context: ReadOnlyContext, could
     from = gitGlobals(commandWords(command)).subcommandAt;
     if (GIT_NAMES_ONLY.has(command.args[from] ?? '')) return;
   }
+  // grep's pattern, unless an option gave it, names no file (`grep .env .gitignore`).
+  let pattern = spec?.operands === 'pattern-then-paths';
   for (const [i, value] of command.args.entries()) {
     if (i < from) continue;
     const literal = command.literal[i] ?? false;
+    if (pattern && literal && spec?.patternOptions?.some((o) => value.startsWith(o)))
+      pattern = false;
+    if (pattern && !(literal && value.startsWith('-'))) {
+      pattern = false;
+      continue;
+    }
     if (literal && value.startsWith('-')) {
       const attached = /^--?[\w-]+=(.+)$/s.exec(value);
       if (attached) pathProblem({ value: attached[1]!, literal: true }, context);

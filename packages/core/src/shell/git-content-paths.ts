@@ -60,6 +60,8 @@ export const GIT_NAMES_ONLY = new Set([
   'describe',
   'branch',
   'tag',
+  // A message (`-m secrets`) is no file; committing a file prints nothing of it.
+  'commit',
 ]);
 /** Options after which git reads paths or object names from standard input or a file. */
 const UNSEEN_INPUT = /^--(batch.*|stdin.*|no-index|untracked|pathspec-from-file.*)$/;
