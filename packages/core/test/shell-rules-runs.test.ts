@@ -136,6 +136,22 @@ describe("git's own options before the subcommand", () => {
     }
   });
 
+  it("cannot get round a Bash(git push:*) deny through the repository's aliases", async () => {
+    withRemote(dirs.root);
+    const config = readFileSync(`${dirs.root}/.git/config`, 'utf8');
+    writeFileSync(`${dirs.root}/.git/config`, `${config}[alias]\n\tp = push\n\tq = !git push\n`);
+    const s = ruleSession(dirs, { deny: ['Bash(git push:*)'] }, 'yolo');
+    try {
+      for (const line of ['git p origin main', 'git -C . P origin main', 'git q origin main']) {
+        expect((await s.run(line)).status, line).toBe('error');
+        expect(pushed(dirs.root), line).toBe(false);
+      }
+      expect((await s.run('git status')).status).toBe('success');
+    } finally {
+      await s.dispose();
+    }
+  });
+
   it('cannot get round a Bash(git push:*) ask rule, even with Bash allowed in yolo mode', async () => {
     withRemote(dirs.root);
     const s = ruleSession(dirs, { allow: ['Bash'], ask: ['Bash(git push:*)'] }, 'yolo');

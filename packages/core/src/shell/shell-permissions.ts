@@ -14,6 +14,7 @@ import { allowedCommandProblem } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
 import { readsOfCovered } from './covered-reads.js';
+import { gitAliasViews } from './git-aliases.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { isSystemProgram } from './system-programs.js';
 import { judgeWrites } from './write-targets.js';
@@ -43,7 +44,13 @@ export interface ShellPolicy {
 }
 
 export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): ShellDecision {
-  for (const command of analysis.commands) {
+  // `git p` with `[alias] p = push` pushes: deny and ask rules see the expansion too.
+  const aliases =
+    policy.denyRules.length > 0 || (policy.askRules?.length ?? 0) > 0
+      ? gitAliasViews(analysis.commands, policy.readOnly.cwd, policy.readOnly.homeDir)
+      : { views: [], unclear: [] };
+  const ruled = [...analysis.commands, ...aliases.views];
+  for (const command of ruled) {
     const rule = findMatchingRule(policy.denyRules, command, 'deny');
     if (rule) {
       const how = command.via ? ` (run by ${command.via})` : '';
@@ -71,6 +78,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   };
   const unclear = [
     ...analysis.unclear,
+    ...aliases.unclear,
     ...analysis.commands
       .filter((command) => key(command) !== command.name && !allowed(command))
       .map((command) => `${command.program} runs a program by its path, not a known command`),
@@ -95,7 +103,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       kind: 'deny',
       message: `The command is refused: ${writes.denied}. Do not try to write it another way; ask the person if it is needed.`,
     };
-  const asked = askedBy(analysis, policy, unclear, writes.askRules);
+  const asked = askedBy(ruled, policy, unclear, writes.askRules);
   if (asked) return asked;
   // What git prints of the repository, against the Read deny rules, whatever allows it.
   const contentReasons = reads.could;
@@ -143,7 +151,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
  * might match), or, while any exists, a line with a part that cannot be checked.
  */
 function askedBy(
-  analysis: CommandAnalysis,
+  commands: readonly ShellCommand[],
   policy: ShellPolicy,
   unclear: string[],
   editAskRules: string[],
@@ -153,7 +161,7 @@ function askedBy(
   const rules = new Set<string>(editAskRules);
   if (askRules.length === 0 && rules.size === 0) return undefined;
   const roots = new Set<string>();
-  for (const command of analysis.commands) {
+  for (const command of commands) {
     const rule = findMatchingRule(askRules, command, 'deny');
     if (!rule) continue;
     rules.add(rule.entry);
