@@ -64,6 +64,28 @@ describe('glob arguments are expanded before Read deny rules are applied', () =>
     }
   }
 
+  it('relative names after cd are taken from the folder cd moves to', async () => {
+    const s = ruleSession(dirs, {
+      deny: ['Read(./secrets/x.txt)'],
+      allow: ['Bash(cd:*)', 'Bash(cat:*)'],
+    });
+    try {
+      for (const line of [
+        'cd public && cat ../secrets/x.txt',
+        'cd secrets; cat x.txt',
+        '(cd public); cd ../ws/secrets 2>/dev/null || cd secrets; cat x.txt',
+        'd=secrets; cd "$d"; cat x.txt',
+      ]) {
+        const done = await s.run(line);
+        expect(done.text, line).not.toContain(SECRET);
+        expect(done.status, line).toBe('error');
+      }
+      expect((await s.run('cd public && cat a.txt')).text).toContain(PUBLIC);
+    } finally {
+      await s.dispose();
+    }
+  });
+
   it('a glob whose dotfiles bash leaves out is judged as bash expands it', async () => {
     const s = ruleSession(dirs, { deny: ['Read(.env)'] });
     try {

@@ -6,6 +6,7 @@
  * without naming files) asks.
  */
 
+import path from 'node:path';
 import { commandWords } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { GIT_NAMES_ONLY, gitContentProblem } from './git-content-paths.js';
@@ -24,6 +25,11 @@ import { READ_ONLY_COMMANDS } from './read-only-commands.js';
  * a git form printing content without naming the files). Every command is looked at,
  * allowed or not: a rule allowing `cat` does not allow reading what Read denies.
  */
+/** Builtins after which relative names mean files in another folder. */
+const FOLDER_CHANGES = new Set(['cd', 'pushd', 'popd']);
+/** Folders a line may have moved to that are followed at most. */
+const MAX_FOLDERS = 16;
+
 export function readsOfCovered(
   analysis: CommandAnalysis,
   context: ReadOnlyContext,
@@ -31,17 +37,49 @@ export function readsOfCovered(
   const readDenied = context.readDenied;
   const found = { denied: [] as string[], could: [] as string[] };
   if (!readDenied) return found;
-  const collecting: ReadOnlyContext = { ...context, deniedReads: found.denied };
+  // Every folder the commands may run in: after `cd x` a later command's relative names
+  // are taken from x, or from where the line started when the cd was in a subshell.
+  let folders = [context.cwd];
   for (const command of analysis.commands) {
-    if (command.name === 'git') {
-      const content = gitContentProblem(commandWords(command), context.cwd, { readDenied });
-      if (content) (content.denied ? found.denied : found.could).push(content.problem);
+    for (const cwd of folders) {
+      const collecting: ReadOnlyContext = { ...context, cwd, deniedReads: found.denied };
+      if (command.name === 'git') {
+        const content = gitContentProblem(commandWords(command), cwd, { readDenied });
+        if (content) (content.denied ? found.denied : found.could).push(content.problem);
+      }
+      readOnlyProblem(command, collecting);
+      coveredArguments(command, collecting, found.could);
     }
-    readOnlyProblem(command, collecting);
-    coveredArguments(command, collecting, found.could);
+    if (FOLDER_CHANGES.has(command.name)) {
+      const moved = movedTo(command, folders, context);
+      if (typeof moved === 'string') {
+        found.could.push(moved);
+        break;
+      }
+      folders = moved;
+    }
   }
-  for (const read of analysis.reads) pathProblem(read, collecting);
+  for (const cwd of folders)
+    for (const read of analysis.reads)
+      pathProblem(read, { ...context, cwd, deniedReads: found.denied });
   return found;
+}
+
+/** The folders after `cd DIR` from any of `folders` (kept too), or why they are not known. */
+function movedTo(
+  command: ShellCommand,
+  folders: string[],
+  context: ReadOnlyContext,
+): string[] | string {
+  const operands = command.args.filter((arg) => !/^-[LPe@]+$/.test(arg));
+  const unknown = `${command.name} moves to a folder toolhost does not follow, so later names cannot be checked against the Read deny rules`;
+  if (command.name === 'popd' || operands.length > 1) return unknown;
+  const index = command.args.indexOf(operands[0] ?? '');
+  const target = operands.length === 0 ? context.homeDir : operands[0]!;
+  if (operands.length > 0 && (!command.literal[index] || target === '-')) return unknown;
+  const next = new Set(folders);
+  for (const folder of folders) next.add(path.resolve(folder, target));
+  return next.size > MAX_FOLDERS ? unknown : [...next];
 }
 
 /**
