@@ -141,15 +141,30 @@ function contentProblem(
   };
 
   const icase = globals.options.some((option) => option.name === '--icase-pathspecs');
-  // git grep's first operand is its pattern; its paths are only sure after `--`.
+  // git grep's first operand is its pattern, unless -e or -f gave it.
   const grep = name === 'grep';
   let named = false;
   let afterDashes = false;
+  let grepPattern = grep;
+  let skip = false;
   for (const word of rest) {
+    if (skip) {
+      skip = false;
+      continue;
+    }
     if (!word.literal) return anyCovered(`is given ${word.value}, only known when it runs`);
     const text = word.value;
     if (!afterDashes && text === '--') {
       afterDashes = true;
+      continue;
+    }
+    if (grep && !afterDashes && /^(-[ef]|--regexp|--file)$/.test(text)) {
+      grepPattern = false;
+      skip = true;
+      continue;
+    }
+    if (grepPattern && !afterDashes && !text.startsWith('-')) {
+      grepPattern = false; // the pattern, not a file
       continue;
     }
     if (!afterDashes && text.startsWith('-')) {
@@ -167,8 +182,7 @@ function contentProblem(
       return anyCovered(`is given ${text}, which could name any file`);
     if (target === null) continue; // an exclusion: prints less
     // Before `--` git takes a name for a path only when it exists in the work tree.
-    if (afterDashes || target.kind === 'blob' || (!grep && existsSync(target.absolute)))
-      named = true;
+    if (afterDashes || target.kind === 'blob' || existsSync(target.absolute)) named = true;
     const problem = covered(target.absolute, text);
     if (problem) return problem;
   }
