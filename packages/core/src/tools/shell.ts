@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { isAllowedWithoutAsking } from '../core/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
-import { shellPolicyRules } from '../permissions/decision.js';
+import { decideCall, shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
@@ -362,11 +362,28 @@ export class ShellTool extends BaseTool<ShellToolParams> {
         cwd,
         canRead: (file) => workspace.check(file, 'read').ok,
         readDenied: deniedFileTest(this.config, 'read_file') ?? undefined,
+        ...editRules(this.config),
         homeDir: this.config.homeDir,
       },
     });
     return { analysis, decision };
   }
+}
+
+/** The Edit rules a line's output files are judged by (shell/write-targets.ts). */
+function editRules(config: Config) {
+  const rules = sessionRules(config);
+  const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
+  return {
+    writeRule: (file: string) => {
+      const call = { tool: 'write_file', displayName: 'WriteFile', paths: [file] };
+      const verdict = decideCall(rules, call, bases);
+      return (
+        verdict && { kind: verdict.kind, rule: `${verdict.rule.entry} in ${verdict.rule.source}` }
+      );
+    },
+    editDenyRules: rules.deny.some((rule) => rule.tools?.includes('write_file')),
+  };
 }
 
 type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & { sandbox: CommandSandbox };
