@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
+import { addExtensionsCommands } from './commands/extensions/extensions-commands.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
@@ -32,6 +33,7 @@ Examples:
   $ toolhost trust                          let this project's own settings apply in full
   $ toolhost doctor                         does the OS sandbox for commands work here?
   $ toolhost settings schema                the JSON Schema of settings.json
+  $ toolhost extensions install ./my-ext     install a Gemini CLI / Qwen Code extension or Claude Code plugin
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
   $ toolhost --acp                          serve an editor (Zed, JetBrains...) over ACP on stdio
@@ -273,6 +275,10 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       const { runMcpLogoutCommand } = await import('./commands/mcp-auth-command.js');
       await runMcpLogoutCommand(server, mcp.opts<SessionOptions>(), io.stderr);
     });
+
+  addExtensionsCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   program
     .command('sessions')
