@@ -84,7 +84,7 @@ export const extensionsCommand: SlashCommand = {
     return names
       .filter((each) => each.name.startsWith(words[1] ?? ''))
       .map((each) => ({
-        value: `${words[0]} ${each.name}`,
+        value: each.name,
         description: each.enabled ? 'on' : 'off',
       }));
   },
