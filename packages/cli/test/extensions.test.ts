@@ -212,9 +212,59 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(updated.code, updated.stderr).toBe(0);
     expect(listed()[0]?.version).toBe('2.0.0');
 
+    // doctor names it.
+    expect(cli(['doctor']).stdout).toMatch(
+      /extension fixture-gemini 2\.0\.0 \(gemini\): on, from /,
+    );
     // And it works: its server is offered.
     const run = await runAgent();
     expect(toolNames(run.requests[0])).toContain('gem_echo');
+  });
+
+  it('installs an npm package (fetched with npm pack), and uninstalls it', () => {
+    const pkg = path.join(dirs.base, 'pkg');
+    cpSync(GEMINI, pkg, { recursive: true });
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: '@fixture/gemini-ext', version: '1.2.0' }),
+    );
+    execFileSync('npm', ['pack', '--silent'], {
+      cwd: pkg,
+      env: { ...process.env, HOME: dirs.home },
+    });
+    const tarball = path.join(pkg, 'fixture-gemini-ext-1.2.0.tgz');
+    install(`npm:${tarball}`);
+    const [entry] = JSON.parse(cli(['extensions', 'list', '--json']).stdout);
+    expect(entry).toMatchObject({ name: 'fixture-gemini', version: '1.2.0', format: 'gemini' });
+    expect(entry.install).toMatchObject({ type: 'npm', source: `npm:${tarball}` });
+    expect(cli(['extensions', 'disable', 'fixture-gemini']).code).toBe(0);
+    const removed = cli(['extensions', 'uninstall', 'fixture-gemini']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'fixture-gemini'))).toBe(
+      false,
+    );
+    // Its on/off choice went with it.
+    const choices = readFileSync(
+      path.join(dirs.home, '.toolhost', 'extension-enablement.json'),
+      'utf8',
+    );
+    expect(JSON.parse(choices)).toEqual({});
+    expect(cli(['extensions', 'uninstall', 'fixture-gemini']).stderr).toContain(
+      'no extension "fixture-gemini" is installed',
+    );
+  });
+
+  it('new makes an extension to start from; linked, its edits reach the next session', async () => {
+    const folder = path.join(dirs.base, 'my-ext');
+    const made = cli(['extensions', 'new', folder]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(cli(['extensions', 'link', folder, '--consent']).code).toBe(0);
+    const [entry] = JSON.parse(cli(['extensions', 'list', '--json']).stdout);
+    expect(entry).toMatchObject({ name: 'my-ext', format: 'qwen', path: folder });
+    expect(entry.install).toMatchObject({ type: 'link', source: folder });
+    writeFileSync(path.join(folder, 'QWEN.md'), 'MARKER-LINKED-EDIT\n');
+    const run = await runAgent();
+    expect(JSON.stringify(run.requests[0]?.body)).toContain('MARKER-LINKED-EDIT');
   });
 
   it('installs a plugin by name from a marketplace added from a folder', async () => {
