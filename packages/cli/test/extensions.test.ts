@@ -295,6 +295,9 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
       marketplace: 'fixture-market',
       plugin: 'fixture-claude',
     });
+    // Claude Code's form names the same plugin.
+    expect(cli(['extensions', 'uninstall', 'fixture-claude']).code).toBe(0);
+    install('fixture-claude@fixture-market');
     allowMcpTools();
     const run = await runAgent([{ name: 'claude_echo', args: { text: 'market' } }]);
     expect(JSON.stringify(run.requests[1]?.body.messages)).toContain('CLAUDE-ECHO:market:');

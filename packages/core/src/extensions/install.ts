@@ -13,7 +13,7 @@ import { forgetEnablement } from './enablement.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './extension-files.js';
 import { type InstallMetadata, readInstallMetadata } from './extensions.js';
 import { type ExtensionManifest, readManifest } from './manifest.js';
-import { MARKETPLACE_FILE, openMarketplace } from './marketplace.js';
+import { addedMarketplaces, MARKETPLACE_FILE, openMarketplace } from './marketplace.js';
 import {
   cloneGit,
   copyExtensionFolder,
@@ -135,7 +135,12 @@ function locate(
       metadata: { source: path.resolve(source), type: 'local' },
     };
   }
-  const marketplace = /^(.+):([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(source);
+  // `<marketplace>:<plugin>` (Qwen Code's form), or `<plugin>@<added marketplace>` (Claude Code's).
+  const claudeForm = /^([A-Za-z0-9][A-Za-z0-9_.-]*)@([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(source);
+  const marketplace =
+    claudeForm && addedMarketplaces(userDir).some((entry) => entry.name === claudeForm[2])
+      ? [source, claudeForm[2]!, claudeForm[1]!]
+      : /^(.+):([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(source);
   if (marketplace && !/^[\w.-]+@[\w.-]+$/.test(marketplace[1]!)) {
     const opened = openMarketplace(userDir, marketplace[1]!, true);
     if (opened) {

@@ -111,7 +111,12 @@ function pluginSource(
 }
 
 /** Adds a marketplace from a folder or a git URL (cloned into toolhost's folder). */
-export async function addMarketplace(userDir: string, source: string): Promise<AddedMarketplace> {
+export async function addMarketplace(userDir: string, given: string): Promise<AddedMarketplace> {
+  // `owner/repo` is a GitHub repository, as Claude Code and Qwen Code read it.
+  const source =
+    !existsSync(given) && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(given)
+      ? `https://github.com/${given}.git`
+      : given;
   const local = !isGitUrl(source) && existsSync(source);
   let dir: string;
   let name: string;
