@@ -3,11 +3,12 @@
  * command expand into the prompt the model gets, and /extensions lists them and turns one
  * off (from the next session).
  */
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
+import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, idle, openApp } from './helpers/tui-app.js';
 import { runCli } from './run-cli.js';
 
@@ -15,9 +16,12 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, 'fixtures', 'extensions');
 
 let app: AppUnderTest | undefined;
+let terminal: Terminal | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
+  terminal?.close();
+  terminal = undefined;
 });
 
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
@@ -73,6 +77,35 @@ describe.skipIf(!hasTmux)(
         ['fixture-claude', false],
         ['fixture-gemini', true],
       ]);
+    });
+
+    it('install asks on a terminal: no keeps it out, yes puts it in place', async () => {
+      const dirs = makeTempDirs();
+      try {
+        const installed = path.join(dirs.home, '.toolhost', 'extensions', 'fixture-claude');
+        const run = async (answer: string) => {
+          terminal = startToolhostInTmux(
+            ['extensions', 'install', path.join(FIXTURES, 'claude-plugin')],
+            { cwd: dirs.root, home: dirs.home, columns: 160, rows: 30 },
+          );
+          await terminal.waitFor('Go ahead? [y/N]');
+          expect(flat(terminal.screen())).toMatch(
+            /MCP server "claude-server": runs node \S+server\.mjs/,
+          );
+          terminal.type(answer);
+          terminal.press('Enter');
+          const code = await terminal.waitForExit();
+          terminal.close();
+          terminal = undefined;
+          return code;
+        };
+        expect(await run('n')).toBe(3);
+        expect(existsSync(installed)).toBe(false);
+        expect(await run('y')).toBe(0);
+        expect(existsSync(path.join(installed, '.claude-plugin', 'plugin.json'))).toBe(true);
+      } finally {
+        dirs.cleanup();
+      }
     });
   },
 );

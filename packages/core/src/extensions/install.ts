@@ -206,7 +206,8 @@ export async function commitInstall(
   const target = path.join(base, prepared.name);
   const kept = existsSync(target) ? readEnvFile(target) : {};
   mkdirSync(base, { recursive: true, mode: 0o700 });
-  const aside = `${target}.replaced-${process.pid}`;
+  // A dot-name is never read as an extension, should this process end before it is removed.
+  const aside = path.join(base, `.${prepared.name}.replaced-${process.pid}`);
   if (existsSync(target)) moveFolder(target, aside);
   try {
     if (prepared.metadata.type === 'link') mkdirSync(target, { mode: 0o700 });
