@@ -125,11 +125,17 @@ export async function addMarketplace(userDir: string, given: string): Promise<Ad
     name = readMarketplace(dir).name;
   } else if (isGitUrl(source)) {
     const clone = cloneGit(source, undefined).dir;
-    name = readMarketplace(clone).name;
+    try {
+      name = readMarketplace(clone).name;
+    } catch (error) {
+      rmSync(path.dirname(clone), { recursive: true, force: true });
+      throw error;
+    }
     dir = path.join(userDir, MARKETPLACES_FOLDER, name);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
     moveFolder(clone, dir);
+    rmSync(path.dirname(clone), { recursive: true, force: true });
   } else {
     throw new ExtensionSourceError(
       `${source} is neither a folder nor a git URL; give the marketplace's folder or its repository's URL.`,
@@ -175,7 +181,12 @@ export function openMarketplace(
   }
   if (isGitUrl(reference)) {
     const dir = cloneGit(reference, undefined).dir;
-    return { dir, ...readMarketplace(dir), cloned: true };
+    try {
+      return { dir, ...readMarketplace(dir), cloned: true };
+    } catch (error) {
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+      throw error;
+    }
   }
   if (existsSync(path.join(reference, MARKETPLACE_FILE))) {
     const dir = path.resolve(reference);

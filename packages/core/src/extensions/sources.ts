@@ -52,6 +52,19 @@ function run(program: string, args: string[], cwd?: string): string {
 /** Clones `url` into a new folder (at `ref` when given); returns it and the commit. */
 export function cloneGit(url: string, ref: string | undefined): { dir: string; commit: string } {
   const dir = path.join(tempFolder('git'), 'repo');
+  try {
+    return cloneInto(dir, url, ref);
+  } catch (error) {
+    rmSync(path.dirname(dir), { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function cloneInto(
+  dir: string,
+  url: string,
+  ref: string | undefined,
+): { dir: string; commit: string } {
   if (ref) {
     try {
       run('git', ['clone', '--quiet', '--depth', '1', '--branch', ref, '--', url, dir]);
@@ -86,6 +99,15 @@ export function pullGit(dir: string): void {
 /** Fetches an npm package with `npm pack` and unpacks it; returns its folder. */
 export function packNpm(spec: string): string {
   const dir = tempFolder('npm');
+  try {
+    return unpackNpm(dir, spec);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function unpackNpm(dir: string, spec: string): string {
   const output = run('npm', ['pack', spec, '--json', '--pack-destination', dir], dir);
   let file: string | undefined;
   try {
