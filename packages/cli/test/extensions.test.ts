@@ -163,21 +163,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
   it('installs from a git repository at a ref, records it, and updates from it', async () => {
     const repo = path.join(dirs.base, 'repo');
     cpSync(GEMINI, repo, { recursive: true });
-    const git = (...args: string[]) =>
-      execFileSync('git', args, {
-        cwd: repo,
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@t',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@t',
-        },
-      });
-    git('init', '--quiet', '-b', 'main');
-    git('add', '.');
-    git('commit', '--quiet', '-m', 'first');
+    const git = gitRepo(repo);
     git('tag', 'v1');
     const manifest = path.join(repo, 'gemini-extension.json');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"1.2.0"', '"2.0.0"'));
@@ -301,8 +287,46 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     allowMcpTools();
     const run = await runAgent([{ name: 'claude_echo', args: { text: 'market' } }]);
     expect(JSON.stringify(run.requests[1]?.body.messages)).toContain('CLAUDE-ECHO:market:');
+
+    // The same marketplace from a git repository: cloned into toolhost's folder.
+    expect(cli(['extensions', 'marketplace', 'remove', 'fixture-market']).code).toBe(0);
+    expect(cli(['extensions', 'uninstall', 'fixture-claude']).code).toBe(0);
+    gitRepo(market);
+    const fromGit = cli(['extensions', 'marketplace', 'add', `file://${market}`]);
+    expect(fromGit.code, fromGit.stderr).toBe(0);
+    expect(cli(['extensions', 'marketplace', 'list']).stdout).toContain(
+      `fixture-market (git file://${market})`,
+    );
+    const clone = path.join(dirs.home, '.toolhost', 'marketplaces', 'fixture-market');
+    expect(existsSync(path.join(clone, '.claude-plugin', 'marketplace.json'))).toBe(true);
+    install('fixture-market:fixture-claude');
+    expect(
+      existsSync(
+        path.join(dirs.home, '.toolhost/extensions/fixture-claude/.claude-plugin/plugin.json'),
+      ),
+    ).toBe(true);
   });
 });
+
+/** Makes `folder` a git repository with one commit of everything in it. */
+function gitRepo(folder: string): (...args: string[]) => string {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: folder,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    });
+  git('init', '--quiet', '-b', 'main');
+  git('add', '.');
+  git('commit', '--quiet', '-m', 'first');
+  return git;
+}
 
 function rmCanaries(): void {
   for (const name of ['gemini-hook', 'claude-hook'])
