@@ -2,7 +2,8 @@
  * Skills: folders holding a SKILL.md (YAML front matter with `name`, `description` and
  * optional `allowed-tools`, then instructions in Markdown) and any files the instructions
  * name, in the project's `.toolhost/skills`, `.qwen/skills` and `.claude/skills` and the
- * same folders of the home folder (the project's win, then in that order). This folder owns
+ * same folders of the home folder, then the enabled extensions' `skills/` (the project's
+ * win, then in that order). This folder owns
  * finding them and loading one when the model asks (skill-tool.ts); it reads text only: a
  * skill never changes what needs approval (its `allowed-tools` is shown, never granted), and
  * a project's skill is read only where it really lies inside the project. A skill that

@@ -1,6 +1,8 @@
 /**
  * Commands people write themselves, in `.toolhost/commands/`, `.qwen/commands/`,
- * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder. The
+ * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder, and the
+ * enabled extensions' `commands/` folders (an extension's command whose name is taken is
+ * renamed `<extension>.<name>`, as Gemini CLI does). The
  * file's path names the command (`git/commit.md` is `/git:commit`). A Markdown file's
  * optional YAML front matter gives `description` and `argument-hint` and its body is the
  * prompt; a TOML file (Gemini CLI's and Qwen Code's format) gives `prompt` and an optional

@@ -3,8 +3,9 @@
  * `description`, `tools`, `model`, `approvalMode`, `maxTurns`, `color`: subagent-fields.ts;
  * the body is the system prompt) in the project's and
  * the user's `.toolhost/agents`, and in `.qwen/agents` and `.claude/agents` (the same
- * shape), plus the built-in general-purpose one. A file that cannot be used is a warning
- * naming it, never a failure.
+ * shape), then the enabled extensions' `agents/` folders (read only inside each extension),
+ * plus the built-in general-purpose one. A file that cannot be used is a warning naming it,
+ * never a failure.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
