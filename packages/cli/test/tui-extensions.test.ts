@@ -3,7 +3,7 @@
  * command expand into the prompt the model gets, and /extensions lists them and turns one
  * off (from the next session).
  */
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,6 +103,24 @@ describe.skipIf(!hasTmux)(
         expect(existsSync(installed)).toBe(false);
         expect(await run('y')).toBe(0);
         expect(existsSync(path.join(installed, '.claude-plugin', 'plugin.json'))).toBe(true);
+
+        // The Gemini CLI extension's declared setting is asked for, and kept in its .env.
+        terminal = startToolhostInTmux(
+          ['extensions', 'install', path.join(FIXTURES, 'gemini-ext')],
+          { cwd: dirs.root, home: dirs.home, columns: 160, rows: 30 },
+        );
+        await terminal.waitFor('Go ahead? [y/N]');
+        terminal.type('y');
+        terminal.press('Enter');
+        await terminal.waitFor('Greeting (Said by gem_echo):');
+        terminal.type('howdy');
+        terminal.press('Enter');
+        expect(await terminal.waitForExit()).toBe(0);
+        const env = readFileSync(
+          path.join(dirs.home, '.toolhost', 'extensions', 'fixture-gemini', '.env'),
+          'utf8',
+        );
+        expect(env).toBe('FIXTURE_GREETING="howdy"\n');
       } finally {
         dirs.cleanup();
       }

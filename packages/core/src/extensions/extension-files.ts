@@ -25,6 +25,11 @@ export const SETTINGS_ENV_FILE = '.env';
 /** Names an extension folder may have: no separators, no leading dot. */
 export const EXTENSION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/** A source as shown to the person: a password or token in a URL replaced by `***`. */
+export function shownSource(source: string): string {
+  return source.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, '$1***@');
+}
+
 export function extensionsDir(userDir: string): string {
   return path.join(userDir, EXTENSIONS_FOLDER);
 }

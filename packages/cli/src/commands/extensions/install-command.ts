@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import { shownSource } from '@toolhost/core/internal/extensions/extension-files.js';
 import { loadExtensions } from '@toolhost/core/internal/extensions/extensions.js';
 import {
   commitInstall,
@@ -79,7 +80,7 @@ export async function runInstall(
 function describe(prepared: PreparedInstall, request: InstallRequest, io: ExtensionsIo): void {
   const { manifest } = prepared;
   const lines = [
-    `${FORMATS[manifest.format]} "${manifest.name}" ${manifest.version} from ${request.source}${request.ref ? ` (${request.ref})` : ''}${manifest.description ? `: ${manifest.description}` : ''}`,
+    `${FORMATS[manifest.format]} "${manifest.name}" ${manifest.version} from ${shownSource(request.source)}${request.ref ? ` (${request.ref})` : ''}${manifest.description ? `: ${manifest.description}` : ''}`,
     prepared.summary.length > 0 ? 'It adds:' : 'It adds nothing toolhost uses.',
     ...prepared.summary.map((line) => `  - ${line}`),
     ...prepared.warnings.map((warning) => `  warning: ${warning}`),

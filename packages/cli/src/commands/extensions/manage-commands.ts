@@ -2,7 +2,7 @@
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
 import { describeContributions } from '@toolhost/core/internal/extensions/contributions.js';
 import { setEnablement } from '@toolhost/core/internal/extensions/enablement.js';
-import { EXTENSION_NAME } from '@toolhost/core/internal/extensions/extension-files.js';
+import { EXTENSION_NAME, shownSource } from '@toolhost/core/internal/extensions/extension-files.js';
 import {
   type InstalledExtension,
   loadExtensions,
@@ -35,7 +35,9 @@ export function runList(options: { json?: boolean }, io: ExtensionsIo): number {
           enabled: extension.enabled,
           enabledBy: extension.enabledBy,
           path: extension.root,
-          ...(extension.metadata ? { install: extension.metadata } : {}),
+          ...(extension.metadata
+            ? { install: { ...extension.metadata, source: shownSource(extension.metadata.source) } }
+            : {}),
           ...(extension.problem ? { problem: extension.problem } : {}),
         })),
         null,
@@ -73,7 +75,7 @@ export function describeInstalled(
     : `off${extension.enabledBy === 'workspace' ? ' in this workspace' : ''}`;
   const manifest = extension.manifest;
   const from = extension.metadata
-    ? `${extension.metadata.type} ${extension.metadata.source}${extension.metadata.ref ? ` (${extension.metadata.ref})` : ''}, ${extension.metadata.installedAt ?? ''}`
+    ? `${extension.metadata.type} ${shownSource(extension.metadata.source)}${extension.metadata.ref ? ` (${extension.metadata.ref})` : ''}, ${extension.metadata.installedAt ?? ''}`
     : 'no install record';
   const lines = [
     `${extension.name} ${manifest?.version ?? ''} [${state}]${manifest ? ` (${manifest.format})` : ''}`,
@@ -171,7 +173,7 @@ export function runMarketplaceList(io: ExtensionsIo): number {
     } catch (error) {
       plugins = `    cannot be read: ${(error as Error).message}`;
     }
-    return [`${entry.name} (${entry.type} ${entry.source})`, plugins];
+    return [`${entry.name} (${entry.type} ${shownSource(entry.source)})`, plugins];
   });
   io.stdout.write(`${lines.map((line) => visibleText(line, { multiline: true })).join('\n')}\n`);
   return ExitCode.Success;
