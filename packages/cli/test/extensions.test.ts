@@ -291,7 +291,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     // The same marketplace from a git repository: cloned into toolhost's folder.
     expect(cli(['extensions', 'marketplace', 'remove', 'fixture-market']).code).toBe(0);
     expect(cli(['extensions', 'uninstall', 'fixture-claude']).code).toBe(0);
-    gitRepo(market);
+    const git = gitRepo(market);
     const fromGit = cli(['extensions', 'marketplace', 'add', `file://${market}`]);
     expect(fromGit.code, fromGit.stderr).toBe(0);
     expect(cli(['extensions', 'marketplace', 'list']).stdout).toContain(
@@ -305,6 +305,15 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
         path.join(dirs.home, '.toolhost/extensions/fixture-claude/.claude-plugin/plugin.json'),
       ),
     ).toBe(true);
+    // A plugin added upstream shows once the marketplace is updated (Qwen Code's "sources" name).
+    const listing = path.join(market, '.claude-plugin', 'marketplace.json');
+    const data = JSON.parse(readFileSync(listing, 'utf8'));
+    data.plugins.push({ name: 'later', source: './plugins/fixture-claude' });
+    writeFileSync(listing, JSON.stringify(data));
+    git('commit', '--quiet', '-am', 'a second plugin');
+    const updated = cli(['extensions', 'sources', 'update', 'fixture-market']);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain('2 plugin(s): fixture-claude, later');
   });
 });
 

@@ -103,6 +103,8 @@ export function addExtensionsCommands(
     });
   const marketplace = extensions
     .command('marketplace')
+    // Qwen Code's name for the same commands.
+    .alias('sources')
     .description(
       'Claude Code marketplaces: add one, then install its plugins as <marketplace>:<plugin>.',
     );
@@ -120,6 +122,14 @@ export function addExtensionsCommands(
     .action(async () => {
       const { runMarketplaceList } = await import('./manage-commands.js');
       io.done(runMarketplaceList(io));
+    });
+  marketplace
+    .command('update')
+    .description("Fetch a git marketplace's plugin list again.")
+    .argument('<name>', 'the marketplace')
+    .action(async (name: string) => {
+      const { runMarketplaceUpdate } = await import('./manage-commands.js');
+      io.done(runMarketplaceUpdate(name, io));
     });
   marketplace
     .command('remove')

@@ -16,6 +16,7 @@ import {
 import {
   addedMarketplaces,
   addMarketplace,
+  openMarketplace,
   readMarketplace,
   removeMarketplace,
 } from '@toolhost/core/internal/extensions/marketplace.js';
@@ -177,6 +178,25 @@ export function runMarketplaceList(io: ExtensionsIo): number {
   });
   io.stdout.write(`${lines.map((line) => visibleText(line, { multiline: true })).join('\n')}\n`);
   return ExitCode.Success;
+}
+
+export function runMarketplaceUpdate(name: string, io: ExtensionsIo): number {
+  try {
+    const added = addedMarketplaces(userSettingsDir()).some((entry) => entry.name === name);
+    const opened = added ? openMarketplace(userSettingsDir(), name, true) : undefined;
+    if (!opened) {
+      io.stderr.write(`toolhost: no marketplace "${visibleText(name)}" was added.\n`);
+      return ExitCode.Failed;
+    }
+    io.stdout.write(
+      `Marketplace "${name}" is up to date, with ${opened.plugins.length} plugin(s): ${opened.plugins.map((plugin) => plugin.name).join(', ')}.\n`,
+    );
+    return ExitCode.Success;
+  } catch (error) {
+    if (!(error instanceof ExtensionSourceError)) throw error;
+    io.stderr.write(`toolhost: the marketplace was not updated: ${visibleText(error.message)}\n`);
+    return ExitCode.Failed;
+  }
 }
 
 export async function runMarketplaceRemove(name: string, io: ExtensionsIo): Promise<number> {
