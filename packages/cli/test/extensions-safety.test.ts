@@ -118,6 +118,29 @@ describe('what an extension may not do', { timeout: 120_000 }, () => {
     expect(existsSync(path.join(canaries, 'outside-hook'))).toBe(false);
   });
 
+  it("a marketplace's plugin source outside the marketplace is refused", () => {
+    const elsewhere = path.join(dirs.base, 'elsewhere');
+    cpSync(path.join(HERE, 'fixtures', 'extensions', 'claude-plugin'), elsewhere, {
+      recursive: true,
+    });
+    const market = path.join(dirs.base, 'market');
+    mkdirSync(path.join(market, '.claude-plugin'), { recursive: true });
+    writeFileSync(
+      path.join(market, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify({
+        name: 'sly',
+        owner: { name: 'x' },
+        plugins: [{ name: 'fixture-claude', source: '../elsewhere' }],
+      }),
+    );
+    const refused = cli(['extensions', 'install', `${market}:fixture-claude`, '--consent']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('which is outside marketplace "sly"');
+    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'fixture-claude'))).toBe(
+      false,
+    );
+  });
+
   it('an extension folder inside a project is never loaded by being there', async () => {
     for (const folder of ['.gemini/extensions', '.qwen/extensions', '.toolhost/extensions'])
       cpSync(GEMINI, path.join(dirs.root, folder, 'fixture-gemini'), { recursive: true });

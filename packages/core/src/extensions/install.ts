@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeOwnFile } from '../utils/own-files.js';
+import { isWithin } from '../workspace/workspace-context.js';
 import { contributionsOf, describeContributions, readEnvFile } from './contributions.js';
 import { forgetEnablement } from './enablement.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './extension-files.js';
@@ -141,7 +142,7 @@ function locate(
     claudeForm && addedMarketplaces(userDir).some((entry) => entry.name === claudeForm[2])
       ? [source, claudeForm[2]!, claudeForm[1]!]
       : /^(.+):([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(source);
-  if (marketplace && !/^[\w.-]+@[\w.-]+$/.test(marketplace[1]!)) {
+  if (marketplace && !source.startsWith('npm:') && !/^[\w.-]+@[\w.-]+$/.test(marketplace[1]!)) {
     const opened = openMarketplace(userDir, marketplace[1]!, true);
     if (opened) {
       if (opened.cloned) temporary.push(path.dirname(opened.dir));
@@ -160,6 +161,11 @@ function locate(
         if (!existsSync(plugin.source.dir))
           throw new ExtensionSourceError(
             `plugin "${plugin.name}" lists ${plugin.source.dir}, which is missing.`,
+          );
+        // A marketplace's folder sources are its own folders, not any folder on the machine.
+        if (!isWithin(realpathSync(opened.dir), realpathSync(plugin.source.dir)))
+          throw new ExtensionSourceError(
+            `plugin "${plugin.name}" lists ${plugin.source.dir}, which is outside marketplace "${opened.name}"; a marketplace's plugins must be inside it (or in a git repository).`,
           );
         return { from: plugin.source.dir, metadata: base };
       }
