@@ -219,9 +219,13 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
       env: { ...process.env, HOME: dirs.home },
     });
     const tarball = path.join(pkg, 'fixture-gemini-ext-1.2.0.tgz');
-    install(`npm:${tarball}`);
+    install(`npm:${tarball}`, {}, ['--scope', 'workspace']);
     const [entry] = JSON.parse(cli(['extensions', 'list', '--json']).stdout);
     expect(entry).toMatchObject({ name: 'fixture-gemini', version: '1.2.0', format: 'gemini' });
+    // Installed for this workspace only: on here, off elsewhere.
+    expect(entry.enabled).toBe(true);
+    const elsewhere = runCli(['extensions', 'list', '--json'], { cwd: dirs.base, home: dirs.home });
+    expect(JSON.parse(elsewhere.stdout)[0].enabled).toBe(false);
     expect(entry.install).toMatchObject({ type: 'npm', source: `npm:${tarball}` });
     expect(cli(['extensions', 'disable', 'fixture-gemini']).code).toBe(0);
     const removed = cli(['extensions', 'uninstall', 'fixture-gemini']);

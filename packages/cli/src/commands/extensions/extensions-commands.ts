@@ -41,7 +41,8 @@ export function addExtensionsCommands(
     .argument('<source>', 'where to install it from')
     .option('--ref <ref>', 'git: the branch, tag or commit to install')
     .option('--consent', 'install without asking (for scripts): you accept what it lists')
-    .action(async (source: string, options: { ref?: string; consent?: boolean }) => {
+    .option('--scope <scope>', `where it is on: ${SCOPES}`, 'user')
+    .action(async (source: string, options: { ref?: string; consent?: boolean; scope: string }) => {
       const { runInstall } = await import('./install-command.js');
       io.done(
         await runInstall({ source, ...(options.ref ? { ref: options.ref } : {}) }, options, io),

@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import { setEnablement } from '@toolhost/core/internal/extensions/enablement.js';
 import { shownSource } from '@toolhost/core/internal/extensions/extension-files.js';
 import { loadExtensions } from '@toolhost/core/internal/extensions/extensions.js';
 import {
@@ -35,11 +36,17 @@ const FORMATS = {
 
 export async function runInstall(
   request: InstallRequest,
-  options: { consent?: boolean },
+  options: { consent?: boolean; scope?: string },
   io: ExtensionsIo,
   updating = false,
 ): Promise<number> {
   const userDir = userSettingsDir();
+  // Qwen Code's `project` is accepted for `workspace`.
+  const scope = options.scope === 'project' ? 'workspace' : (options.scope ?? 'user');
+  if (scope !== 'user' && scope !== 'workspace') {
+    io.stderr.write(`toolhost: --scope must be user or workspace; got "${options.scope}".\n`);
+    return ExitCode.Usage;
+  }
   let prepared: PreparedInstall;
   try {
     prepared = prepareInstall(userDir, process.cwd(), request);
@@ -67,9 +74,15 @@ export async function runInstall(
       return ExitCode.NeedsConfirmation;
     const settings = await askSettings(prepared, options, io);
     const folder = await commitInstall(userDir, prepared, settings);
+    if (scope === 'workspace' && !updating) {
+      // On here only: off for the person, on for this folder.
+      await setEnablement(userDir, prepared.name, false, 'user', process.cwd());
+      await setEnablement(userDir, prepared.name, true, 'workspace', process.cwd());
+    }
     const verb = updating ? 'updated' : request.link ? 'linked' : 'installed';
+    const where = scope === 'workspace' && !updating ? ` in ${process.cwd()} only` : '';
     io.stdout.write(
-      `Extension "${prepared.name}" ${verb} (${folder}); it is on, from the next session. "toolhost extensions disable ${prepared.name}" turns it off.\n`,
+      `Extension "${prepared.name}" ${verb} (${folder}); it is on${where}, from the next session. "toolhost extensions disable ${prepared.name}" turns it off.\n`,
     );
     return ExitCode.Success;
   } finally {
