@@ -33,7 +33,6 @@ Examples:
   $ toolhost trust                          let this project's own settings apply in full
   $ toolhost doctor                         does the OS sandbox for commands work here?
   $ toolhost settings schema                the JSON Schema of settings.json
-  $ toolhost extensions install ./my-ext     install a Gemini CLI / Qwen Code extension or Claude Code plugin
   $ toolhost mcp                            serve the tools to an MCP client over stdio
   $ toolhost mcp --http 8808 --approval-mode auto-edit
   $ toolhost --acp                          serve an editor (Zed, JetBrains...) over ACP on stdio
