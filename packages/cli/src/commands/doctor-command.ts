@@ -7,6 +7,11 @@ import {
   type ProfileName,
 } from '@toolhost/core/internal/shell/sandbox/profiles/profiles.js';
 import {
+  type CoveredPath,
+  resolveCoveredPaths,
+  sessionPathRules,
+} from '@toolhost/core/internal/shell/sandbox/rule-paths/covered-paths.js';
+import {
   type SandboxStatus,
   sandboxStatus,
 } from '@toolhost/core/internal/shell/sandbox/sandbox.js';
@@ -54,6 +59,8 @@ export function runDoctorCommand(
   lines.push(...profileLines('unasked', unasked, setting));
   lines.push(...profileLines('approved', approved, setting));
   lines.push(readOnlyLine(setting === 'off' ? null : unasked, config.parseOnlyAutoApproval));
+  const kernel = setting !== 'off' && status.available && status.kind === 'bwrap';
+  lines.push(...rulePathLines(config, kernel));
   lines.push(`shell: ${shellProgram().file}`);
   const cut = settings.untrustedProject;
   if (cut)
@@ -89,6 +96,52 @@ function profileLines(profile: ProfileName, status: SandboxStatus, setting: stri
         : `does not run here: ${status.reason}`;
   const summary = PROFILE_SUMMARIES[profile];
   return [`profile ${profile}, for ${summary.who}: ${runs}`, `  hides: ${summary.hides}`];
+}
+
+/** How many covered paths doctor names per effect before "and N more". */
+const LISTED = 20;
+
+/**
+ * What the person's Read and Edit deny rules cover in this workspace now, and what commands
+ * get of it: hidden and read-only under bwrap, a question where the kernel cannot help.
+ */
+function rulePathLines(config: Config, kernel: boolean): string[] {
+  const rules = sessionPathRules(config);
+  if (rules.length === 0) return ['deny rules with paths (Read, Edit): none'];
+  const covered = resolveCoveredPaths(rules);
+  const show = (file: CoveredPath) => {
+    const found = config.workspace.relative(file.foundAs);
+    const real = file.path === file.foundAs ? '' : ` (really ${file.path})`;
+    return `  ${found}${file.folder ? '/' : ''}${real}: ${file.rule}`;
+  };
+  const list = (title: string, files: CoveredPath[]) => {
+    if (files.length === 0) return [`${title}: nothing that exists now`];
+    const more = files.length > LISTED ? [`  and ${files.length - LISTED} more`] : [];
+    return [`${title}:`, ...files.slice(0, LISTED).map(show), ...more];
+  };
+  const how = kernel
+    ? 'every command runs with them mounted over (bwrap)'
+    : 'no bwrap sandbox runs commands here, so a command that could read or change them asks, in every approval mode';
+  const lines = [
+    `deny rules with paths, for commands: ${how}`,
+    ...list(
+      'hidden from commands (Read deny)',
+      covered.paths.filter((file) => file.effect === 'hide'),
+    ),
+    ...list(
+      'read-only for commands (Edit deny)',
+      covered.paths.filter((file) => file.effect === 'read-only'),
+    ),
+  ];
+  for (const rule of covered.unenforced)
+    lines.push(
+      `not enforced by the kernel: ${rule.rule} in ${rule.source}: ${rule.reason}; commands ask while it is so`,
+    );
+  if (covered.paths.some((file) => file.effect === 'hide'))
+    lines.push(
+      "git's object store for commands: not hidden (.git/objects holds every committed version of a file, and cannot be hidden per path); a hidden file that was ever committed can still be printed from it (commands that print blobs ask)",
+    );
+  return lines;
 }
 
 /** What happens to a line proven read-only, given the unasked profile (null: sandbox off). */
