@@ -1,6 +1,7 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
 import { Config } from '@toolhost/core/internal/config/config.js';
 import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
+import type { LoadedExtensions } from '@toolhost/core/internal/extensions/extensions.js';
 import {
   PROFILE_SUMMARIES,
   type ProfileName,
@@ -15,6 +16,7 @@ import {
   sandboxStatus,
 } from '@toolhost/core/internal/shell/sandbox/sandbox.js';
 import { shellProgram } from '@toolhost/core/internal/shell/shell-execution.js';
+import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 
 export function runDoctorCommand(
   options: { root?: string },
@@ -65,8 +67,23 @@ export function runDoctorCommand(
     lines.push(
       `project settings: ${config.targetDir} is not a trusted folder, so ${cut.file} may only make toolhost stricter; left out: ${cut.keys.join(', ')} ("toolhost trust" applies them)`,
     );
+  lines.push(...extensionLines(settings.extensions));
   stdout.write(`${lines.join('\n')}\n`);
   return healthy ? 0 : 1;
+}
+
+/** The enabled extensions here, and those that cannot be used. */
+function extensionLines(extensions: LoadedExtensions): string[] {
+  const on = extensions.active.map(
+    (extension) =>
+      `extension ${extension.name} ${extension.manifest.version} (${extension.manifest.format}): on, from ${extension.root}`,
+  );
+  const broken = extensions.all
+    .filter((extension) => extension.enabled && extension.problem)
+    .map((extension) => `extension ${extension.name}: cannot be used: ${extension.problem}`);
+  const off = extensions.all.length - extensions.active.length - broken.length;
+  const summary = `extensions: ${extensions.active.length} on${off > 0 ? `, ${off} off` : ''} (toolhost extensions list)`;
+  return [summary, ...on, ...broken].map((line) => visibleText(line));
 }
 
 /** A profile: whom it is for, whether it runs here, what it hides. */
