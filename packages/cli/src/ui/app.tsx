@@ -14,6 +14,7 @@ import { PickerDialog } from './components/picker-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { gitBranch } from './git-branch.js';
 import { PromptArea } from './input/prompt-area.js';
+import { noteKeyPressed } from './input/question-keys.js';
 import type { SessionController } from './session-controller.js';
 import { createTheme } from './theme.js';
 import { UiContext } from './ui-context.js';
@@ -47,6 +48,8 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
 
   useInput(
     (input, key) => {
+      // When the person last typed: a question that comes while they type waits for a pause.
+      noteKeyPressed();
       if (key.ctrl && input === 'c') {
         // A prompt being written is cleared by the editor; the next Ctrl+C is the app's.
         if (inputText.current !== '') return;
@@ -68,8 +71,9 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
         return;
       }
       if (key.shift && key.tab) {
-        // In a server's form Shift+Tab moves back a field.
-        if (live.approval?.call.confirmationDetails.type === 'elicitation') return;
+        // In a question Shift+Tab moves back (a field, an answer); it never changes the mode
+        // under a question being answered.
+        if (live.approval || live.picker) return;
         controller.cycleApprovalMode();
         return;
       }
