@@ -36,9 +36,10 @@ export interface QuestionKeys<S> {
 }
 
 export function useQuestionKeys<S>(options: QuestionKeysOptions<S>): QuestionKeys<S> {
-  const { internal_eventEmitter: events, setRawMode } = useStdin() as ReturnType<typeof useStdin> & {
+  const stdin = useStdin() as ReturnType<typeof useStdin> & {
     internal_eventEmitter?: NodeJS.EventEmitter;
   };
+  const { internal_eventEmitter: events, setRawMode } = stdin;
   const { stdout } = useStdout();
   const [, render] = useReducer((count: number) => count + 1, 0);
   const latest = useRef(options);
