@@ -16,6 +16,8 @@ import { collectDirectories, type SessionOptions } from './session-options.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
+const HELP_WIDTH = 100;
+
 const EXAMPLES = `
 Examples:
   $ toolhost -p "explain what src/main.ts does"        run the agent on one task and exit
@@ -26,7 +28,7 @@ Examples:
   $ toolhost call read_file '{"absolute_path": "/work/app/src/main.ts"}'
   $ toolhost call list_directory '{"path": "/work/app"}' --json
   $ echo '{"path": "/work/app"}' | toolhost call list_directory -
-  $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
+  $ toolhost call read_file '{"absolute_path": "/srv/notes.md"}' --include-directories /srv
   $ toolhost restore                        list checkpoints taken before the agent's changes
   $ toolhost restore 3f2a91c0               bring the files and the conversation back to one
   $ toolhost trust                          let this project's own settings apply in full
@@ -37,11 +39,13 @@ Examples:
   $ toolhost --acp                          serve an editor (Zed, JetBrains...) over ACP on stdio
 
 Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model configured),
-53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C; 143 and 129 after SIGTERM and SIGHUP).
+53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C;
+143 and 129 after SIGTERM and SIGHUP).
 Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
 3 the call needed confirmation that was not given, 130 interrupted.
 Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL; ANTHROPIC_MODEL, ANTHROPIC_API_KEY
-(ANTHROPIC_BASE_URL); GEMINI_MODEL, GEMINI_API_KEY (or settings model.*, modelProviders, or the flags).
+(ANTHROPIC_BASE_URL); GEMINI_MODEL, GEMINI_API_KEY (or settings model.*, modelProviders,
+or the flags).
 In a terminal with no model configured, toolhost asks for one; /model switches between them.
 Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
 
@@ -94,6 +98,12 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+    })
+    // At most 100 columns however wide the terminal (longer lines are hard to read).
+    .configureHelp({
+      helpWidth: Math.min(io.stdout.columns || 80, HELP_WIDTH),
+      // Long option names (mcp add ...) still leave their descriptions a column to wrap in.
+      minWidthToWrap: 20,
     })
     .addHelpText('after', EXAMPLES)
     .exitOverride()
