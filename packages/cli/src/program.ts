@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
+import { checkPromptInteractive } from './agent/qwen-flags.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
@@ -134,6 +135,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     }
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);
+    checkPromptInteractive(flags, positional, piped, Boolean(io.stdin.isTTY && io.stdout.isTTY));
     if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {
       if (io.stdin.isTTY && io.stdout.isTTY) {
         // `toolhost` alone in a terminal: the interactive app (Ink is loaded only here).

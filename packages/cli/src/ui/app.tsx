@@ -33,9 +33,11 @@ export interface AppProps {
   /** Whether colours are wanted at all (NO_COLOR, screen readers: not). */
   colors: boolean;
   plain: boolean;
+  /** The prompt `-i` gave, sent as the first one. */
+  firstPrompt?: string;
 }
 
-export function App({ controller, folder, folderLabel, colors, plain }: AppProps) {
+export function App({ controller, folder, folderLabel, colors, plain, firstPrompt }: AppProps) {
   const { history, live } = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
   const theme = useMemo(() => createTheme(colors, live.themeName), [colors, live.themeName]);
   const { stdout } = useStdout();
@@ -131,6 +133,7 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
               escapeTaken.current = taken;
             }}
             placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
+            {...(firstPrompt !== undefined ? { firstLine: firstPrompt } : {})}
           />
           <StatusLine
             model={controller.endpoint().model}
