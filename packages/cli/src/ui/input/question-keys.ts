@@ -27,6 +27,25 @@ export function lastKeyPressedAt(): number | undefined {
 }
 
 /**
+ * Where the keys a question does not take go: the prompt's editor, which registers itself
+ * here, so text typed ahead of a question or pasted while it shows is kept for the prompt.
+ */
+let promptSink: ((key: EditorKey) => void) | undefined;
+
+export function setPromptSink(sink: (key: EditorKey) => void): () => void {
+  promptSink = sink;
+  return () => {
+    if (promptSink === sink) promptSink = undefined;
+  };
+}
+
+/** Gives a key a question did not take to the prompt (text, pastes and Backspace only). */
+export function toPrompt(key: EditorKey): void {
+  if (key.ctrl || key.meta) return;
+  if (key.name === 'text' || key.name === 'paste' || key.name === 'backspace') promptSink?.(key);
+}
+
+/**
  * Whether a question takes keys yet. It is shown at `shownAt`; if the person was typing
  * then (a key less than the pause before), it waits until they pause, and the keys of that
  * run are not answers.

@@ -14,7 +14,7 @@ import {
   ENABLE_BRACKETED_PASTE,
   KeyDecoder,
 } from './key-decoder.js';
-import { lastKeyPressedAt, TypeaheadGuard } from './question-keys.js';
+import { lastKeyPressedAt, TypeaheadGuard, toPrompt } from './question-keys.js';
 
 export interface QuestionKeysOptions<S> {
   isActive: boolean;
@@ -81,8 +81,11 @@ export function useQuestionKeys<S>(options: QuestionKeysOptions<S>): QuestionKey
       for (const key of decodeOneByOne(decoder, sequence)) {
         const current = state.current;
         if (!current || current.done) return;
-        if (!guard.current?.accepts(now)) continue;
-        if (key.name === 'paste' && !latest.current.acceptPaste) continue;
+        // Typed ahead of the question, or pasted: text for the prompt, never an answer.
+        if (!guard.current?.accepts(now) || (key.name === 'paste' && !latest.current.acceptPaste)) {
+          toPrompt(key);
+          continue;
+        }
         const next = latest.current.step(current.value, key);
         if (next === current.value) continue;
         current.value = next;
