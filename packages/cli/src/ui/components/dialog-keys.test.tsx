@@ -11,9 +11,10 @@ import type {
 } from '@toolhost/core/internal/core/tool-call-types.js';
 import type { ToolCallConfirmationDetails } from '@toolhost/core/internal/tools/tools.js';
 import { render } from 'ink-testing-library';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ApprovalDialog } from './approval-dialog.js';
 import { ElicitationForm } from './elicitation-form.js';
+import { PageVisitDialog } from './page-visit-dialog.js';
 import { PickerDialog } from './picker-dialog.js';
 
 /** A small seeded generator (mulberry32): the same seed, the same sequences. */
@@ -176,6 +177,54 @@ function outcomeAt(call: WaitingToolCall, index: number): string {
   };
   return byKey[key ?? ''] ?? `no answer at ${index}`;
 }
+
+describe("a server's page to visit reads a burst key by key", () => {
+  it('60 random bursts answer as the model says, once', async () => {
+    const next = generator(0x1234);
+    // No browser opener (no display): the answers are "I will open it myself" and "No".
+    const display = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
+    delete process.env.DISPLAY;
+    delete process.env.WAYLAND_DISPLAY;
+    onTestFinished(() => {
+      for (const [name, value] of Object.entries(display))
+        if (value !== undefined) process.env[name] = value;
+    });
+    const letters = ['y', 'n'];
+    const weights = [...KEYS, ...letters.map((c) => ({ name: c, raw: c }))];
+    for (let run = 0; run < 60; run++) {
+      const keys = randomKeys(next, weights);
+      const answers: ConfirmationDecision[] = [];
+      const app = render(
+        <PageVisitDialog
+          details={{
+            type: 'elicitation_url',
+            title: 'Visit a page',
+            serverName: 'srv',
+            message: 'Sign in',
+            url: 'https://login.example.com/start',
+            host: 'login.example.com',
+            onConfirm: () => undefined,
+          }}
+          isActive
+          onAnswer={(decision) => answers.push(decision)}
+        />,
+      );
+      await tick();
+      app.stdin.write(keys.map((key) => key.raw).join(''));
+      for (let i = 0; i < 3; i++) await tick();
+      app.unmount();
+      const expected = modelAnswer(keys, letters);
+      const named = `keys ${keys.map((key) => key.name).join(' ')} (run ${run})`;
+      const wanted =
+        expected === undefined
+          ? []
+          : expected === 'escape'
+            ? [{ outcome: 'cancel', payload: { dismissed: true } }]
+            : [{ outcome: expected === 0 ? 'proceed_once' : 'cancel' }];
+      expect(answers, named).toEqual(wanted);
+    }
+  });
+});
 
 describe('pickers read a burst key by key', () => {
   it('100 random bursts take the item the model marks, once', async () => {
