@@ -53,8 +53,9 @@ export function App({ controller, folder, folderLabel, colors, plain, firstPromp
       // When the person last typed: a question that comes while they type waits for a pause.
       noteKeyPressed();
       if (key.ctrl && input === 'c') {
-        // A prompt being written is cleared by the editor; the next Ctrl+C is the app's.
-        if (inputText.current !== '') return;
+        // A prompt being written is cleared by the editor; the next Ctrl+C is the app's. While
+        // a question is shown the editor takes no keys, so Ctrl+C is the app's at once.
+        if (inputText.current !== '' && !live.approval && !live.picker) return;
         if (controller.isBusy()) controller.cancelTurn();
         const now = Date.now();
         if (now - lastCtrlC.current < QUIT_WINDOW_MS) {

@@ -54,9 +54,10 @@ export function useQuestionKeys<S>(options: QuestionKeysOptions<S>): QuestionKey
   }
   const guard = useRef<TypeaheadGuard | undefined>(undefined);
   if (!guard.current)
-    guard.current = options.guardTypeahead
-      ? new TypeaheadGuard(Date.now(), lastKeyPressedAt())
-      : new TypeaheadGuard(Date.now(), undefined);
+    guard.current = new TypeaheadGuard(
+      Date.now(),
+      options.guardTypeahead ? lastKeyPressedAt() : undefined,
+    );
   const { isActive } = options;
 
   // Ink reads the terminal only while some component holds raw mode.
