@@ -19,6 +19,7 @@ const COMMANDS = [
   ['restore'],
   ['sessions'],
   ['settings'],
+  ['extensions'],
 ];
 
 let dirs: TempDirs | undefined;
