@@ -96,13 +96,11 @@ export class GlobTool extends BaseTool<GlobToolParams> {
       const search = this.planSearch(params, folder, engine);
       searches.push(search);
       let literalFound = false;
-      // ripgrep lists newest first, so only the files that can be shown are stat'ed here.
-      found.beginListing(engine === 'ripgrep');
-      await search.list({ ...flags, signal, newestFirst: true }, (file) => {
+      // Each file is stat'ed as the listing delivers it, while ripgrep walks on.
+      await search.list({ ...flags, signal }, (file) => {
         if (file === search.literal) literalFound = true;
         if (!denied?.(file)) found.add(file);
       });
-      found.beginListing(false);
       // A path like app/[id]/page.tsx names a real file even though it looks like a glob.
       if (!literalFound && this.config.workspace.check(search.literal, 'read').ok)
         if (isFile(search.literal) && !denied?.(search.literal)) found.add(search.literal);
@@ -208,10 +206,7 @@ interface GlobSearch {
   literal: string;
   /** Hands each matching file under the folder to `onFile` as the listing finds it. */
   list(
-    options: Pick<
-      ListFilesOptions,
-      'respectGitIgnore' | 'respectToolhostIgnore' | 'signal' | 'newestFirst'
-    >,
+    options: Pick<ListFilesOptions, 'respectGitIgnore' | 'respectToolhostIgnore' | 'signal'>,
     onFile: (file: string) => void,
   ): Promise<void>;
 }
@@ -260,14 +255,6 @@ function isFile(file: string): boolean {
  * the tree holds. Each file's modification time is taken with a synchronous stat as it
  * arrives (cached metadata answers in microseconds, less than a thread-pool round trip);
  * only the files recent enough to go first and the first older ones by path are kept.
- *
- * A listing that comes newest first (ripgrep's own stat, in native code) spares most of
- * those stats, which were most of glob's own time on a large tree (Node builds a Stats
- * object with four Dates for each): once a file is older than the recent window, every
- * later one is too, and goes by path without a stat; once `capacity` recent files are
- * kept and one is older than all of them, no later one can be shown and is only counted.
- * A file changed after ripgrep took its time may be placed by the older time, as if it
- * had changed just after the listing.
  */
 class FoundFiles {
   private count = 0;
@@ -275,12 +262,6 @@ class FoundFiles {
   private readonly older: BoundedSorted<string>;
   /** Only when several folders are searched can one file be found twice. */
   private readonly seen: Set<string> | undefined;
-  /** The files now arriving come newest first. */
-  private ordered = false;
-  /** An ordered file was older than the recent window: so are the rest of its listing. */
-  private pastRecent = false;
-  /** An ordered file was older than every one of `capacity` recent files kept. */
-  private pastShown = false;
 
   /** `capacity` files can be shown; those changed since `recentSince` go first. */
   constructor(
@@ -297,43 +278,20 @@ class FoundFiles {
     return this.count;
   }
 
-  /** The files added from now on come newest first (`newestFirst`) or in any order. */
-  beginListing(newestFirst: boolean): void {
-    this.ordered = newestFirst;
-    this.pastRecent = false;
-    this.pastShown = false;
-  }
-
   add(file: string): void {
     if (this.seen) {
       if (this.seen.has(file)) return;
       this.seen.add(file);
     }
     this.count++;
-    if (this.pastShown) return;
-    if (this.pastRecent) {
-      this.older.add(file);
-      return;
-    }
     let time = 0;
     try {
       time = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     } catch {
       time = 0;
     }
-    if (time > this.recentSince) {
-      // An empty name sorts before every path, so this asks only whether the time is
-      // older than the oldest kept with the recent files full (a tie could still be kept).
-      if (this.ordered && !this.recent.wouldKeep({ file: '', time })) {
-        this.pastShown = true;
-        this.recent.skip();
-        return;
-      }
-      this.recent.add({ file, time });
-    } else {
-      if (this.ordered) this.pastRecent = true;
-      this.older.add(file);
-    }
+    if (time > this.recentSince) this.recent.add({ file, time });
+    else this.older.add(file);
   }
 
   /**

@@ -37,12 +37,6 @@ export interface ListFilesOptions extends IgnoreFlags {
    * list links only: no files. Only the JavaScript walk sees links, so this forces it.
    */
   onLink?: (link: string) => void;
-  /**
-   * Asks ripgrep to hand the files on newest first (`--sortr modified`: it stats each file
-   * in native code and walks on one thread), so that a caller wanting the newest few can
-   * stop taking times once it has them. The JavaScript walk ignores it.
-   */
-  newestFirst?: boolean;
 }
 
 /** Absolute paths of the files under `dir` (inside the workspace), in no particular order. */
@@ -90,7 +84,6 @@ async function listWithRipgrep(
     : [];
   const args = ['--files', '--null', ...ignoreArguments(root, options), ...byName];
   if (options.recursive === false) args.push('--max-depth', '1');
-  if (options.newestFirst) args.push('--sortr', 'modified');
   args.push('--', relativeDir);
   // rg prints the paths as given: "./x" under ".", "sub/x" under "sub", never "..".
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
