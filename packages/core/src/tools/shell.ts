@@ -8,15 +8,15 @@ import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../config/settings-types.js';
 import { isAllowedWithoutAsking } from '../core/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
-import { decideCall, shellPolicyRules } from '../permissions/decision.js';
+import { shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
-import type { CommandSandbox } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
 import { shellReport } from './shell-report.js';
+import { editRules, loadShellRuntime, type ShellRuntime } from './shell-runtime.js';
 import {
   BaseTool,
   errorResult,
@@ -368,43 +368,4 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     });
     return { analysis, decision };
   }
-}
-
-/** The Edit rules a line's output files are judged by (shell/write-targets.ts). */
-function editRules(config: Config) {
-  const rules = sessionRules(config);
-  const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
-  return {
-    writeRule: (file: string) => {
-      const call = { tool: 'write_file', displayName: 'WriteFile', paths: [file] };
-      const verdict = decideCall(rules, call, bases);
-      return (
-        verdict && { kind: verdict.kind, rule: `${verdict.rule.entry} in ${verdict.rule.source}` }
-      );
-    },
-    editDenyRules: rules.deny.some((rule) => rule.tools?.includes('write_file')),
-  };
-}
-
-type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & { sandbox: CommandSandbox };
-
-async function loadShellRuntime() {
-  const [sandbox, profiles, permissions, git, covered, gap] = await Promise.all([
-    import('../shell/sandbox/sandbox.js'),
-    import('../shell/sandbox/profiles/profiles.js'),
-    import('../shell/shell-permissions.js'),
-    import('../shell/git-read-only.js'),
-    import('../shell/sandbox/rule-paths/covered-paths.js'),
-    import('../shell/sandbox/rule-paths/rule-gap.js'),
-  ]);
-  return {
-    CommandSandbox: sandbox.CommandSandbox,
-    homeFolders: sandbox.homeFolders,
-    sandboxFailureHint: sandbox.sandboxFailureHint,
-    profileFor: profiles.profileFor,
-    decideShell: permissions.decideShell,
-    readOnlyGitEnvironment: git.readOnlyGitEnvironment,
-    coveredPaths: (config: Config) => covered.resolveCoveredPaths(covered.sessionPathRules(config)),
-    ruleGap: gap.ruleGap,
-  };
 }
