@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   isWithin,
   kernelResolver,
+  leadsOutside,
   resolveLikeKernel,
   WorkspaceContext,
   WorkspaceError,
@@ -355,5 +356,43 @@ describe('kernelResolver', () => {
     for (let round = 0; round < 2; round++)
       for (const p of paths) expect(resolve(p), p).toBe(resolveLikeKernel(p));
     expect(resolve(path.join(ws, 'link', 'b.txt'))).toBe(path.join(outside, 'sub', 'b.txt'));
+  });
+
+  it('looks at each folder once, so a batch is judged against one view; `.` and `..` are resolved afresh', () => {
+    mkdirSync(path.join(ws, 'swap', 'inner'), { recursive: true });
+    mkdirSync(path.join(outside, 'inner'));
+    const resolve = kernelResolver();
+    expect(resolve(path.join(ws, 'swap', 'inner', 'a.txt'))).toBe(
+      path.join(ws, 'swap', 'inner', 'a.txt'),
+    );
+    rmSync(path.join(ws, 'swap'), { recursive: true });
+    symlinkSync(outside, path.join(ws, 'swap'));
+    expect(resolve(path.join(ws, 'swap', 'inner', 'b.txt'))).toBe(
+      path.join(ws, 'swap', 'inner', 'b.txt'),
+    );
+    expect(resolve(`${ws}/swap/inner/./c.txt`)).toBe(path.join(outside, 'inner', 'c.txt'));
+    expect(kernelResolver()(path.join(ws, 'swap', 'inner', 'b.txt'))).toBe(
+      path.join(outside, 'inner', 'b.txt'),
+    );
+  });
+});
+
+describe('leadsOutside', () => {
+  it('says where a file leads outside the root, through its own link or a folder above it, and nothing while inside', () => {
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'src', 'peek'));
+    symlinkSync(outside, path.join(ws, 'out'));
+    symlinkSync(path.join(ws, 'src'), path.join(ws, 'src-link'));
+    expect(leadsOutside(ws, path.join(ws, 'src', 'a.ts'))).toBeUndefined();
+    expect(leadsOutside(ws, path.join(ws, 'src-link', 'a.ts'))).toBeUndefined();
+    expect(leadsOutside(ws, path.join(ws, 'src', 'peek'))).toBe(path.join(outside, 'secret.txt'));
+    expect(leadsOutside(ws, path.join(ws, 'out', 'secret.txt'))).toBe(
+      path.join(outside, 'secret.txt'),
+    );
+  });
+
+  it('counts a link loop as leading outside (the file itself is named)', () => {
+    symlinkSync(path.join(ws, 'loop-a'), path.join(ws, 'loop-b'));
+    symlinkSync(path.join(ws, 'loop-b'), path.join(ws, 'loop-a'));
+    expect(leadsOutside(ws, path.join(ws, 'loop-a'))).toBe(path.join(ws, 'loop-a'));
   });
 });
