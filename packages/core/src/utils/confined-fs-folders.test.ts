@@ -45,6 +45,41 @@ describe('readFolderConfined', () => {
   });
 });
 
+describe('readFolderConfined: small folders at once, large ones off the event loop', () => {
+  /** True when `promise` settles before the event loop turns (no system call went to the pool). */
+  const settlesWithinTick = async (promise: Promise<unknown>): Promise<boolean> => {
+    let settled = false;
+    void promise.then(() => {
+      settled = true;
+    });
+    for (let turn = 0; turn < 20; turn++) await null;
+    return settled;
+  };
+
+  it('reads up to 16 KiB (as the system sizes the folder) at once, past it through the pool, with the same entries', async () => {
+    const folder = path.join(dir, 'many');
+    fs.mkdirSync(folder);
+    const names: string[] = [];
+    const add = () => {
+      const name = `entry-${String(names.length).padStart(5, '0')}`;
+      fs.writeFileSync(path.join(folder, name), '');
+      names.push(name);
+      return fs.statSync(folder).size;
+    };
+    expect(await settlesWithinTick(readFolderConfined(folder))).toBe(true);
+    let size = add();
+    while (size < 16 * 1024) size = add();
+    // ext4 grows a folder by 4 KiB blocks, so it stops at exactly the limit; tmpfs does not.
+    if (size === 16 * 1024) expect(await settlesWithinTick(readFolderConfined(folder))).toBe(true);
+    while (size <= 16 * 1024) size = add();
+    const large = readFolderConfined(folder);
+    expect(await settlesWithinTick(large)).toBe(false);
+    const entries = await large;
+    expect(entries.map((e) => e.name).sort()).toEqual(names);
+    expect(entries.every((e) => e.isFile())).toBe(true);
+  });
+});
+
 describe('openFolderConfined creating folders', () => {
   it('makes them with the mode asked for, or the usual one', () => {
     const privateOne = path.join(dir, 'own', 'deeper');
