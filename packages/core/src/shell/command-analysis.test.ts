@@ -126,6 +126,17 @@ describe('analyzeCommand: finds every command', () => {
     expect((await analyzeCommand('echo x >&2x')).writes).toEqual(['2x']);
     expect((await analyzeCommand('echo x >&a2')).writes).toEqual(['a2']);
   });
+
+  it('writes to a file named by an empty word as written, a name known only when it runs', async () => {
+    for (const command of ['echo hi > ""', "echo hi >> ''"]) {
+      const written = command.slice(command.lastIndexOf(' ') + 1);
+      const analysis = await analyzeCommand(command);
+      expect([analysis.writes, analysis.writeTargets], command).toEqual([
+        [written],
+        [{ value: written, literal: false }],
+      ]);
+    }
+  });
 });
 
 describe('analyzeCommand: what cannot be checked is unclear', () => {
