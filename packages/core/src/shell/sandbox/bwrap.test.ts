@@ -3,6 +3,7 @@
  * namespace operations (bwrap-probe.test.ts: finding bwrap and the probe).
  * test/sandbox*.test.ts prove the effects by running commands inside.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,8 +16,9 @@ import {
 } from '../../../test/helpers/bwrap-operations.js';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
-import { bwrapArgs, bwrapLaunch, bwrapShell, socketFilterBytes } from './bwrap.js';
+import { bwrapArgs, bwrapLaunch, bwrapShell, findBwrap, socketFilterBytes } from './bwrap.js';
 import type { SandboxPolicy } from './policy.js';
+import type { CoveredPaths } from './rule-paths/covered-paths.js';
 
 let base: string;
 let home: string;
@@ -170,6 +172,40 @@ describe('bwrapLaunch', () => {
     second.release();
     expect(fs.readdirSync(ws)).toEqual(['.claude']);
     expect(made.every((name) => !fs.existsSync(path.join(ws, name)))).toBe(true);
+  });
+});
+
+describe('bwrapLaunch with a folder a Read deny rule covers', () => {
+  it.skipIf(!findBwrap())('shows it empty inside the sandbox, and nothing can be put there', () => {
+    const vault = path.join(ws, 'vault');
+    fs.mkdirSync(vault);
+    fs.mkdirSync(temp, { recursive: true });
+    fs.writeFileSync(path.join(vault, 'secret.txt'), 'secret');
+    const covered: CoveredPaths = {
+      paths: [
+        {
+          path: vault,
+          foundAs: vault,
+          folder: true,
+          effect: 'hide',
+          rule: 'Read(./vault/**)',
+          dev: 0,
+          ino: 0,
+        },
+      ],
+      unenforced: [],
+    };
+    const launch = bwrapLaunch(policy({ covered }), ws);
+    try {
+      const script = 'ls -A vault; if echo x > vault/new; then echo wrote; else echo refused; fi';
+      const run = spawnSync(findBwrap()!, [...launch.args, '/bin/sh', '-c', script], {
+        encoding: 'utf8',
+      });
+      expect([run.stdout, run.status], run.stderr).toEqual(['refused\n', 0]);
+    } finally {
+      launch.release();
+    }
+    expect(fs.readdirSync(vault)).toEqual(['secret.txt']);
   });
 });
 

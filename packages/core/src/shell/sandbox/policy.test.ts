@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { waitUntil } from '../../../test/helpers/processes.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
@@ -91,6 +91,65 @@ describe('protectedPaths', () => {
     await waitUntil(() => fs.readdirSync(ws).length === 0, 5_000);
     expect(fs.readdirSync(ws)).toEqual([]);
   });
+
+  // Fake timers step the looks again one by one; the mount tables read are the real ones.
+  it('looks again at a released folder only while no command holds it again', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const made = protectedPaths([ws]).made;
+      releaseMade(made, () => true);
+      expect(protectedPaths([ws]).made, 'held again').toEqual(made);
+      vi.advanceTimersByTime(50);
+      expect(fs.readdirSync(ws).length, 'kept for the new holder').toBe(made.length);
+      releaseMade(made, () => false);
+      expect(fs.readdirSync(ws)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.skipIf(!findBwrap())(
+    'keeps a released folder while a sandbox has it mounted, and stops looking after two seconds',
+    async () => {
+      const made = protectedPaths([ws]).made;
+      const [held, ...others] = made as [string, ...string[]];
+      const holder = spawn(
+        findBwrap()!,
+        [
+          ...['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/'],
+          ...['--ro-bind', held, held, '--', 'sh', '-c', 'echo up; sleep 30'],
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      await new Promise((resolve) => holder.stdout.once('data', resolve));
+      const realSetTimeout = globalThis.setTimeout;
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        releaseMade(made, () => true);
+        vi.advanceTimersByTime(50);
+        expect(
+          others.filter((folder) => fs.existsSync(folder)),
+          'not mounted',
+        ).toEqual([]);
+        expect(fs.existsSync(held), 'still mounted').toBe(true);
+        vi.advanceTimersByTime(39 * 50); // the 40 looks of two seconds
+        holder.kill('SIGKILL');
+        await new Promise((resolve) => holder.once('exit', resolve));
+        // The sandbox's mounts go with its last process, which the kernel ends a moment later.
+        const deadline = Date.now() + 10_000;
+        while (mountedNow()(held) && Date.now() < deadline)
+          await new Promise((resolve) => realSetTimeout(resolve, 50));
+        expect(mountedNow()(held), 'unmounted').toBe(false);
+        vi.advanceTimersByTime(50);
+        expect(fs.existsSync(held), 'no longer looked at').toBe(true);
+        releaseMade([held], () => false);
+        expect(fs.existsSync(held), 'given back at the next release').toBe(false);
+      } finally {
+        vi.useRealTimers();
+        holder.kill('SIGKILL');
+      }
+    },
+  );
 
   it.skipIf(!findBwrap())(
     "keeps a folder another process's sandbox has mounted, found by the mount tables",
