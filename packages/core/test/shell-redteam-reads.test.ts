@@ -28,6 +28,8 @@ beforeAll(() => {
   writeFileSync(`${root}/secrets/x.txt`, `${SECRET} two\n`);
   git(root, 'commit', '-qam', 'two');
   blob = git(root, 'rev-parse', 'HEAD:secrets/x.txt').trim();
+  writeFileSync(`${root}/secrets/x.txt`, `${SECRET} stashed\n`);
+  git(root, 'stash', '-q');
   symlinkSync(root, `${dirs.base}/link`);
   execFileSync('sh', ['-c', `printf 'x\\n' > '${root}/dummy'`]);
 });
@@ -143,6 +145,57 @@ function attempts(): string[] {
     'git diff-index -p HEAD~1',
     'git log --format=%H -p',
     'git show HEAD~1..HEAD',
+    'grep -d recurse S .',
+    'grep --directories=recurse S .',
+    'grep -rl S . ; grep -h S -r public/..',
+    'env cat secrets/x.txt',
+    'env -i cat secrets/x.txt',
+    'nice cat secrets/x.txt',
+    'timeout 5 cat secrets/x.txt',
+    'xargs -a secrets/x.txt echo',
+    'xargs echo < secrets/x.txt',
+    'read -r v < secrets/x.txt; echo "$v"',
+    'while read l; do echo "$l"; done < secrets/x.txt',
+    'mapfile a < secrets/x.txt; echo "${a[0]}"',
+    'diff <(echo) secrets/x.txt',
+    "git grep S -- ':!public'",
+    "git grep S -- ':(exclude)public'",
+    "git log -p -- . ':!public'",
+    "git log -p -- ':^public'",
+    'git show HEAD~0:secrets/x.txt',
+    'git show HEAD^0:secrets/x.txt',
+    'git show HEAD^{commit}:secrets/x.txt',
+    'git show HEAD:./secrets/./x.txt',
+    'git show HEAD:secrets//x.txt',
+    'git cat-file -p HEAD:secrets//x.txt',
+    'git cat-file --batch-all-objects --batch',
+    'git cat-file --batch-all-objects --batch=%(objectname)%(rest)',
+    'git stash show -p',
+    'git stash show -p stash@{0}',
+    'git show stash@{0}',
+    'git diff stash@{0}^ stash@{0}',
+    'git log -g -p',
+    'git log --walk-reflogs -p',
+    'git log -p stash',
+    'git merge-file -p secrets/x.txt public/a.txt public/a.txt',
+    'git diff --no-index secrets public',
+    'git diff --no-index -- secrets/x.txt /dev/null',
+    'git -C secrets diff --no-index x.txt /dev/null',
+    'git --work-tree=secrets diff HEAD~1',
+    'git grep --no-index S secrets',
+    "git log -p --all -- '*.txt'",
+    "git log -p -- '*x.txt'",
+    'git log -p -- secrets/',
+    'git log -p -- ./secrets/',
+    'git log -p -- secrets/../secrets',
+    'git show HEAD --textconv -- secrets',
+    'git diff HEAD~1 -R',
+    'git show -m HEAD',
+    'git log -p --reverse',
+    'git shortlog -p',
+    'git grep S $(git rev-list --all)',
+    'git rev-list --objects --all | git cat-file --batch',
+    'git show --all',
   ];
 }
 

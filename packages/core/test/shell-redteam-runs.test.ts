@@ -5,7 +5,7 @@
  * wrappers, other shells, eval, aliases and configuration. No sandbox, so the analysis alone
  * decides; the victim file must keep its text and the remote must stay without the branch.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, ruleSession } from './helpers/rule-session.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
@@ -208,4 +208,93 @@ describe('a Bash(git push:*) deny in yolo mode', () => {
       await s.dispose();
     }
   }, 240_000);
+});
+
+describe('programs run and files written by a command a rule allows', () => {
+  const CASES: [rule: string, lines: string[]][] = [
+    ['Bash(tree:*)', ['tree -o victim.txt', 'tree -ovictim.txt', 'tree -a -o victim.txt .']],
+    [
+      'Bash(sort:*)',
+      ['sort -S 1K --compress-program=./evil big.txt', 'sort --compress-prog=./evil -S 1K big.txt'],
+    ],
+    [
+      'Bash(git log:*)',
+      [
+        'git log --output=victim.txt',
+        'git log --output victim.txt',
+        'git log --outp=victim.txt',
+        'git -p log',
+        'git --paginate log',
+        'PAGER=./evil git -p log',
+        'GIT_PAGER=./evil git -p log',
+      ],
+    ],
+    [
+      'Bash(git diff:*)',
+      [
+        'git diff --outp=victim.txt HEAD~1',
+        'git diff --ext-diff HEAD~1',
+        'GIT_EXTERNAL_DIFF=./evil git diff --ext-diff HEAD~1',
+        'git -p diff HEAD~1',
+        'git diff --no-index --output=victim.txt a.txt big.txt',
+      ],
+    ],
+    [
+      'Bash(find:*)',
+      [
+        'find . -exec ./evil \\;',
+        'find . -fls victim.txt',
+        'find . -fprintf victim.txt x',
+        'find . -execdir ./evil {} +',
+        'find . -ok ./evil \\;',
+      ],
+    ],
+    ['Bash(cat:*)', ['cat a.txt > victim.txt', 'cat a.txt | ./evil', 'cat a.txt>victim.txt']],
+    [
+      'Bash(git status:*)',
+      [
+        'git status > victim.txt',
+        'git -c core.fsmonitor=./evil status',
+        'git status --porcelain>victim.txt',
+      ],
+    ],
+  ];
+  for (const [rule, lines] of CASES) {
+    it(`leave the victim and the canary alone under ${rule}`, async () => {
+      const root = dirs.root;
+      git(root, 'init', '-q', '-b', 'main');
+      writeFileSync(`${root}/a.txt`, 'one\n');
+      git(root, 'add', '.');
+      git(root, 'commit', '-qm', 'one');
+      writeFileSync(`${root}/a.txt`, 'two\n');
+      git(root, 'commit', '-qam', 'two');
+      writeFileSync(
+        `${root}/.git/config`,
+        `${readFileSync(`${root}/.git/config`, 'utf8')}[core]\n\tpager = ./evil\n`,
+      );
+      writeFileSync(`${root}/evil`, `#!/bin/sh\ntouch '${root}/canary'\ncat >/dev/null\n`, {
+        mode: 0o755,
+      });
+      writeFileSync(`${root}/big.txt`, `${'line\n'.repeat(20_000)}`);
+      writeFileSync(`${root}/victim.txt`, 'KEEP');
+      const s = ruleSession(dirs, { allow: [rule] }, 'default', { sandbox: 'off' });
+      const through: string[] = [];
+      try {
+        for (const line of lines) {
+          await s.run(line);
+          const victim = existsSync(`${root}/victim.txt`)
+            ? readFileSync(`${root}/victim.txt`, 'utf8')
+            : '';
+          if (victim !== 'KEEP' || existsSync(`${root}/canary`)) {
+            through.push(line);
+            writeFileSync(`${root}/victim.txt`, 'KEEP');
+            rmSync(`${root}/canary`, { force: true });
+          }
+        }
+        expect(through).toEqual([]);
+      } finally {
+        await s.dispose();
+      }
+    }, 120_000);
+  }
 });

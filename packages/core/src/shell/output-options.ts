@@ -3,8 +3,9 @@
  * redirection: `sort -o FILE`, `uniq IN OUT`, `find -fprint FILE` (and -fprint0, -fprintf,
  * -fls), and `find -delete`. A rule allowing `sort` or `find` names the command, not a
  * write, so these files are judged by the Edit rules like a redirection's (write-targets.ts),
- * and `find -delete`, whose files are only known when it runs, is never read-only. Where the
- * options cannot be read, the command is taken to write a file only known when it runs.
+ * and `find -delete` (files only known when it runs) and `sort --compress-program` (runs a
+ * program) are never read-only. Where the options cannot be read, the command is taken to
+ * write a file only known when it runs.
  */
 import type { CommandAnalysis } from './command-analysis.js';
 import { parseOptions } from './parse-options.js';
@@ -51,9 +52,12 @@ export function outputOptions(name: string, args: ShellWord[], analysis: Command
     );
     if (!parsed.ok) targets.push(unknownFile(`${name}: ${parsed.problem}`));
     else if (name === 'sort')
-      for (const option of parsed.options)
+      for (const option of parsed.options) {
         if (option.name === '-o' || option.name === '--output')
           targets.push({ value: option.value ?? '', literal: option.valueLiteral ?? false });
+        if (option.name === '--compress-program')
+          analysis.notReadOnly.push(`sort --compress-program runs ${option.value}`);
+      }
     if (parsed.ok && name === 'uniq') {
       const output = parsed.operands[1];
       if (output !== undefined) targets.push(args[output]!);
