@@ -173,6 +173,22 @@ const PUSHES = [
   'git push --mirror ./remote.git',
   'git push ./remote.git HEAD:main',
   'git remote set-url --push origin ./remote.git && git push',
+  `python3 -c "import os; os.system('git push origin main')"`,
+  `perl -e 'system("git push origin main")'`,
+  `node -e "require('child_process').execSync('git push origin main')"`,
+  `awk 'BEGIN { system("git push origin main") }'`,
+  "make -f /dev/stdin <<< $'p:\\n\\tgit push origin main'",
+  'make --eval="p: ; git push origin main" p',
+  'printf "git push origin main" > p.sh; sh p.sh',
+  'printf "git push origin main" > p.sh; bash < p.sh',
+  'echo "git push origin main" | sh',
+  'dash -c "git push origin main"',
+  'busybox sh -c "git push origin main"',
+  'git rebase -x "git push origin main" HEAD',
+  'git -c sequence.editor=true rebase -i --exec "git push origin main" HEAD',
+  'sed -n "1e git push origin main" a.txt',
+  'tar -cf /dev/null a.txt --checkpoint=1 --checkpoint-action=exec="git push origin main"',
+  'vim -es -c "!git push origin main" -c q',
 ];
 
 describe('a Bash(git push:*) deny in yolo mode', () => {
@@ -297,4 +313,31 @@ describe('programs run and files written by a command a rule allows', () => {
       }
     }, 120_000);
   }
+});
+
+describe('program text in another language', () => {
+  it('still runs under its allow rule while no deny or ask rule speaks', async () => {
+    const s = ruleSession(dirs, { allow: ['Bash(python3:*)', 'Bash(awk:*)'] }, 'default', {
+      sandbox: 'off',
+    });
+    try {
+      expect((await s.run('python3 -c "print(6*7)"')).text).toContain('42');
+      expect((await s.run("awk 'BEGIN { print 6*7 }'")).text).toContain('42');
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('is refused while a deny rule exists, since the rule cannot be checked in it', async () => {
+    const s = ruleSession(dirs, { deny: ['Bash(rm:*)'] }, 'yolo', { sandbox: 'off' });
+    try {
+      writeFileSync(`${dirs.root}/victim.txt`, 'KEEP');
+      const done = await s.run(`python3 -c "import os; os.system('rm victim.txt')"`);
+      expect(done.text).toMatch(/cannot be checked against the deny rules/);
+      expect(readFileSync(`${dirs.root}/victim.txt`, 'utf8')).toBe('KEEP');
+      expect((await s.run("awk 'BEGIN { print 6*7 }'")).text).toContain('42');
+    } finally {
+      await s.dispose();
+    }
+  });
 });
