@@ -6,6 +6,7 @@ import {
   type ApprovalMode,
   type Settings,
 } from '@toolhost/core/internal/config/settings-types.js';
+import { pathRuleWarnings } from '@toolhost/core/internal/permissions/call-rules.js';
 import { malformedEntries } from '@toolhost/core/internal/permissions/permission-rules.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
@@ -65,6 +66,8 @@ export async function openSession(
           `permissions: "${entry}" is not a rule (write Tool or Tool(specifier), e.g. Bash(git diff:*)); it was ignored.`,
         ),
       );
+    // A path rule that cannot be read as written is named, with what it does instead.
+    for (const line of pathRuleWarnings(config)) warnings.push(visibleText(line));
     for (const warning of warnings) warn(`warning: ${warning}`);
     // Before discovery: servers learn at connection whether page visits can be asked for.
     config.urlElicitation = Boolean(options.urlElicitation);

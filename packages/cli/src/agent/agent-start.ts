@@ -25,6 +25,7 @@ import {
   settingsFrom,
   subagentDepthFrom,
 } from './agent-flags.js';
+import { extraDirectoriesFrom } from './qwen-flags.js';
 import { newSessionId, sessionToResume } from './resume.js';
 
 /** What a front end adds to the agent: the hooks through which it shows and asks. */
@@ -70,7 +71,7 @@ export async function withAgentStart<T>(
   const session = await openSession(
     {
       root: flags.root,
-      includeDirectories: flags.includeDirectories,
+      includeDirectories: extraDirectoriesFrom(flags),
       approvalMode,
       overrides: { ...settingsFrom(flags), ...frontEndSettings },
       ...(flags.mcpConfig ? { mcpConfig: flags.mcpConfig } : {}),

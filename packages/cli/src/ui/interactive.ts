@@ -128,6 +128,9 @@ async function runApp(flags: AgentFlags, io: InteractiveIo): Promise<number | ty
           folderLabel,
           colors,
           plain,
+          ...(flags.promptInteractive !== undefined
+            ? { firstPrompt: flags.promptInteractive }
+            : {}),
         }),
         {
           stdin: io.stdin,

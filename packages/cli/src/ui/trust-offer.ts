@@ -13,11 +13,15 @@ import {
   setFolderTrust,
   trustedFoldersPath,
 } from '@toolhost/core/internal/config/trusted-folders.js';
+import {
+  CTRL_C,
+  dropTypeahead,
+  ESCAPE,
+  keyReader,
+  wrapForTerminal,
+} from './input/raw-questions.js';
 
 export type TrustAnswer = 'trusted' | 'declined' | 'not asked' | 'quit';
-
-const CTRL_C = '\u0003';
-const ESCAPE = '\u001b';
 
 /** Asks whether to trust `root` when its settings were cut and nobody decided yet. */
 export async function offerTrust(
@@ -33,41 +37,39 @@ export async function offerTrust(
   const cut = loadSettings({ workspaceRoot: folder }).untrustedProject;
   if (!cut) return 'not asked';
 
-  io.stdout.write(
+  const say = (text: string) => io.stdout.write(wrapForTerminal(text, io.stdout.columns));
+  say(
     `\n${cut.file} asks for more than a folder you have not trusted may:\n  ${cut.keys.join(', ')}\n` +
-      `Until you trust ${folder}, its settings may only make toolhost stricter, and these are ignored.\n\n` +
-      'Trust this folder, so that its settings apply in full? (y/n) ',
+      `Until you trust ${folder}, its settings may only make toolhost stricter, and these are ignored.\n\n`,
   );
-  for (;;) {
-    const key = await readKey(io.stdin);
-    if (key === CTRL_C) {
-      io.stdout.write('\n');
-      return 'quit';
-    }
-    const answer = key.toLowerCase();
-    if (answer === 'y' || answer === 'n' || key === ESCAPE) {
-      const trusted = answer === 'y';
-      await setFolderTrust(folder, userDir, trusted ? 'TRUST_FOLDER' : 'DO_NOT_TRUST');
-      io.stdout.write(
-        trusted
-          ? `yes\nTrusted: ${folder} (recorded in ${trustedFoldersPath(userDir)}).\n`
-          : `no\nNot trusted: its settings stay cut. "toolhost trust" trusts it later.\n`,
-      );
-      return trusted ? 'trusted' : 'declined';
-    }
+  // Keys typed before the question was on screen are not its answer.
+  if ((await dropTypeahead(io.stdin)) === 'quit') {
+    io.stdout.write('\n');
+    return 'quit';
   }
-}
-
-/** One key press (what the terminal sends for it), in raw mode, leaving stdin as it was. */
-function readKey(stdin: NodeJS.ReadStream): Promise<string> {
-  return new Promise((resolve) => {
-    const wasRaw = stdin.isRaw;
-    stdin.setRawMode(true);
-    stdin.resume();
-    stdin.once('data', (data: Buffer) => {
-      stdin.setRawMode(wasRaw);
-      stdin.pause();
-      resolve(data.toString('utf8'));
-    });
-  });
+  say('Trust this folder, so that its settings apply in full? (y/n) ');
+  const keys = keyReader(io.stdin);
+  try {
+    for (;;) {
+      const key = await keys.next();
+      if (key === CTRL_C) {
+        io.stdout.write('\n');
+        return 'quit';
+      }
+      const answer = key.toLowerCase();
+      if (answer === 'y' || answer === 'n' || key === ESCAPE) {
+        keys.close();
+        const trusted = answer === 'y';
+        await setFolderTrust(folder, userDir, trusted ? 'TRUST_FOLDER' : 'DO_NOT_TRUST');
+        say(
+          trusted
+            ? `yes\nTrusted: ${folder} (recorded in ${trustedFoldersPath(userDir)}).\n`
+            : `no\nNot trusted: its settings stay cut. "toolhost trust" trusts it later.\n`,
+        );
+        return trusted ? 'trusted' : 'declined';
+      }
+    }
+  } finally {
+    keys.close();
+  }
 }
