@@ -341,3 +341,35 @@ describe('program text in another language', () => {
     }
   });
 });
+
+describe("a command's own output files follow the Edit rules", () => {
+  it('an Edit allow lets sort -o write unasked', async () => {
+    writeFileSync(`${dirs.root}/x.txt`, 'b\na\n');
+    const rules = { allow: ['Bash(sort:*)', 'Edit(./out.txt)'] };
+    const s = ruleSession(dirs, rules, 'default', { sandbox: 'off' });
+    try {
+      expect((await s.run('sort -o out.txt x.txt')).status).toBe('success');
+      expect(readFileSync(`${dirs.root}/out.txt`, 'utf8')).toBe('a\nb\n');
+      // Without an Edit allow for it, the same write asks (refused with nobody to answer).
+      expect((await s.run('sort -o other.txt x.txt')).status).toBe('error');
+      expect(existsSync(`${dirs.root}/other.txt`)).toBe(false);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('an Edit deny refuses sort -o and uniq OUT under their allow rules', async () => {
+    writeFileSync(`${dirs.root}/x.txt`, 'b\na\n');
+    writeFileSync(`${dirs.root}/victim.txt`, 'KEEP');
+    const rules = { allow: ['Bash(sort:*)', 'Bash(uniq:*)'], deny: ['Edit(./victim.txt)'] };
+    const s = ruleSession(dirs, rules, 'default', { sandbox: 'off' });
+    try {
+      for (const line of ['sort -ovictim.txt x.txt', 'uniq x.txt victim.txt']) {
+        expect((await s.run(line)).text, line).toMatch(/denies editing/);
+        expect(readFileSync(`${dirs.root}/victim.txt`, 'utf8'), line).toBe('KEEP');
+      }
+    } finally {
+      await s.dispose();
+    }
+  });
+});
