@@ -16,6 +16,7 @@ import {
 import type { AgentEvent, AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
 import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
 import type { Part } from '@toolhost/core/internal/core/content.js';
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import type { AgentFlags } from '../agent/agent-flags.js';
@@ -23,7 +24,6 @@ import { type AgentStart, withAgentStart } from '../agent/agent-start.js';
 import { withAttachments } from '../agent/headless.js';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import { UsageError } from '../errors.js';
-import type { PromptContent } from '../ui/prompt-content.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
 import { showWritesInEditor } from './editor-writes.js';
 import { replayUpdates } from './history-replay.js';

@@ -5,19 +5,23 @@
  * interrupted).
  */
 import type { AgentEvent, AgentStopReason } from '@toolhost/core/internal/agent/agent-events.js';
+import {
+  attachReferences,
+  findAtReferences,
+} from '@toolhost/core/internal/conversation/at-references.js';
+import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
+import { runForSchema } from '@toolhost/core/internal/conversation/structured-output.js';
 import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
-import { attachReferences, findAtReferences } from '../ui/input/at-references.js';
-import type { PromptContent } from '../ui/prompt-content.js';
 import type { AgentFlags, OutputFormat } from './agent-flags.js';
 import { withAgentStart } from './agent-start.js';
 import { createPrinter } from './printers.js';
 import { cancelOnStopSignals } from './stop-signals.js';
-import { loadJsonSchema, runForSchema, withSchemaInstructions } from './structured-output.js';
+import { loadJsonSchema, withSchemaInstructions } from './structured-output.js';
 
 export interface HeadlessIo {
   stdout: NodeJS.WriteStream;

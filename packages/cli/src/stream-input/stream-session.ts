@@ -8,6 +8,8 @@
  * and the control protocol; the agent, its events and the printers are the headless ones.
  */
 import { createInterface } from 'node:readline';
+import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
+import { runForSchema } from '@toolhost/core/internal/conversation/structured-output.js';
 import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
 import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
@@ -16,13 +18,8 @@ import { withAgentStart } from '../agent/agent-start.js';
 import { type HeadlessIo, untilDone, withAttachments } from '../agent/headless.js';
 import { createPrinter, type Printer } from '../agent/printers.js';
 import { cancelOnStopSignals } from '../agent/stop-signals.js';
-import {
-  loadJsonSchema,
-  runForSchema,
-  withSchemaInstructions,
-} from '../agent/structured-output.js';
+import { loadJsonSchema, withSchemaInstructions } from '../agent/structured-output.js';
 import { ExitCode, UsageError } from '../errors.js';
-import type { PromptContent } from '../ui/prompt-content.js';
 import { answerControlRequest } from './control-requests.js';
 import { HostQuestions } from './host-questions.js';
 import { readInputLine } from './input-lines.js';

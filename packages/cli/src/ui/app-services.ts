@@ -7,6 +7,7 @@
 import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
 import type {
   CompletedToolCall,
   ScheduleInput,
@@ -15,7 +16,6 @@ import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
 import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type { ReactElement } from 'react';
-import type { PromptContent } from './prompt-content.js';
 import type { PickerItem } from './session-store.js';
 import type { ThemeName } from './theme.js';
 

@@ -11,6 +11,10 @@ import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.j
 import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
 import type { Config } from '@toolhost/core/internal/config/config.js';
 import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import {
+  type PromptContent,
+  withNoteBefore,
+} from '@toolhost/core/internal/conversation/prompt-content.js';
 import { partsToText } from '@toolhost/core/internal/core/content.js';
 import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
 import type {
@@ -27,7 +31,6 @@ import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, SessionStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';
 import type { HistoryItemContent } from './history-items.js';
-import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { resumedSession } from './resumed-history.js';
 import {
   type PendingApproval,

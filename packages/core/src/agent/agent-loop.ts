@@ -18,6 +18,7 @@ import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { assistantMessage, RunState, withValidToolArguments } from './agent-loop-run.js';
+import { BatchCheckpointGate } from './checkpoints/batch-checkpoint.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
@@ -40,6 +41,8 @@ export class AgentLoop {
   private options: AgentLoopOptions;
   /** Context waiting for the next prompt (SessionStart hooks, maybe still running). */
   private readonly pendingContext: Promise<string | undefined>[] = [];
+  /** The running batch's checkpoint, taken before the first of its calls that runs and may change files. */
+  private batchCheckpoint: BatchCheckpointGate | undefined;
 
   constructor(options: AgentLoopOptions) {
     this.options = options;
@@ -55,6 +58,7 @@ export class AgentLoop {
         : {}),
       ...(options.editProposal ? { editProposal: options.editProposal } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      beforeExecute: async (request, signal) => this.batchCheckpoint?.beforeCall(request, signal),
     });
   }
 
@@ -206,16 +210,18 @@ export class AgentLoop {
         this.answerUnrun(calls, `Not run: ${callLoop}`);
         return run.finish('loop_detected', answer, this.usage.usage, callLoop);
       }
-      const refusal = await this.checkpoint(calls, run.signal);
-      if (run.signal.aborted) {
-        this.answerUnrun(calls, 'Not run: the run was cancelled.');
-        return run.stopped(answer, this.usage.usage);
+      // Taken when the first call that may change files is about to run: a batch that is
+      // refused, declined or cancelled before that leaves no checkpoint behind.
+      const gate = new BatchCheckpointGate(calls, this.history.length - 1, this.options, (event) =>
+        this.emit(event),
+      );
+      this.batchCheckpoint = gate;
+      let outcome: Awaited<ReturnType<typeof runToolBatch>>;
+      try {
+        outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
+      } finally {
+        this.batchCheckpoint = undefined;
       }
-      if (refusal) {
-        this.answerUnrun(calls, refusal);
-        return run.finish('error', answer, this.usage.usage, refusal);
-      }
-      const outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
       for (const message of toChatToolMessages(outcome.responseParts, this.mediaOptions())) {
         this.append(message);
       }
@@ -223,6 +229,7 @@ export class AgentLoop {
       run.toolCalls += outcome.executed;
       run.denials.push(...outcome.denials);
       if (run.signal.aborted) return run.stopped(answer, this.usage.usage);
+      if (gate.refusal) return run.finish('error', answer, this.usage.usage, gate.refusal);
       if (run.toolCalls >= run.limits.maxToolCalls) {
         return run.finish(
           'max_tool_calls',
@@ -313,35 +320,6 @@ export class AgentLoop {
     } finally {
       run.signal.removeEventListener('abort', abort);
     }
-  }
-
-  /**
-   * Snapshots the files before a batch that may change them. Returns why the batch must
-   * not run (the checkpoint failed and settings say stop), else undefined.
-   */
-  private async checkpoint(
-    calls: AgentToolCall[],
-    signal: AbortSignal,
-  ): Promise<string | undefined> {
-    const hook = this.options.checkpoints;
-    if (!hook) return undefined;
-    // The model turn with these calls is the last message; the checkpoint comes before it.
-    const outcome = await hook.beforeBatch(calls, this.history.length - 1, signal);
-    if (outcome.kind === 'taken') {
-      this.options.recorder?.recordCheckpoint?.(outcome.checkpoint.id);
-      this.emit({ type: 'checkpoint', checkpoint: outcome.checkpoint });
-      if (outcome.skipped.length > 0) {
-        this.emit({
-          type: 'notice',
-          level: 'warning',
-          message: `Checkpoint ${outcome.checkpoint.id} leaves out (a restore cannot bring them back): ${outcome.skipped.join(', ')}`,
-        });
-      }
-    } else if (outcome.kind === 'failed') {
-      this.notice('warning', outcome.message);
-      if (!outcome.runBatch) return outcome.message;
-    }
-    return undefined;
   }
 
   private async compress(signal: AbortSignal, force: boolean): Promise<boolean> {

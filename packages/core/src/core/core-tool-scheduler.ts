@@ -158,6 +158,15 @@ export class CoreToolScheduler {
       if (!hooked) return;
       const approved = await this.approve(index, tool, signal, hooked);
       if (!approved) return;
+      const refusal = await this.options.beforeExecute?.(this.calls[index]!.request, signal);
+      if (signal.aborted) {
+        this.finishCancelled(index, 'The call was cancelled before it started.');
+        return;
+      }
+      if (refusal) {
+        this.finishWithError(index, ToolErrorType.EXECUTION_FAILED, refusal);
+        return;
+      }
       await this.execute(index, tool, signal, hooked.context);
     } catch (error) {
       // Anything a tool throws ends here, once, as an execution failure.

@@ -5,8 +5,8 @@
  */
 import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
 import type { Config } from '@toolhost/core/internal/config/config.js';
+import type { ToolRunner } from '@toolhost/core/internal/conversation/at-references.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import type { ToolRunner } from '../input/at-references.js';
 import type { PickerItem } from '../session-store.js';
 import type { ThemeName } from '../theme.js';
 
