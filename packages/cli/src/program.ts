@@ -6,10 +6,10 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
-import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
+import { type AgentFlags, addAgentOptions } from './conversation/agent-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type SessionOptions } from './session-options.js';

@@ -82,7 +82,7 @@ describe('a conversation', () => {
       expect(second.result.text).toBe('written');
       expect(readFileSync(file(), 'utf8')).toBe('yes\n');
       expect(listCheckpoints({ userDir, projectRoot: targetDir }, { sessionId })).toHaveLength(1);
-      expect(events.filter((e) => e.type === 'turn_ended')).toHaveLength(2);
+      expect(events.filter((e) => e.type === 'prompt_ended')).toHaveLength(2);
     } finally {
       await conversation.close();
     }
@@ -114,7 +114,7 @@ describe('a conversation', () => {
       ]);
       expect(existsSync(path.join(dirs.root, 'a.txt'))).toBe(false);
       expect(second.result.text).toBe('echo: second');
-      expect(events.some((e) => e.type === 'turn_queued')).toBe(true);
+      expect(events.some((e) => e.type === 'prompt_queued')).toBe(true);
     } finally {
       await conversation.close();
     }
@@ -143,7 +143,10 @@ describe('a conversation', () => {
       });
       const outcome = await conversation.send('run the long command');
       expect(outcome.reason).toBe('cancelled');
-      expect(events.at(-1)).toMatchObject({ type: 'turn_ended', outcome: { reason: 'cancelled' } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'prompt_ended',
+        outcome: { reason: 'cancelled' },
+      });
       expect(existsSync(marker())).toBe(false);
     } finally {
       await conversation.close();

@@ -23,7 +23,7 @@ import {
   HOW_TO_CONFIGURE_MODEL,
   resolveEndpoint,
 } from '@toolhost/core/internal/models/endpoint.js';
-import { type AgentFlags, settingsFrom } from '../agent/agent-flags.js';
+import { type AgentFlags, settingsFrom } from '../conversation/agent-flags.js';
 import { ExitCode } from '../errors.js';
 import { type AcpSession, openAcpSession } from './acp-session.js';
 import { isApprovalMode, sessionModes } from './session-modes.js';

@@ -12,6 +12,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import { describeCall } from '@toolhost/core/internal/conversation/resumed-history.js';
 import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
 import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
 import type {
@@ -19,7 +20,6 @@ import type {
   ToolCallConfirmationDetails,
   ToolResultDisplay,
 } from '@toolhost/core/internal/tools/tools.js';
-import { describeCall } from '../ui/tool-rows.js';
 
 const STATUS: Record<ToolCall['status'], ToolCallStatus> = {
   validating: 'pending',

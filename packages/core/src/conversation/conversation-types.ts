@@ -13,6 +13,7 @@ import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { ApprovalMode, Settings } from '../config/settings-types.js';
 import type { Part } from '../core/content.js';
 import type {
+  CompletedToolCall,
   ConfirmationDecision,
   EditProposal,
   WaitingToolCall,
@@ -55,10 +56,11 @@ export interface ConversationOptions {
   outputSchema?: JsonSchema;
   /**
    * Somebody answers this conversation's questions: approvals and MCP servers' questions
-   * come as `question` events (without one, a call that needs approval is refused), and
-   * servers may ask for page visits.
+   * come as `question` events (without one, a call that needs approval is refused).
    */
   answersQuestions?: boolean;
+  /** A person reads the questions: MCP servers may ask them to visit a page. */
+  pageVisits?: boolean;
   /** Ask (a `trust` question) before loading settings a never-decided project had cut. */
   offerTrust?: boolean;
   /**
@@ -120,10 +122,15 @@ export interface TurnOutcome {
  */
 export type ConversationEvent =
   | AgentEvent
-  | { type: 'turn_queued'; turnId: number; queued: number }
-  | { type: 'turn_started'; turnId: number; shown: string }
-  | { type: 'turn_ended'; outcome: TurnOutcome }
+  /** A prompt waits for the turns before it (`queued`: how many wait now). */
+  | { type: 'prompt_queued'; turnId: number; queued: number }
+  /** Its turn begins (tools discovered and the context size known, when waited for). */
+  | { type: 'prompt_started'; turnId: number; shown: string }
+  /** The turn ended, and why. */
+  | { type: 'prompt_ended'; outcome: TurnOutcome }
   | { type: 'question'; id: string; question: Question }
+  /** Calls run outside the model's turns (runCalls, `@` attachments) all ended. */
+  | { type: 'calls_finished'; calls: CompletedToolCall[] }
   /** A question no longer waits (answered, or cancelled with its turn). */
   | { type: 'question_closed'; id: string }
   | { type: 'usage'; usage: TokenUsage; total: TokenUsage }
@@ -134,6 +141,25 @@ export type ConversationEvent =
   | { type: 'error'; message: string };
 
 export type ConversationListener = (event: ConversationEvent) => void;
+
+const CONVERSATION_ONLY: ReadonlySet<string> = new Set([
+  'calls_finished',
+  'prompt_queued',
+  'prompt_started',
+  'prompt_ended',
+  'question',
+  'question_closed',
+  'usage',
+  'todos',
+  'plan',
+  'warning',
+  'error',
+]);
+
+/** True for the agent loop's own events (what a printer of the loop's events reads). */
+export function isAgentEvent(event: ConversationEvent): event is AgentEvent {
+  return !CONVERSATION_ONLY.has(event.type);
+}
 
 /** The todo list a batch's results leave, when todo_write ran. */
 export function todosOf(results: readonly AgentToolResult[]): TodoItem[] | undefined {

@@ -15,6 +15,7 @@ import type { AgentSession } from '../agent/agent-session.js';
 import type { SessionRecorder } from '../agent/sessions/session-file.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { Config } from '../config/config.js';
+import { raceAbort } from '../core/call-requests.js';
 import { partsToText } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import type {
@@ -26,6 +27,7 @@ import type {
 import type { ModelEndpoint } from '../models/endpoint.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../tools/tools.js';
+import { addTerminationCleanup } from '../utils/termination.js';
 import { attachReferences, findAtReferences } from './at-references.js';
 import {
   type Answer,
@@ -38,12 +40,10 @@ import {
   todosOf,
 } from './conversation-types.js';
 import { type PromptContent, withExtras, withNoteBefore } from './prompt-content.js';
+import { CANCELLED_NOTE } from './prompt-notes.js';
 import { runForSchema } from './structured-output.js';
 
 export type * from './conversation-types.js';
-
-const CANCELLED_NOTE =
-  '[The person cancelled the previous turn before it finished (Esc); anything it was doing was stopped. Continue with the request below.]';
 
 /** What open-conversation.ts hands the conversation once the session is open. */
 export interface ConversationParts {
@@ -83,6 +83,7 @@ export class Conversation {
   private lastFinishReason: string | undefined;
   private extraScheduler: CoreToolScheduler | undefined;
   private closed: Promise<void> | undefined;
+  private readonly forgetTermination: () => void;
 
   constructor(
     private readonly parts: ConversationParts,
@@ -93,6 +94,8 @@ export class Conversation {
     this.recorder = parts.recorder;
     this.resumed = parts.resumed;
     if (options.onEvent) this.listeners.add(options.onEvent);
+    // TERM or HUP: the running turn is cancelled and finishes (its end told) before exit.
+    this.forgetTermination = addTerminationCleanup(() => this.close());
     this.agent = parts.createAgent({
       onEvent: (event) => this.onAgentEvent(event),
       ...(options.answersQuestions ? { onConfirmationRequest: this.ask } : {}),
@@ -138,7 +141,7 @@ export class Conversation {
     if (this.closed) return Promise.reject(new Error('The conversation is closed.'));
     if (this.busy) {
       this.queued++;
-      this.emit({ type: 'turn_queued', turnId, queued: this.queued });
+      this.emit({ type: 'prompt_queued', turnId, queued: this.queued });
     } else {
       this.queued++;
     }
@@ -176,7 +179,10 @@ export class Conversation {
       toolRegistry: this.registry,
       onToolCallsUpdate: (updated) => this.emit({ type: 'tool_calls', calls: updated }),
       outputUpdateHandler: (callId, output) => this.emit({ type: 'tool_output', callId, output }),
+      onAllToolCallsComplete: (completed) =>
+        this.emit({ type: 'calls_finished', calls: completed }),
       ...(this.options.answersQuestions ? { onConfirmationRequest: this.ask } : {}),
+      ...(this.options.editProposal ? { editProposal: this.options.editProposal } : {}),
     });
     const own = new AbortController();
     const stop = () => own.abort(new Error('cancelled'));
@@ -191,10 +197,37 @@ export class Conversation {
     }
   }
 
-  /** Replaces the conversation (another saved session continued here, or a fresh start). */
+  /** How many prompts were sent so far (the last one sent has this turn id). */
+  get turnsSent(): number {
+    return this.turns;
+  }
+
+  /** Replaces the conversation's history (a checkpoint's conversation brought back). */
   replaceHistory(history: LoadedSession['history']): void {
     this.agent.loop.history = [...history];
     this.cancelledLast = false;
+    this.recorder?.recordHistoryReplaced(this.agent.loop.history);
+  }
+
+  /**
+   * Another saved session goes on here: its conversation, recorded in its own file from now
+   * on (its checkpoints and todos follow it).
+   */
+  continueSession(loaded: LoadedSession): void {
+    this.agent.loop.history = [...loaded.history];
+    this.cancelledLast = false;
+    this.config.sessionId = loaded.id;
+    this.recorder?.continueIn(loaded.file, loaded.id);
+    if (loaded.droppedMessages > 0) this.recorder?.recordHistoryReplaced(loaded.history);
+  }
+
+  /** Starts the conversation over: SessionEnd hooks, then SessionStart hooks, run. */
+  async restart(): Promise<void> {
+    this.agent.loop.history = [];
+    this.cancelledLast = false;
+    this.recorder?.recordHistoryReplaced([]);
+    await this.agent.end('clear');
+    await this.agent.start('clear');
   }
 
   /**
@@ -208,6 +241,7 @@ export class Conversation {
       await this.queue.catch(() => undefined);
       this.agent.close();
       await this.parts.closeSession(reason);
+      this.forgetTermination();
     })();
     return this.closed;
   }
@@ -223,8 +257,12 @@ export class Conversation {
     this.running = { turnId, controller };
     const { signal } = controller;
     try {
-      await untilDone(this.ready, signal);
-      this.emit({ type: 'turn_started', turnId, shown: options.shown ?? textOf(prompt) });
+      await raceAbort(this.ready, signal);
+      this.emit({
+        type: 'prompt_started',
+        turnId,
+        shown: options.shown ?? (typeof prompt === 'string' ? prompt : partsToText(prompt)),
+      });
       let content =
         typeof prompt === 'string' && options.resolveReferences !== false
           ? await this.attach(prompt, signal)
@@ -267,7 +305,7 @@ export class Conversation {
       ...(structured ? { structured } : {}),
       ...(this.lastFinishReason !== undefined ? { finishReason: this.lastFinishReason } : {}),
     };
-    this.emit({ type: 'turn_ended', outcome });
+    this.emit({ type: 'prompt_ended', outcome });
     return outcome;
   }
 
@@ -347,23 +385,4 @@ export class Conversation {
   private emit(event: ConversationEvent): void {
     for (const listener of this.listeners) listener(event);
   }
-}
-
-/** Waits for the work, or until the signal aborts (the turn then ends as cancelled). */
-async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  let stop: (() => void) | undefined;
-  const aborted = new Promise<void>((resolve) => {
-    stop = () => resolve();
-    signal.addEventListener('abort', stop, { once: true });
-  });
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    if (stop) signal.removeEventListener('abort', stop);
-  }
-}
-
-function textOf(prompt: PromptContent): string {
-  return typeof prompt === 'string' ? prompt : partsToText(prompt);
 }

@@ -101,7 +101,7 @@ async function open(
         ? { sessionId: options.sessionId }
         : {}),
     ...home,
-    urlElicitation: Boolean(options.answersQuestions),
+    urlElicitation: Boolean(options.pageVisits),
   });
   const { config, registry } = session;
   try {

@@ -3,8 +3,12 @@
  * prompts as typed (what `@` references attached left out), the answers as written, each
  * tool call with its arguments and the start of its result.
  */
+
+import {
+  promptAsTyped,
+  withoutAppNote,
+} from '@toolhost/core/internal/conversation/prompt-notes.js';
 import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import { promptAsTyped, withoutAppNote } from '../../../agent/resume.js';
 
 /** Characters of a tool result kept in the export. */
 const RESULT_CHARS = 2000;

@@ -6,6 +6,10 @@ import type { AgentEvent, PermissionDenial } from '@toolhost/core/internal/agent
 import { loadSubagents } from '@toolhost/core/internal/agent/subagents/subagent-files.js';
 import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
 import type { Session } from '../session.js';
+
+/** What the printers read of the session: its settings and its tools. */
+type SessionView = Pick<Session, 'config' | 'registry'>;
+
 import { CommandCatalog } from '../ui/commands/command-catalog.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
 import { PartialMessages } from './partial-messages.js';
@@ -14,7 +18,7 @@ import type { Printer, PrinterIo, PrinterOptions } from './printers.js';
 export function jsonPrinter(
   format: 'json' | 'stream-json',
   io: PrinterIo,
-  session: Session,
+  session: SessionView,
   options: PrinterOptions,
 ): Printer {
   const collected: unknown[] = [];
