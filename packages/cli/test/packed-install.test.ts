@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../core/test/helpers/http-server.js';
+import { docExample } from './helpers/doc-examples.js';
 import { npm, packBoth } from './setup/installed-command.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -31,13 +32,7 @@ let project: string;
 let tarballs: string[];
 
 /** The library example of README.md, which is plain JavaScript apart from its fence. */
-function readmeExample(): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf('<!-- readme-example: library');
-  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (start === -1 || !match?.[1]) throw new Error('README.md has no library example');
-  return match[1];
-}
+const readmeExample = () => docExample('library').code;
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolhost-packed-')));

@@ -3,23 +3,13 @@
  * run against the built package, so the README cannot drift from the API.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docExample, REPO } from './helpers/doc-examples.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MARKER = '<!-- readme-example: library';
-
-function extractExample(): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf(MARKER);
-  expect(start).toBeGreaterThan(-1);
-  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (!match?.[1]) throw new Error('README.md has no ts block after the example marker');
-  return match[1];
-}
+const extractExample = () => docExample('library').code;
 
 let buildDir: string;
 let workspace: string;

@@ -5,11 +5,11 @@
  * checks each turn's answer.
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { type SessionPlace, startSession, userTurn } from './helpers/stream-session.js';
 
@@ -128,7 +128,8 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
     const result = await session.next((e) => e.type === 'result', 'the result');
     expect(result).toMatchObject({ subtype: 'error_during_execution' });
     expect(await session.exited).toBe(130);
-    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('sleep 62.75');
+    // The process group was signalled; wait for the command itself to be gone.
+    expect(await waitUntil(() => processesMatching('sleep 62.75').length === 0)).toBe(true);
   });
 
   it('--json-schema: each turn’s answer is checked and given as structured_output', async () => {

@@ -8,14 +8,15 @@ import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,
   type Script,
   startModelServer,
 } from '../../core/test/helpers/model-server.js';
+import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { docExample } from './helpers/doc-examples.js';
 import {
   type SessionPlace,
   sent,
@@ -24,8 +25,6 @@ import {
   userTurn,
 } from './helpers/stream-session.js';
 import { CLI } from './run-cli.js';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 let dirs: TempDirs;
 let server: ModelServer | undefined;
@@ -67,10 +66,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       { text: 'Notes written; no command run.', chunkDelayMs: 10 },
       { text: 'I wrote notes.txt.' },
     ]);
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const marker = readme.indexOf('<!-- readme-example: stream-json -->');
-    expect(marker).toBeGreaterThan(-1);
-    const script = /```js\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1] ?? '';
+    const script = docExample('stream-json').code;
     const host = path.join(dirs.home, 'host.mjs');
     writeFileSync(host, script);
     // Run as a person runs it; the model server answers from this process meanwhile.
@@ -270,8 +266,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       is_error: true,
       session_id: sessionId,
     });
-    const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(processes).not.toContain('sleep 61.25');
+    expect(await waitUntil(() => processesMatching('sleep 61.25').length === 0)).toBe(true);
     expect(existsSync(finished)).toBe(false);
 
     // The session goes on: a second turn, with the first in its history.

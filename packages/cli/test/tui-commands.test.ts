@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settledValue } from '../../core/test/helpers/processes.js';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, idle, openApp, send, whenTakingKeys } from './helpers/tui-app.js';
 
@@ -106,7 +107,8 @@ describe.skipIf(!hasTmux)(`daily slash commands${tmuxSkipReason}`, { timeout: 15
     const shown = flat(await app.terminal.waitFor(/Copied the last answer/));
     expect(shown).toMatch(/through the terminal \(OSC 52\) and xclip/);
     expect(app.terminal.clipboard()).toBe(ANSWER);
-    expect(readFileSync(copied, 'utf8')).toBe(ANSWER);
+    // The clipboard program may still be writing when the screen says so.
+    expect(await settledValue(() => readFileSync(copied, 'utf8'), ANSWER)).toBe(ANSWER);
   });
 
   it('/export writes the conversation as Markdown', async () => {

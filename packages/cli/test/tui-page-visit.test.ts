@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdkServerScript } from '../../core/test/helpers/mcp-servers.js';
+import { settledValue } from '../../core/test/helpers/processes.js';
 import { makeTempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import {
@@ -115,7 +116,8 @@ describe.skipIf(!hasTmux)(
           'MCP server "visiting" reports the step on login.example.com is done.',
         );
         await idle(terminal);
-        expect(readFileSync(opened, 'utf8')).toBe(LINK);
+        // The browser opener runs on its own; wait for what it writes.
+        expect(await settledValue(() => readFileSync(opened, 'utf8'), LINK)).toBe(LINK);
         expect(serverGot(1)).toEqual({ action: 'accept' });
         // The model saw the server's answer, never the link.
         expect(JSON.stringify(app.server.requests.map((r) => r.body.messages))).not.toContain(

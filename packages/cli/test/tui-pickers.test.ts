@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settledValue } from '../../core/test/helpers/processes.js';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, idle, openApp, send, whenTakingKeys } from './helpers/tui-app.js';
 
@@ -42,7 +43,9 @@ describe.skipIf(!hasTmux)(`pickers and modes${tmuxSkipReason}`, { timeout: 150_0
     const shown = colours(app.terminal.screenWithColors());
     expect(shown.has(34)).toBe(true); // blue
     expect(shown.has(36)).toBe(false);
-    expect(userSettings(app.dirs.home)).toEqual({ ui: { theme: 'light' } });
+    const light = { ui: { theme: 'light' } };
+    const home = app.dirs.home;
+    expect(await settledValue(() => userSettings(home), light)).toEqual(light);
 
     // Remembered: the next run starts in it.
     const again = app.restart([]);
@@ -58,7 +61,11 @@ describe.skipIf(!hasTmux)(`pickers and modes${tmuxSkipReason}`, { timeout: 150_0
     await whenTakingKeys(app.terminal);
     send(app.terminal, '/vim');
     await app.terminal.waitFor('-- INSERT --');
-    expect(userSettings(app.dirs.home)).toEqual({ general: { vimMode: true } });
+    // The screen changes mode first; the setting is saved (then reported) a moment later.
+    await app.terminal.waitFor('saved as general.vimMode');
+    const vimOn = { general: { vimMode: true } };
+    const home = app.dirs.home;
+    expect(await settledValue(() => userSettings(home), vimOn)).toEqual(vimOn);
     app.terminal.type('fix teh bug now');
     await app.terminal.waitFor('fix teh bug now');
     app.terminal.press('Escape');

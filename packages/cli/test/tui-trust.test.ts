@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { settledValue } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import { idle, modelEnv, send } from './helpers/tui-app.js';
@@ -59,7 +60,8 @@ describe.skipIf(!hasTmux)(
       expect(existsSync(path.join(dirs.home, '.toolhost', 'trustedFolders.json'))).toBe(false);
       terminal.press('y');
       await idle(terminal);
-      expect(rules()).toEqual({ [dirs.root]: 'TRUST_FOLDER' });
+      const trusted = { [dirs.root]: 'TRUST_FOLDER' };
+      expect(await settledValue(rules, trusted)).toEqual(trusted);
       send(terminal, 'touch the canary');
       await terminal.waitFor('Done.');
       expect(existsSync(canary())).toBe(true);

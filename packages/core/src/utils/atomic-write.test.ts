@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitedPid, makeTempFolder, openDescriptorCount } from '../../test/helpers/file-system.js';
+import { exitedPid, makeTempFolder, openDescriptorsInto } from '../../test/helpers/file-system.js';
 import { ToolErrorType } from '../tools/tool-error.js';
 import { FileWriteError, TEMP_FILE_MARKER, toWriteError, writeFileAtomic } from './atomic-write.js';
 import { ConfinementError } from './confined-fs.js';
@@ -115,11 +115,11 @@ describe('writeFileAtomic', () => {
   });
 
   it('leaves no file descriptor open, after a success or a failure', async () => {
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     await writeFileAtomic(path.join(dir, 'a.txt'), Buffer.from('x'), { confined: true });
     fs.mkdirSync(path.join(dir, 'folder'));
     await writeError(writeFileAtomic(path.join(dir, 'folder'), Buffer.from('x')));
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('with confined, refuses to land in a folder that was moved during the write', async () => {

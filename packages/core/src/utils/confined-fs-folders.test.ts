@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempFolder, openDescriptorCount } from '../../test/helpers/file-system.js';
+import { makeTempFolder, openDescriptorsInto } from '../../test/helpers/file-system.js';
 import { ConfinementError, openFolderConfined, readFolderConfined } from './confined-fs.js';
 
 let dir: string;
@@ -23,11 +23,11 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('readFolderConfined', () => {
   it('gives the entries with their types, and closes the folder', async () => {
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const entries = await readFolderConfined(path.join(dir, 'inside'));
     const described = entries.map((e) => `${e.name}:${e.isDirectory() ? 'dir' : 'file'}`);
     expect(described.sort()).toEqual(['file.txt:file', 'sub:dir']);
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('refuses a folder that is a link', async () => {
@@ -37,11 +37,11 @@ describe('readFolderConfined', () => {
 
   it('refuses a folder reached through a link on the way, and closes it', async () => {
     fs.symlinkSync(dir, path.join(dir, 'loop'));
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const error = await readFolderConfined(path.join(dir, 'loop', 'outside')).catch((e) => e);
     expect(error).toBeInstanceOf(ConfinementError);
     expect((error as Error).message).toContain(`now leads to ${outside}`);
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exitedPid, makeTempFolder, openDescriptorCount } from '../../test/helpers/file-system.js';
+import { exitedPid, makeTempFolder, openDescriptorsInto } from '../../test/helpers/file-system.js';
 import {
   assertFolderStill,
   ConfinementError,
@@ -96,13 +96,13 @@ describe('openFileConfined', () => {
 
   it('refuses a path whose folder became a link, and closes what it opened', () => {
     fs.symlinkSync(outside, path.join(dir, 'swapped'));
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const error = thrown(() => openFileConfined(path.join(dir, 'swapped', 'secret.txt')));
     expect(error).toBeInstanceOf(ConfinementError);
     expect((error as Error).message).toContain(
       `it now leads to ${path.join(outside, 'secret.txt')}, outside the allowed folders`,
     );
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('with a guard, follows a final link and lets the guard judge where it leads', () => {
@@ -115,9 +115,9 @@ describe('openFileConfined', () => {
     });
     fs.closeSync(fd);
     expect(seen).toEqual([path.join(outside, 'secret.txt')]);
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     expect(thrown(() => openFileConfined(link, () => false))).toBeInstanceOf(ConfinementError);
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('passes other failures on unchanged', () => {
@@ -148,7 +148,7 @@ describe('FolderHandles', () => {
     fs.mkdirSync(path.join(dir, 'work'));
     for (const name of ['a.txt', 'b.txt']) fs.writeFileSync(path.join(dir, 'work', name), name);
     const seen: string[] = [];
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const handles = new FolderHandles((real) => {
       seen.push(real);
       return inside(real);
@@ -157,7 +157,7 @@ describe('FolderHandles', () => {
     expect(read(handles, path.join(dir, 'work', 'b.txt'))).toBe('b.txt');
     expect(seen).toEqual([path.join(dir, 'work', 'a.txt'), path.join(dir, 'work', 'b.txt')]);
     handles.close();
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('judges a file that is a link by where it leads', () => {
@@ -220,7 +220,7 @@ describe('FolderHandles', () => {
   });
 
   it('keeps a bounded number of folders open', () => {
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const handles = new FolderHandles(inside);
     // The oldest entry, a folder that could not be opened, is dropped with nothing to close.
     expect(thrown(() => handles.openFile(path.join(dir, 'no-folder', 'x.txt')))).toMatchObject({
@@ -231,9 +231,9 @@ describe('FolderHandles', () => {
       fs.writeFileSync(path.join(dir, `f${i}`, 'x.txt'), `${i}`);
       expect(read(handles, path.join(dir, `f${i}`, 'x.txt'))).toBe(`${i}`);
     }
-    expect(openDescriptorCount() - before).toBeLessThanOrEqual(64);
+    expect(openDescriptorsInto(dir).length - before.length).toBeLessThanOrEqual(64);
     handles.close();
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('passes a missing file on as ENOENT', () => {
@@ -258,11 +258,11 @@ describe('openFolderConfined', () => {
   it('refuses a folder reached through a link unless told any place will do', () => {
     const link = path.join(dir, 'link');
     fs.symlinkSync(outside, link);
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     const error = thrown(() => openFolderConfined(link, false));
     expect(error).toBeInstanceOf(ConfinementError);
     expect((error as Error).message).toContain(`${link} was changed while it was being opened`);
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
     const fd = openFolderConfined(link, false, false);
     expect(openedPath(fd)).toBe(outside);
     fs.closeSync(fd);
@@ -287,10 +287,10 @@ describe('openFolderConfined', () => {
     fs.closeSync(fd);
     fs.symlinkSync(outside, path.join(dir, 'made'));
     // existsSync follows the link, so `made` counts as existing; open it exactly and refuse.
-    const before = openDescriptorCount();
+    const before = openDescriptorsInto(dir);
     expect(thrown(() => openFolderConfined(target, true))).toBeInstanceOf(ConfinementError);
     expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
-    expect(openDescriptorCount()).toBe(before);
+    expect(openDescriptorsInto(dir)).toEqual(before);
   });
 
   it('says so when a folder it creates turns out to be a link', () => {

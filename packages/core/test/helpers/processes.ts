@@ -1,5 +1,6 @@
-/** Looks for live processes whose command line contains a marker (via ps). */
+/** Looks for live processes whose command line contains a marker (via ps), and waits for effects. */
 import { execFileSync } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
 
 export function processesMatching(marker: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
@@ -62,4 +63,28 @@ export function killMatching(marker: string): void {
       }
     }
   }
+}
+
+/**
+ * Reads `read()` until it returns a value deeply equal to `expected` (a read that throws, a
+ * file not written yet, counts as not yet), within a bound; returns the last value read, or
+ * the last error, for the test to assert on. For effects that land after what the test saw
+ * (a setting saved after the screen changed, a file a child process writes).
+ */
+export async function settledValue<T>(
+  read: () => T,
+  expected: unknown,
+  timeoutMs = 10_000,
+): Promise<T | Error> {
+  let last: T | Error = new Error('never read');
+  await waitUntil(() => {
+    try {
+      last = read();
+      return isDeepStrictEqual(last, expected);
+    } catch (error) {
+      last = error as Error;
+      return false;
+    }
+  }, timeoutMs);
+  return last;
 }

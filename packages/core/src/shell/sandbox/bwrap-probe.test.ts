@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ending, operations, promptBinds, SYSTEM } from '../../../test/helpers/bwrap-operations.js';
-import { makeTempFolder, openDescriptorCount } from '../../../test/helpers/file-system.js';
+import { makeTempFolder, openDescriptorsInto } from '../../../test/helpers/file-system.js';
 import { findBwrap, probeBwrap, socketFilterBytes } from './bwrap.js';
 
 let base: string;
@@ -73,7 +73,8 @@ describe('probeBwrap', () => {
     fs.readFileSync(path.join(base, 'args.log'), 'utf8').trimEnd().split('\n');
 
   it('succeeds with the real bwrap, with and without the network, in both profiles', () => {
-    const descriptors = openDescriptorCount();
+    // The probe's scratch folder holds the filter that descriptor 3 reads.
+    const descriptors = openDescriptorsInto('toolhost-sandbox-probe-');
     expect(probeBwrap('allow')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
     expect(probeBwrap('deny')).toEqual({ ok: true, program: '/usr/bin/bwrap' });
     expect(probeBwrap('allow', undefined, 'unasked')).toEqual({
@@ -81,7 +82,7 @@ describe('probeBwrap', () => {
       program: '/usr/bin/bwrap',
     });
     // The filter's descriptor is closed again.
-    expect(openDescriptorCount()).toBe(descriptors);
+    expect(openDescriptorsInto('toolhost-sandbox-probe-')).toEqual(descriptors);
   });
 
   it('tries the same isolation, filter and mounts as a command, in a scratch workspace, then cleans up', () => {
