@@ -320,9 +320,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     )
     .option('--path', 'print where the installed schema file is instead')
     .action(async (options: { path?: boolean }) => {
-      const { getSettingsSchema, settingsSchemaPath } = await import(
-        '@toolhost/core/internal/config/settings-layer.js'
-      );
+      const { getSettingsSchema, settingsSchemaPath } = await import('@toolhost/core/config');
       io.stdout.write(
         options.path
           ? `${settingsSchemaPath()}\n`

@@ -1,15 +1,16 @@
 /** Builds a core Config from the command-line options shared by every command. */
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { formatSettingsWarning, loadSettings } from '@toolhost/core/internal/config/settings.js';
+import type { Config } from '@toolhost/core/config';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
+  formatSettingsWarning,
+  loadSettings,
+  openToolSession,
   type Settings,
-} from '@toolhost/core/internal/config/settings-types.js';
-import { openToolSession } from '@toolhost/core/internal/conversation/tool-session.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
-import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
+  WorkspaceError,
+} from '@toolhost/core/config';
+import type { ToolRegistry } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { mcpServersFromFlags } from './commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from './errors.js';
 import type { SessionOptions } from './session-options.js';

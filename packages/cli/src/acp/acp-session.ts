@@ -13,14 +13,14 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import type { AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
+import type { ApprovalMode } from '@toolhost/core/config';
 import type {
+  AgentRunResult,
+  Conversation,
   ConversationEvent,
   TurnOutcome,
-} from '@toolhost/core/internal/conversation/conversation-types.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
+} from '@toolhost/core/conversation';
+import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/conversation';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AgentFlags } from '../conversation/agent-flags.js';
 import { agentOptionsFrom, openFor } from '../conversation/conversation-options.js';

@@ -3,9 +3,9 @@
  * the session: the person's prompts, the answers, and each tool call with how it ended.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { resumedItems } from '@toolhost/core/internal/conversation/resumed-history.js';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import type { ChatMessage } from '@toolhost/core/conversation';
+import { resumedItems } from '@toolhost/core/conversation';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import { toolKind, toolTitle } from './tool-calls.js';
 
 export function replayUpdates(

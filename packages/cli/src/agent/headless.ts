@@ -4,13 +4,13 @@
  * ended (0 done, 1 failed, 2 usage, 53 turn limit, 55 tool-call or time budget, 130
  * interrupted).
  */
-import type { AgentStopReason } from '@toolhost/core/internal/agent/agent-events.js';
+import type { AgentStopReason } from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
+  HOW_TO_CONFIGURE_MODEL,
   isAgentEvent,
-} from '@toolhost/core/internal/conversation/conversation-types.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { AgentFlags, OutputFormat } from '../conversation/agent-flags.js';
 import { conversationOptionsFrom, withConversation } from '../conversation/conversation-options.js';
 import { createPrinter, type Printer } from '../conversation/printers.js';

@@ -1,15 +1,12 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
-import { Config } from '@toolhost/core/internal/config/config.js';
-import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
+import { Config, SETTING_DEFAULTS } from '@toolhost/core/config';
 import {
   PROFILE_SUMMARIES,
   type ProfileName,
-} from '@toolhost/core/internal/shell/sandbox/profiles/profiles.js';
-import {
   type SandboxStatus,
   sandboxStatus,
-} from '@toolhost/core/internal/shell/sandbox/sandbox.js';
-import { shellProgram } from '@toolhost/core/internal/shell/shell-execution.js';
+  shellProgram,
+} from '@toolhost/core/shell';
 
 export function runDoctorCommand(
   options: { root?: string },

@@ -4,13 +4,10 @@
  * conversation opened with them and closed after. This folder holds what the front ends
  * share (flags, resume choice, stop signals, the JSON printers); it never runs a turn.
  */
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
-import type { ConversationOptions } from '@toolhost/core/internal/conversation/conversation-types.js';
-import {
-  NoModelConfigured,
-  openConversation,
-} from '@toolhost/core/internal/conversation/open-conversation.js';
-import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
+
+import { WorkspaceError } from '@toolhost/core/config';
+import type { Conversation, ConversationOptions } from '@toolhost/core/conversation';
+import { NoModelConfigured, openConversation } from '@toolhost/core/conversation';
 import { mcpServersFromFlags } from '../commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from '../errors.js';
 import { parseApprovalMode, withMcpConfig } from '../session.js';

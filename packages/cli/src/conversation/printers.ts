@@ -3,9 +3,8 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
-import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { AgentEvent, AgentRunResult, TokenUsage } from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { Session } from '../session.js';
 
 /** What the printers read of the session: its settings and its tools. */

@@ -5,15 +5,15 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   findSession,
   type LoadedSession,
   listSessions,
   loadSession,
-} from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { unansweredPrompts } from '@toolhost/core/internal/conversation/prompt-notes.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+  unansweredPrompts,
+} from '@toolhost/core/conversation';
+import { plural } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
 import type { AgentFlags } from './agent-flags.js';
 

@@ -7,18 +7,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type JsonSchema,
-  schemaInstructions,
-} from '@toolhost/core/internal/conversation/structured-output.js';
-import { schemaCompileError } from '@toolhost/core/internal/utils/schema-validator.js';
+import { type JsonSchema, schemaInstructions } from '@toolhost/core/conversation';
+import { schemaCompileError } from '@toolhost/core/files';
 import { UsageError } from '../errors.js';
 import type { AgentFlags } from './agent-flags.js';
 
 export type {
   JsonSchema,
   StructuredOutcome,
-} from '@toolhost/core/internal/conversation/structured-output.js';
+} from '@toolhost/core/conversation';
 
 /** The schema from the flag's value: JSON text, or the path of a file holding it. */
 export function loadJsonSchema(value: string, cwd: string): JsonSchema {

@@ -5,8 +5,8 @@
  * `control_cancel_request`. A line that is none of these says what is wrong with it.
  */
 
-import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
-import type { Part } from '@toolhost/core/internal/core/content.js';
+import type { PromptContent } from '@toolhost/core/conversation';
+import type { Part } from '@toolhost/core/tools';
 
 export type InputLine =
   | { kind: 'user'; content: PromptContent }

@@ -8,13 +8,13 @@
  * and the control protocol; the agent, its events and the printers are the headless ones.
  */
 import { createInterface } from 'node:readline';
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
+import type { Conversation } from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
+  HOW_TO_CONFIGURE_MODEL,
   isAgentEvent,
-} from '@toolhost/core/internal/conversation/conversation-types.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { AgentFlags } from '../conversation/agent-flags.js';
 import { conversationOptionsFrom, withConversation } from '../conversation/conversation-options.js';
 import { createPrinter, type Printer, type PrinterIo } from '../conversation/printers.js';

@@ -1,6 +1,6 @@
 /** The AppServices face of a SessionController: what the prompt editor and slash commands use. */
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
+import type { ApprovalMode } from '@toolhost/core/config';
+import type { Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel } from './app-services.js';
 import type { ControllerOptions, SessionController } from './session-controller.js';

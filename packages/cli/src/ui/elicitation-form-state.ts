@@ -3,11 +3,7 @@
  * React: one value per field of the server's flat schema (text typed, a yes/no, one or
  * several choices), the focus, and the check before the answers go back.
  */
-import {
-  completeAnswers,
-  type ElicitationField,
-  parseFieldAnswer,
-} from '@toolhost/core/internal/tools/mcp/elicitation.js';
+import { completeAnswers, type ElicitationField, parseFieldAnswer } from '@toolhost/core/mcp';
 
 export type FieldValue =
   | { kind: 'text'; text: string }

@@ -6,17 +6,17 @@
  * the same agent as the headless front end and must not reach into core beyond its
  * public API. Ink and React are loaded only here, so other commands never load them.
  */
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
-import type { ConversationEvent } from '@toolhost/core/internal/conversation/conversation-types.js';
+
+import { WorkspaceError } from '@toolhost/core/config';
+import type { Conversation, ConversationEvent } from '@toolhost/core/conversation';
 import {
+  HOW_TO_CONFIGURE_MODEL,
   NoModelConfigured,
   type Opening,
   OpeningCancelled,
   openConversation,
-} from '@toolhost/core/internal/conversation/open-conversation.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
-import { WorkspaceError } from '@toolhost/core/internal/workspace/workspace-context.js';
+} from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { AgentFlags } from '../conversation/agent-flags.js';
 import { conversationOptionsFrom, type FlagOptions } from '../conversation/conversation-options.js';
 import { ExitCode, UsageError } from '../errors.js';

@@ -1,14 +1,15 @@
 /** A resumed session's conversation, turned into history items to show before the prompt. */
+
+import type { Config } from '@toolhost/core/config';
+import type { ChatMessage } from '@toolhost/core/conversation';
 import {
   findSession,
   type LoadedSession,
   loadSession,
-} from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { unansweredPrompts } from '@toolhost/core/internal/conversation/prompt-notes.js';
-import { resumedItems } from '@toolhost/core/internal/conversation/resumed-history.js';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+  resumedItems,
+  unansweredPrompts,
+} from '@toolhost/core/conversation';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import type { HistoryItemContent, ToolRow } from './history-items.js';
 
 /**

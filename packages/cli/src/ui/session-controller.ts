@@ -6,22 +6,21 @@
  * snapshots and call this object's methods; commands and the prompt editor reach it
  * through `AppServices` (app-services.ts).
  */
-import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import type { Conversation } from '@toolhost/core/internal/conversation/conversation.js';
+
+import type { ApprovalMode } from '@toolhost/core/config';
+import type {
+  AgentSession,
+  Conversation,
+  ModelEndpoint,
+  PromptContent,
+} from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
   isAgentEvent,
   type TurnOutcome,
-} from '@toolhost/core/internal/conversation/conversation-types.js';
-import type { PromptContent } from '@toolhost/core/internal/conversation/prompt-content.js';
-import { partsToText } from '@toolhost/core/internal/core/content.js';
-import type {
-  CompletedToolCall,
-  ConfirmationDecision,
-  ScheduleInput,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
+} from '@toolhost/core/conversation';
+import type { CompletedToolCall, ConfirmationDecision, ScheduleInput } from '@toolhost/core/tools';
+import { partsToText } from '@toolhost/core/tools';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, SessionStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';

@@ -3,10 +3,9 @@
  * row takes from a model, a tool or a server is made visible here (visibleText), so the
  * row views print only text that cannot move the cursor or hide.
  */
-import { describeCall } from '@toolhost/core/internal/conversation/resumed-history.js';
-import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ToolResultDisplay } from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { describeCall } from '@toolhost/core/conversation';
+import type { ToolCall, ToolResultDisplay } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import type { ToolRow, ToolRowStatus } from './history-items.js';
 
 /**

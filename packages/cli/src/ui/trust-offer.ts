@@ -4,9 +4,8 @@
  * toolhost reads) and records the answer; this asks it with one key. Headless runs never
  * ask: they keep the cut.
  */
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { trustedFoldersPath } from '@toolhost/core/internal/config/trusted-folders.js';
-import type { TrustOffer } from '@toolhost/core/internal/conversation/trust-offer.js';
+import { trustedFoldersPath, userSettingsDir } from '@toolhost/core/config';
+import type { TrustOffer } from '@toolhost/core/conversation';
 
 /** What the person answered: yes, no, or Ctrl+C (quit). */
 export type TrustAnswer = 'trusted' | 'declined' | 'quit';

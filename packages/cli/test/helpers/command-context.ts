@@ -18,7 +18,7 @@ import {
   type ToolRegistry,
   type WaitingToolCall,
 } from '@toolhost/core';
-import type { ToolRunner } from '@toolhost/core/internal/conversation/at-references.js';
+import type { ToolRunner } from '@toolhost/core/conversation';
 import { makeTempDirs, type TempDirs } from '../../../core/test/helpers/temp-workspace.js';
 import type {
   CommandContext,

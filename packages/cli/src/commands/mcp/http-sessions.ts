@@ -6,8 +6,8 @@
  * holds at most a set number of sessions and refuses new ones beyond that.
  */
 import { randomUUID } from 'node:crypto';
-import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
-import { StreamableHTTPServerTransport } from '@toolhost/core/internal/mcp/mcp-transports.js';
+import type { createToolhostMcpServer } from '@toolhost/core/mcp';
+import { StreamableHTTPServerTransport } from '@toolhost/core/mcp-http';
 import type { ServiceLog } from './service-log.js';
 
 type Server = ReturnType<typeof createToolhostMcpServer>;

@@ -5,9 +5,9 @@
  * arguments inside it quoted for the shell.
  */
 
-import type { ToolRunner } from '@toolhost/core/internal/conversation/at-references.js';
-import { escapePath } from '@toolhost/core/internal/conversation/at-references.js';
-import { partsToText } from '@toolhost/core/internal/core/content.js';
+import type { ToolRunner } from '@toolhost/core/conversation';
+import { escapePath } from '@toolhost/core/conversation';
+import { partsToText } from '@toolhost/core/tools';
 
 const PLACEHOLDER = /\$ARGUMENTS\b|\{\{args\}\}|\$([1-9])(?!\d)/g;
 

@@ -1,10 +1,10 @@
-import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
-import { elicitationFields } from '@toolhost/core/internal/tools/mcp/elicitation.js';
+import { elicitationFields } from '@toolhost/core/mcp';
+import type { ConfirmationDecision } from '@toolhost/core/tools';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
-} from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text, useStdin } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import {

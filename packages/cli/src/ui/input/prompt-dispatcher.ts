@@ -7,12 +7,10 @@
 import {
   attachReferences,
   findAtReferences,
-  type ToolRunner,
-} from '@toolhost/core/internal/conversation/at-references.js';
-import {
   type PromptContent,
+  type ToolRunner,
   withNoteBefore,
-} from '@toolhost/core/internal/conversation/prompt-content.js';
+} from '@toolhost/core/conversation';
 import { parseSlashLine } from '../commands/command-line.js';
 import type { CommandContext, MessageKind, SlashCommand } from '../commands/command-types.js';
 import { runShellLine, shellCommandOf } from './shell-line.js';

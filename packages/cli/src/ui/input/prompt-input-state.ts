@@ -4,10 +4,7 @@
  * completion source and the dispatcher that sends each line where it belongs.
  */
 
-import {
-  atTokenBeforeCursor,
-  type ToolRunner,
-} from '@toolhost/core/internal/conversation/at-references.js';
+import { atTokenBeforeCursor, type ToolRunner } from '@toolhost/core/conversation';
 import { createElement } from 'react';
 import type { AppServices } from '../app-services.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../commands/command-catalog.js';

@@ -4,8 +4,8 @@
  * model is told about it with the next prompt, so "why did that fail?" needs no paste.
  */
 
-import type { ToolRunner } from '@toolhost/core/internal/conversation/at-references.js';
-import { partsToText } from '@toolhost/core/internal/core/content.js';
+import type { ToolRunner } from '@toolhost/core/conversation';
+import { partsToText } from '@toolhost/core/tools';
 
 /** The command of a `!` line, or undefined for any other line. */
 export function shellCommandOf(line: string): string | undefined {

@@ -4,11 +4,8 @@
  * tool call with its arguments and the start of its result.
  */
 
-import {
-  promptAsTyped,
-  withoutAppNote,
-} from '@toolhost/core/internal/conversation/prompt-notes.js';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
+import type { ChatMessage } from '@toolhost/core/conversation';
+import { promptAsTyped, withoutAppNote } from '@toolhost/core/conversation';
 
 /** Characters of a tool result kept in the export. */
 const RESULT_CHARS = 2000;

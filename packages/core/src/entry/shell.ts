@@ -1,0 +1,6 @@
+/**
+ * @toolhost/core/shell: The shell: running a command, the OS sandbox and its profiles.
+ */
+export * from '../shell/sandbox/profiles/profiles.js';
+export * from '../shell/sandbox/sandbox.js';
+export * from '../shell/shell-execution.js';
