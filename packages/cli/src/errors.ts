@@ -6,6 +6,8 @@ export const ExitCode = {
   Failed: 1,
   Usage: 2,
   NeedsConfirmation: 3,
+  /** The model refused, or a safety system stopped the answer or blocked the prompt. */
+  Refused: 4,
   /** The agent reached --max-session-turns (as Qwen Code). */
   TurnLimit: 53,
   /** The agent spent --max-tool-calls or --max-wall-time (as Qwen Code). */

@@ -228,10 +228,25 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'bearer token HTTP clients must send (default: $TOOLHOST_MCP_TOKEN, else a new one, printed)',
       )
       .option(
+        '--token-file <path>',
+        'HTTP: read the bearer token from this file (a mounted secret)',
+      )
+      .option(
         '--session-idle-timeout <seconds>',
         'HTTP: end a session after this long without requests (default 1800)',
       )
-      .option('--max-sessions <n>', 'HTTP: live sessions at most; more are refused (default 100)')
+      .option(
+        '--max-sessions <n>',
+        'HTTP: live sessions at most; at the limit the least recently used idle one ends (default 100)',
+      )
+      .option(
+        '--max-sessions-per-client <n>',
+        'HTTP: sessions one client address may hold (default 0: no limit of its own)',
+      )
+      .option(
+        '--keep-alive <seconds>',
+        'HTTP: keep-alive and liveness ping on open streams this often; unresponsive ones close (default 15)',
+      )
       .option(
         '--shutdown-grace <seconds>',
         'HTTP: on SIGTERM, time running calls get to finish before they are cancelled (default 10)',

@@ -14,7 +14,6 @@ import { processesMatching, waitUntil } from '../../core/test/helpers/processes.
 import {
   AUTH,
   health,
-  INITIALIZE,
   initialize,
   jsonLines,
   mcpServicePerTest,
@@ -128,7 +127,7 @@ describe('toolhost mcp --http: progress of another MCP server’s tool', () => {
 });
 
 describe('toolhost mcp --http: session lifecycle', () => {
-  it('refuses sessions over --max-sessions with 503, and frees idle ones', {
+  it('makes room at --max-sessions by ending the least recently used, and frees idle ones', {
     timeout: 60_000,
   }, async () => {
     const url = await service.start(
@@ -140,14 +139,14 @@ describe('toolhost mcp --http: session lifecycle', () => {
     );
     const first = await initialize(url);
     await initialize(url);
-    const refused = await post(url, INITIALIZE);
-    expect(refused.status).toBe(503);
-    const body = (await refused.json()) as {
-      jsonrpc: string;
-      error: { code: number; message: string };
-    };
-    expect(body.jsonrpc).toBe('2.0');
-    expect(body.error.message).toMatch(/at most 2 live sessions \(--max-sessions\)/);
+    await initialize(url);
+    expect((await health(url)).body.sessions).toBe(2);
+    const evicted = await post(
+      url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      SESSION_HEADERS(first),
+    );
+    expect(evicted.status).toBe(404);
 
     // Idle for longer than the timeout: both end, and their places are free again.
     expect(
@@ -157,19 +156,13 @@ describe('toolhost mcp --http: session lifecycle', () => {
       ),
     ).toBe(true);
     expect((await health(url)).body.sessions).toBe(0);
-    const stale = await post(
-      url,
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-      SESSION_HEADERS(first),
-    );
-    expect(stale.status).toBe(404);
     await initialize(url);
 
     const events = jsonLines(service.server.stderr());
-    expect(events.filter((e) => e.event === 'session_start')).toHaveLength(3);
+    expect(events.filter((e) => e.event === 'session_start')).toHaveLength(4);
     expect(events.filter((e) => e.event === 'session_end' && e.reason === 'idle')).toHaveLength(2);
     expect(events).toContainEqual(
-      expect.objectContaining({ event: 'refused', status: 503, reason: 'session limit' }),
+      expect.objectContaining({ event: 'session_end', session: first, reason: 'evicted' }),
     );
     expect(events).toContainEqual(
       expect.objectContaining({ event: 'refused', status: 404, reason: 'unknown session' }),

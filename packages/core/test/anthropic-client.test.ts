@@ -88,7 +88,9 @@ describe('Anthropic Messages client', () => {
     expect(body.tools.slice(0, -1).every((tool) => tool.cache_control === undefined)).toBe(true);
     const messages = (second!.body as { messages: Message[] }).messages;
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    // The signed thinking goes back first, as the API wants it with the tool use it led to.
     expect(messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'The note will tell.', signature: 'sig-1' },
       { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: firstCall },
     ]);
     const toolResult = messages[2]!.content[0]!;

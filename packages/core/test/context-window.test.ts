@@ -123,7 +123,9 @@ describe('the context window', () => {
       .generate({ messages: long }, { signal: signal() })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'context_exceeded', status: 400, contextSize: 2_000 });
-    expect((error as Error).message).toMatch(/does not fit the model's context of 2000 tokens/);
+    expect((error as Error).message).toMatch(
+      /does not fit the model's context \(the request has \d+ tokens, the context 2000\)/,
+    );
     expect(server.requests).toHaveLength(1);
     expect(client.endpoint).toMatchObject({ contextWindow: 2_000, contextWindowSource: 'server' });
   });
@@ -213,8 +215,21 @@ describe('compression against the server’s real size', () => {
     const notices = harness!.events.filter(
       (e): e is Extract<AgentEvent, { type: 'notice' }> => e.type === 'notice',
     );
-    expect(notices.some((n) => /does not fit the model's context/.test(n.message))).toBe(true);
+    expect(notices.some((n) => /did not fit the model's context/.test(n.message))).toBe(true);
     expect(harness!.events.some((e) => e.type === 'compressed')).toBe(true);
     expect(harness!.server.refusals.map((r) => r.type)).toEqual(['exceed_context_size_error']);
+  });
+
+  it('reports a first prompt larger than the learned window with both sizes, and no false notice', async () => {
+    const loop = await readingHarness(0, { contextSize: 2_000 });
+    const result = await loop.run(`Summarise: ${'word '.repeat(4_000)}`, signal());
+    expect(result.status).toBe('error');
+    expect(result.message).toMatch(
+      /does not fit the model's context \(the request has \d+ tokens, the context 2000\)/,
+    );
+    const notices = harness!.events.filter(
+      (e): e is Extract<AgentEvent, { type: 'notice' }> => e.type === 'notice',
+    );
+    expect(notices.map((n) => n.message).join('\n')).not.toMatch(/trying once more/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * MCP client promises checked against real servers: the configured `headers` reach the
- * server on every request of both HTTP transports, audio results reach the model as
+ * server on every request of both HTTP transports, a streamable HTTP session is ended
+ * (DELETE) when toolhost is done with the server, audio results reach the model as
  * audio, and `mcp.excluded` adds up across settings layers (an excluded server is never
  * started, shown by the canary file its command would create).
  */
@@ -97,6 +98,61 @@ describe('MCP headers', () => {
       }
     });
   }
+});
+
+describe('MCP streamable HTTP sessions', () => {
+  /** The everything server behind a recording proxy; `hangOnDelete` never answers a DELETE. */
+  async function recordedEverything(hangOnDelete = false) {
+    const everything = await startEverythingHttp('streamableHttp');
+    stops.push(everything.stop);
+    const seen: { method: string; session?: string; auth?: string }[] = [];
+    const front = await startServer((req, res) => {
+      const session = req.headers['mcp-session-id'] as string | undefined;
+      seen.push({ method: String(req.method), session, auth: req.headers.authorization });
+      if (hangOnDelete && req.method === 'DELETE') return;
+      const upstream = http.request(
+        {
+          host: '127.0.0.1',
+          port: everything.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (response) => {
+          res.writeHead(response.statusCode ?? 502, response.headers);
+          response.pipe(res);
+        },
+      );
+      // The server may stop while a stream of the client is still open.
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    stops.push(front.close);
+    return { url: `${front.url}/mcp`, seen };
+  }
+
+  it('are ended with DELETE when toolhost is done with the server', async () => {
+    const { url, seen } = await recordedEverything();
+    const headers = { Authorization: 'Bearer team-token' };
+    const config = configWith({ remote: { httpUrl: url, headers, trust: true } });
+    const registry = await discover(config);
+    expect(registry.getMcpServers()[0]?.status).toBe('connected');
+    const session = seen.find((request) => request.session)?.session;
+    expect(session).toBeDefined();
+    expect(seen.some((request) => request.method === 'DELETE')).toBe(false);
+    await registry.closeMcpServers();
+    expect(seen.filter((request) => request.method === 'DELETE')).toEqual([
+      { method: 'DELETE', session, auth: 'Bearer team-token' },
+    ]);
+  });
+
+  it('are left to the server when it does not answer the DELETE: closing still ends', async () => {
+    const { url, seen } = await recordedEverything(true);
+    const registry = await discover(configWith({ remote: { httpUrl: url, trust: true } }));
+    expect(registry.getMcpServers()[0]?.status).toBe('connected');
+    await registry.closeMcpServers();
+    expect(seen.filter((request) => request.method === 'DELETE')).toHaveLength(1);
+  });
 });
 
 describe('MCP audio results', () => {

@@ -155,6 +155,14 @@ export class AcpSession {
         return 'cancelled';
       case 'error':
         return undefined;
+      case 'refusal':
+      case 'safety':
+        // The provider stopped the answer: ACP's own stop reason, with the provider's words.
+        this.send({
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `\n\n${result.message ?? 'The model refused.'}` },
+        });
+        return 'refusal';
       default:
         // A limit or a loop stopped the run: the person reads why, below the answer.
         this.send({

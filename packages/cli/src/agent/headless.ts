@@ -32,6 +32,8 @@ const EXIT_CODES: Record<AgentStopReason, number> = {
   max_tool_calls: ExitCode.Budget,
   max_wall_time: ExitCode.Budget,
   loop_detected: ExitCode.Failed,
+  refusal: ExitCode.Refused,
+  safety: ExitCode.Refused,
   error: ExitCode.Failed,
   cancelled: ExitCode.Interrupted,
 };

@@ -4,6 +4,7 @@
  * --host names another address (a container's, behind a router).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp';
 import { exitCleanlyOnSignals } from '@toolhost/core/utils';
@@ -19,9 +20,14 @@ export interface McpCommandOptions {
   /** Comma-separated names Host and Origin headers may carry besides the local ones. */
   allowedHosts?: string;
   token?: string;
+  /** A file holding the token (a mounted secret). */
+  tokenFile?: string;
   /** Seconds a session may stay idle before it ends. */
   sessionIdleTimeout?: string;
   maxSessions?: string;
+  maxSessionsPerClient?: string;
+  /** Seconds between keep-alive comments and liveness pings on open streams. */
+  keepAlive?: string;
   /** Seconds running calls get to finish after a stop signal. */
   shutdownGrace?: string;
   logJson?: boolean;
@@ -29,6 +35,7 @@ export interface McpCommandOptions {
 
 const DEFAULT_IDLE_TIMEOUT_S = 30 * 60;
 const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_KEEP_ALIVE_S = 15;
 const DEFAULT_SHUTDOWN_GRACE_S = 10;
 
 export async function runMcpCommand(
@@ -85,7 +92,7 @@ async function serve(
     throw new UsageError(
       `--host takes an IP address to listen on (127.0.0.1, 0.0.0.0, ::); got "${host}".`,
     );
-  const chosenToken = options.token ?? process.env.TOOLHOST_MCP_TOKEN;
+  const chosenToken = chosenTokenOf(options);
   // Reached from other machines, a token printed at start would end up in logs others read.
   if (!isLoopback(host) && !chosenToken)
     throw new UsageError(
@@ -115,6 +122,13 @@ async function serve(
       maxSessions: numberFlag('--max-sessions', options.maxSessions, DEFAULT_MAX_SESSIONS, {
         integer: true,
       }),
+      maxSessionsPerClient: numberFlag(
+        '--max-sessions-per-client',
+        options.maxSessionsPerClient,
+        0,
+        { integer: true, zeroAllowed: true },
+      ),
+      keepAliveMs: numberFlag('--keep-alive', options.keepAlive, DEFAULT_KEEP_ALIVE_S) * 1000,
       shutdownGraceMs:
         numberFlag('--shutdown-grace', options.shutdownGrace, DEFAULT_SHUTDOWN_GRACE_S, {
           zeroAllowed: true,
@@ -123,6 +137,48 @@ async function serve(
     },
     stderr,
   );
+}
+
+/**
+ * The token the person chose (--token, --token-file or $TOOLHOST_MCP_TOKEN), checked: a
+ * client can send only visible ASCII without spaces in its Authorization header.
+ */
+function chosenTokenOf(options: McpCommandOptions): string | undefined {
+  if (options.token !== undefined && options.tokenFile !== undefined)
+    throw new UsageError('--token and --token-file both give the bearer token; pass only one.');
+  let token = options.token;
+  let source = '--token';
+  if (options.tokenFile !== undefined) {
+    source = `the token file ${options.tokenFile}`;
+    try {
+      // A file written with echo or a secret mount ends in a newline that is not the token's.
+      token = readFileSync(options.tokenFile, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why =
+        code === 'ENOENT'
+          ? 'it does not exist'
+          : code === 'EACCES'
+            ? 'toolhost may not read it'
+            : code === 'EISDIR'
+              ? 'it is a folder'
+              : (error as Error).message;
+      throw new UsageError(
+        `--token-file ${options.tokenFile} cannot be read (${why}); give a file that holds the bearer token.`,
+      );
+    }
+  } else if (token === undefined && process.env.TOOLHOST_MCP_TOKEN !== undefined) {
+    token = process.env.TOOLHOST_MCP_TOKEN;
+    source = '$TOOLHOST_MCP_TOKEN';
+  }
+  if (token === undefined) return undefined;
+  if (token === '')
+    throw new UsageError(`${source} is empty; a bearer token needs at least one character.`);
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new UsageError(
+      `${source} holds characters a client cannot send in its Authorization header (spaces, line breaks, control or non-ASCII characters); use letters, digits and punctuation only (e.g. openssl rand -hex 24).`,
+    );
+  return token;
 }
 
 /** A number flag's value: at least `min` (above 0 when min is 0 and zero is not allowed). */

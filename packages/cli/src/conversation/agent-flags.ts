@@ -38,6 +38,7 @@ export interface AgentFlags {
   maxToolCalls?: string;
   maxWallTime?: string;
   maxSubagentDepth?: string;
+  thinking?: string;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   continue?: boolean;
@@ -118,6 +119,10 @@ export function addAgentOptions(command: Command): Command {
     .option('--max-tool-calls <n>', 'stop after this many tool calls (exit 55)')
     .option('--max-wall-time <duration>', 'stop after this long, e.g. 90s, 10m, 1h (exit 55)')
     .option('--max-subagent-depth <n>', 'how deep subagents may start subagents (default 2)')
+    .option(
+      '--thinking <level>',
+      'ask the model to think before it answers: off, low, medium, high (model.thinking)',
+    )
     .option('--system-prompt <text>', "replace toolhost's guidance in the system prompt")
     .option('--append-system-prompt <text>', 'add this to the system prompt')
     .option('-c, --continue', "continue this project's latest session")
@@ -201,6 +206,7 @@ export function settingsFrom(flags: AgentFlags): Settings {
   if (flags.model) model.name = flags.model;
   if (flags.openaiBaseUrl) model.baseUrl = flags.openaiBaseUrl;
   if (flags.openaiApiKey) model.apiKey = flags.openaiApiKey;
+  if (flags.thinking !== undefined) model.thinking = thinkingFrom(flags.thinking);
   const tools: NonNullable<Settings['tools']> = {};
   if (flags.allowedTools?.length) tools.allowed = flags.allowedTools;
   if (flags.excludeTools?.length) tools.exclude = flags.excludeTools;
@@ -208,6 +214,17 @@ export function settingsFrom(flags: AgentFlags): Settings {
     ...(Object.keys(model).length > 0 ? { model } : {}),
     ...(Object.keys(tools).length > 0 ? { tools } : {}),
   };
+}
+
+const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+
+function thinkingFrom(value: string): (typeof THINKING_LEVELS)[number] {
+  const level = THINKING_LEVELS.find((known) => known === value.trim().toLowerCase());
+  if (!level)
+    throw new UsageError(
+      `--thinking takes ${THINKING_LEVELS.join(', ')}; "${value}" is none of them.`,
+    );
+  return level;
 }
 
 export function approvalModeFrom(flags: AgentFlags): string | undefined {

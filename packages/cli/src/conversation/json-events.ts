@@ -150,6 +150,8 @@ const SUBTYPES: Record<AgentStopReason, string> = {
   max_wall_time: 'error_during_execution',
   loop_detected: 'error_during_execution',
   cancelled: 'error_during_execution',
+  refusal: 'error_refusal',
+  safety: 'error_safety',
   error: 'error_during_execution',
 };
 
@@ -177,6 +179,8 @@ export function resultEvent(
     is_error: isError,
     result: isError && !result.text ? (result.message ?? '') : result.text,
     ...(isError && result.message ? { error: result.message } : {}),
+    // A refusal or safety stop: the provider's reason as it named it.
+    ...(result.stop ? { stop_reason: result.stop.reason } : {}),
     ...(structured?.ok ? { structured_output: structured.value } : {}),
     session_id: sessionId,
     num_turns: result.turns,

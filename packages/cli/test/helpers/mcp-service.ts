@@ -161,3 +161,13 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     return [JSON.parse(line) as Record<string, unknown>];
   });
 }
+
+/** Waits until the service counts `count` live sessions; false if it still does not after `ms`. */
+export async function sessionsReach(url: string, count: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if ((await health(url)).body.sessions === count) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+}

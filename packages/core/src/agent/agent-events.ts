@@ -4,6 +4,7 @@
  * headless printer and a subagent's parent all subscribe to the same events.
  */
 import type { ToolCall } from '../core/tool-call-types.js';
+import type { ModelStop } from '../models/model-types.js';
 import type { TokenUsage } from '../models/token-usage.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
 import type { Checkpoint } from './checkpoints/checkpoint-store.js';
@@ -43,6 +44,10 @@ export type AgentStopReason =
   | 'max_wall_time'
   | 'loop_detected'
   | 'cancelled'
+  /** The model declined to answer (Anthropic's `refusal` stop, an OpenAI refusal). */
+  | 'refusal'
+  /** A safety system stopped the answer or blocked the prompt (Gemini SAFETY, content_filter). */
+  | 'safety'
   | 'error';
 
 export interface AgentRunResult {
@@ -59,6 +64,8 @@ export interface AgentRunResult {
   permissionDenials: PermissionDenial[];
   /** Why the run stopped, for every status but success. */
   message?: string;
+  /** With `refusal` and `safety`: the provider's reason, as it named it. */
+  stop?: ModelStop;
 }
 
 export type AgentEvent =

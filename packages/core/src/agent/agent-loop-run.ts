@@ -83,6 +83,8 @@ export class RunState {
   wallTimeExceeded = false;
   /** The latest text the model wrote beside tool calls. */
   lastText = '';
+  /** The person's prompt as it went into the history (taken out again if it is blocked). */
+  prompt: ChatMessage | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(

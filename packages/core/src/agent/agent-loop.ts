@@ -12,7 +12,7 @@ import type { Part } from '../core/content.js';
 import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
 import { compacting, stopping, withHookContext } from '../hooks/session-hooks.js';
 import { ModelError } from '../models/model-errors.js';
-import type { ChatMessage, ModelResponse } from '../models/model-types.js';
+import type { ChatMessage, ModelResponse, ModelStop } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
 import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
@@ -21,6 +21,7 @@ import { assistantMessage, RunState, withValidToolArguments } from './agent-loop
 import { BatchCheckpointGate } from './checkpoints/batch-checkpoint.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
+import { brokenOffMessage, stopMessage } from './model-stops.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
 import { parseToolCalls, runToolBatch } from './tool-batch.js';
 
@@ -76,8 +77,10 @@ export class AgentLoop {
     try {
       const context = await Promise.all(this.pendingContext.splice(0));
       const submitted = await withHookContext(this.options, prompt, context, run.signal);
-      if ('prompt' in submitted)
-        this.append(toChatUserMessage(submitted.prompt, this.mediaOptions()));
+      if ('prompt' in submitted) {
+        run.prompt = toChatUserMessage(submitted.prompt, this.mediaOptions());
+        this.append(run.prompt);
+      }
       const result =
         'blocked' in submitted
           ? run.finish('error', [], this.usage.usage, submitted.blocked)
@@ -156,8 +159,12 @@ export class AgentLoop {
           return run.finish('loop_detected', answer, this.usage.usage, error.message);
         if (error instanceof ModelError && error.kind === 'cancelled')
           return run.stopped(answer, this.usage.usage);
+        const partial = error instanceof ModelError ? (error.details.partialText ?? '') : '';
+        if (error instanceof ModelError && error.details.stop)
+          return this.stopped(run, answer, partial, error.details.stop);
+        if (partial) answer.push(partial);
         const message = error instanceof Error ? error.message : String(error);
-        return run.finish('error', answer, this.usage.usage, message);
+        return run.finish('error', answer, this.usage.usage, brokenOffMessage(message, partial));
       }
       const calls = parseToolCalls(response.toolCalls, toToolName, response.finishReason);
       this.emit({
@@ -168,6 +175,7 @@ export class AgentLoop {
         usage: response.usage,
         finishReason: response.finishReason,
       });
+      if (response.stopped) return this.stopped(run, answer, response.text, response.stopped);
       if (calls.length === 0 && response.text.trim() === '') {
         emptyAnswers++;
         if (emptyAnswers > 1) {
@@ -253,12 +261,13 @@ export class AgentLoop {
       return await this.request(run, detector);
     } catch (error) {
       if (!(error instanceof ModelError) || error.kind !== 'context_exceeded') throw error;
-      this.notice(
-        'info',
-        "The conversation does not fit the model's context; compressing it and trying once more.",
-      );
+      // Said only once something was compressed: a first prompt too large has nothing to give.
       const compressed = await this.compress(run.signal, true).catch(() => false);
       if (!compressed) throw error;
+      this.notice(
+        'info',
+        "The conversation did not fit the model's context; compressed it, trying once more.",
+      );
       return this.request(run, detector);
     }
   }
@@ -280,10 +289,11 @@ export class AgentLoop {
         deferredTools
           ? deferredTools.declarations(registry, model.endpoint.contextWindow)
           : registry.getFunctionDeclarations(),
+        model.endpoint.provider,
       );
       const messages: ChatMessage[] = [
         { role: 'system', content: this.options.systemPrompt },
-        ...withValidToolArguments(this.history),
+        ...chatTools.historyNames(withValidToolArguments(this.history)),
       ];
       const response = await this.options.model.generate(
         {
@@ -343,6 +353,19 @@ export class AgentLoop {
       automatic: !force,
     });
     return true;
+  }
+
+  /** A refusal or safety stop ends the run; a blocked prompt leaves the conversation. */
+  private stopped(run: RunState, answer: string[], text: string, stop: ModelStop) {
+    if (text.trim()) {
+      this.append({ role: 'assistant', content: text });
+      answer.push(text);
+    } else if (stop.promptBlocked && run.prompt && this.history.at(-1) === run.prompt) {
+      this.history.pop();
+      this.options.recorder?.recordHistoryReplaced(this.history);
+    }
+    const message = stopMessage(stop, text.trim() !== '');
+    return { ...run.finish(stop.kind, answer, this.usage.usage, message), stop };
   }
 
   /** Keeps the history valid (every call answered) when calls are not run. */

@@ -6,6 +6,7 @@
  */
 import type { FunctionDeclaration, Part } from '../core/content.js';
 import type { ChatMessage, ChatTool } from '../models/model-types.js';
+import type { ModelProvider } from '../models/provider.js';
 import { toolNameMap } from '../providers/declarations.js';
 import {
   toOpenAIToolMessages,
@@ -16,15 +17,55 @@ import type { ResultOptions } from '../providers/tool-results.js';
 
 export interface ChatTools {
   tools: ChatTool[];
-  /** The registry's name for a name the model called (they differ where OpenAI's rules forced a change). */
+  /** The registry's name for a name the model called (they differ where the API's rules forced a change). */
   toToolName(calledName: string): string;
+  /**
+   * The history with every earlier call named as this API wants it: a session that began
+   * with another family (or before a tool's name was mapped) may hold names this one refuses.
+   */
+  historyNames(history: ChatMessage[]): ChatMessage[];
 }
 
-export function toChatTools(declarations: FunctionDeclaration[]): ChatTools {
-  const names = toolNameMap(declarations, 'openai-chat');
+/** Whose naming rule applies (Gemini: letter or `_` first, `.` and `:` allowed; Anthropic: up to 128). */
+const NAME_RULES = {
+  openai: 'openai-chat',
+  'openai-responses': 'openai-responses',
+  anthropic: 'anthropic',
+  gemini: 'gemini',
+} as const;
+
+export function toChatTools(
+  declarations: FunctionDeclaration[],
+  family: ModelProvider = 'openai',
+): ChatTools {
+  const names = toolNameMap(declarations, NAME_RULES[family]);
+  const tools = (toOpenAITools(declarations) as ChatTool[]).map((tool, index) =>
+    tool.type === 'function'
+      ? {
+          ...tool,
+          function: { ...tool.function, name: names.toProvider(declarations[index]?.name ?? '') },
+        }
+      : tool,
+  );
+  const rename = (name: string) => names.toProvider(names.toTool(name));
   return {
-    tools: toOpenAITools(declarations) as ChatTool[],
+    tools,
     toToolName: (calledName) => names.toTool(calledName),
+    historyNames: (history) => {
+      let renamed: ChatMessage[] | undefined;
+      history.forEach((message, index) => {
+        if (message.role !== 'assistant' || !message.tool_calls?.length) return;
+        const calls = message.tool_calls.map((call) =>
+          call.type === 'function' && rename(call.function.name) !== call.function.name
+            ? { ...call, function: { ...call.function, name: rename(call.function.name) } }
+            : call,
+        );
+        if (calls.every((call, i) => call === message.tool_calls?.[i])) return;
+        renamed ??= [...history];
+        renamed[index] = { ...message, tool_calls: calls };
+      });
+      return renamed ?? history;
+    },
   };
 }
 

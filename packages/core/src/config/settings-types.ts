@@ -150,6 +150,12 @@ export interface Settings {
     contextWindow?: number;
     /** `max_tokens` of each request (default: a quarter of the context window, 1k to 32k). */
     maxOutputTokens?: number;
+    /**
+     * Ask the model to think before it answers (Anthropic extended thinking, Gemini's
+     * thinking configuration, OpenAI's reasoning effort), as --thinking; `off` (default): the
+     * model's own default.
+     */
+    thinking?: 'off' | 'low' | 'medium' | 'high';
     /** Milliseconds until an answer starts, and the longest pause inside a streamed answer. */
     timeout?: number;
     /** Further attempts after a rate limit, server error, reset or timeout. */

@@ -9,6 +9,7 @@
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 import { configuredModels } from './model-catalog.js';
+import { byModelPrefix } from './output-caps.js';
 import {
   DEFAULT_BASE_URLS,
   inferProvider,
@@ -30,12 +31,16 @@ export interface ModelEndpoint {
   contextWindowSource?: 'settings' | 'server' | 'name' | 'default';
   /** `max_tokens` of every request (settings `model.maxOutputTokens`); else derived from the window. */
   maxOutputTokens?: number;
+  /** How hard the model is asked to think (settings `model.thinking`); undefined or `off`: its default. */
+  thinking?: ThinkingLevel;
   /** Per-request time limit until the answer starts, and the longest pause inside a stream. */
   timeoutMs: number;
   maxRetries: number;
   /** Extra headers for every request (a gateway's). */
   headers?: Record<string, string>;
 }
+
+export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
 
 export const DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
@@ -72,12 +77,7 @@ export function contextWindowFor(model: string): number {
 }
 
 export function knownContextWindow(model: string): number | undefined {
-  const name = model.toLowerCase().replace(/^.*\//, '');
-  let best: readonly [string, number] | undefined;
-  for (const entry of CONTEXT_WINDOWS) {
-    if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  }
-  return best?.[1];
+  return byModelPrefix(CONTEXT_WINDOWS, model);
 }
 
 /**
@@ -126,6 +126,7 @@ export function endpointFromModelSettings(
     apiKey: (keyMayGo && model?.apiKey) || 'not-needed',
     contextWindow: model?.contextWindow,
     maxOutputTokens: model?.maxOutputTokens,
+    thinking: model?.thinking,
     timeoutMs: model?.timeout,
     maxRetries: model?.maxRetries,
   });
@@ -139,6 +140,7 @@ export function endpointFor(fields: {
   apiKey: string;
   contextWindow?: number | undefined;
   maxOutputTokens?: number | undefined;
+  thinking?: ThinkingLevel | undefined;
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
   headers?: Record<string, string> | undefined;
@@ -156,6 +158,7 @@ export function endpointFor(fields: {
         ? 'name'
         : 'default',
     ...(fields.maxOutputTokens ? { maxOutputTokens: fields.maxOutputTokens } : {}),
+    ...(fields.thinking && fields.thinking !== 'off' ? { thinking: fields.thinking } : {}),
     timeoutMs: fields.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: fields.maxRetries ?? SETTING_DEFAULTS.model.maxRetries,
     ...(fields.headers && Object.keys(fields.headers).length > 0

@@ -114,6 +114,7 @@ function entryModel(
     apiKey: key || 'not-needed',
     contextWindow: generation.contextWindowSize,
     maxOutputTokens: generation.samplingParams?.max_tokens,
+    thinking: settings.model?.thinking,
     timeoutMs: generation.timeout ?? settings.model?.timeout,
     maxRetries: generation.maxRetries ?? settings.model?.maxRetries,
     headers: generation.customHeaders,

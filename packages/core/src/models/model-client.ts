@@ -12,7 +12,7 @@
  */
 import OpenAI from 'openai';
 import { AnthropicClient } from './anthropic/anthropic-client.js';
-import { afterRetries, httpModelError } from './api-errors.js';
+import { afterRetries, httpModelError, waitTooLong } from './api-errors.js';
 import { ChatCompletionsClient } from './chat/chat-client.js';
 import type { ModelEndpoint } from './endpoint.js';
 import { GeminiClient } from './gemini/gemini-client.js';
@@ -20,13 +20,7 @@ import { isRetryable, ModelError, type ModelErrorKind } from './model-errors.js'
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from './model-types.js';
 import { errorDetail } from './request-options.js';
 import { ResponsesClient } from './responses/responses-client.js';
-import {
-  DEFAULT_RETRY_OPTIONS,
-  parseRetryAfter,
-  type RetryOptions,
-  retryDelay,
-  sleep,
-} from './retry-policy.js';
+import { DEFAULT_RETRY_OPTIONS, type RetryOptions, retryDelay, sleep } from './retry-policy.js';
 import { HttpStatusError, NoAnswerInTime, StreamErrorEvent } from './wire/http-stream.js';
 import type { WireClient } from './wire/wire-client.js';
 
@@ -126,26 +120,44 @@ export class ModelClient {
     this.current.contextWindowSource = 'server';
   }
 
-  /** Sends the request, retrying transient failures; rejects with one ModelError. */
+  /**
+   * Sends the request, retrying transient failures (waiting as long as the server asked,
+   * up to the cap); rejects with one ModelError, which carries the text that had arrived
+   * of an answer that broke off.
+   */
   async generate(request: ModelRequest, options: GenerateOptions): Promise<ModelResponse> {
     await this.learnContextWindow(options.signal);
     const wire = this.wire;
+    let partial = '';
+    const attemptOptions: GenerateOptions = {
+      ...options,
+      onEvent: (event) => {
+        if (event.type === 'text') partial += event.text;
+        options.onEvent?.(event);
+      },
+    };
     for (let attempt = 1; ; attempt++) {
+      partial = '';
       try {
-        return await this.attemptWithoutRejectedOptions(wire, request, options);
+        return await this.attemptWithoutRejectedOptions(wire, request, attemptOptions);
       } catch (caught) {
-        const error = this.toModelError(caught, options.signal, attempt, wire);
+        const error = this.toModelError(caught, options.signal, attempt, wire).withPartialText(
+          partial,
+        );
         if (error.kind === 'context_exceeded' && error.contextSize)
           this.adoptContextWindow(error.contextSize);
         const retriesLeft = attempt <= this.retry.maxRetries;
-        if (!isRetryable(error.kind, error.status)) throw error;
+        if (!isRetryable(error.kind, error.status, error.details)) throw error;
         if (!retriesLeft) throw afterRetries(error);
-        const headers =
-          caught instanceof OpenAI.APIError || caught instanceof HttpStatusError
-            ? caught.headers
-            : undefined;
-        const delayMs = retryDelay(attempt, parseRetryAfter(headers), this.retry);
-        options.onEvent?.({ type: 'retry', attempt, delayMs, reason: error.message });
+        const asked = error.details.retryAfterMs;
+        if (asked !== undefined && asked > this.retry.maxDelayMs)
+          throw waitTooLong(error, asked, this.retry.maxDelayMs);
+        const delayMs = retryDelay(attempt, asked, this.retry);
+        const reason =
+          asked !== undefined
+            ? `${error.message} The server asked to wait ${(asked / 1000).toFixed(1)} s.`
+            : error.message;
+        options.onEvent?.({ type: 'retry', attempt, delayMs, reason });
         try {
           await sleep(delayMs, options.signal);
         } catch {
@@ -208,25 +220,21 @@ export class ModelClient {
       const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
       return make(`Could not reach ${where}: ${cause}.`, 'network');
     }
+    const family = this.current.provider;
     if (caught instanceof HttpStatusError) {
+      const { status, detail, body, headers } = caught;
       return httpModelError(
-        caught.status,
-        caught.detail,
-        caught.body,
+        { status, detail, body, headers, family },
         where,
         attempts,
         wire.keyHint,
       );
     }
-    if (caught instanceof StreamErrorEvent && caught.status !== undefined) {
-      return httpModelError(
-        caught.status,
-        caught.detail,
-        caught.body,
-        where,
-        attempts,
-        wire.keyHint,
-      );
+    if (caught instanceof StreamErrorEvent) {
+      // An error the API reported inside its answer: an API error, not a broken connection.
+      const { detail, body } = caught;
+      const status = caught.status ?? 500;
+      return httpModelError({ status, detail, body, family }, where, attempts, wire.keyHint);
     }
     if (caught instanceof TypeError && caught.message === 'fetch failed') {
       const cause = (caught.cause as Error | undefined)?.message ?? caught.message;
@@ -237,14 +245,9 @@ export class ModelClient {
       const code = (caught.error as { code?: unknown } | undefined)?.code;
       const status = caught.status ?? (typeof code === 'number' ? code : undefined);
       if (status !== undefined) {
-        return httpModelError(
-          status,
-          errorDetail(caught),
-          caught.error,
-          where,
-          attempts,
-          wire.keyHint,
-        );
+        const { headers } = caught;
+        const answer = { status, detail: errorDetail(caught), body: caught.error, headers, family };
+        return httpModelError(answer, where, attempts, wire.keyHint);
       }
     }
     const message = caught instanceof Error ? caught.message : String(caught);

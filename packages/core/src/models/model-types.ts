@@ -33,6 +33,20 @@ export interface ModelResponse {
   finishReason: string | undefined;
   usage: TokenUsage;
   model: string;
+  /** The answer ended on a refusal or a safety stop (the text holds what came before it). */
+  stopped?: ModelStop;
+}
+
+/** Why a provider stopped an answer on its own account. */
+export interface ModelStop {
+  /** `refusal`: the model declined; `safety`: a safety system stopped the answer or the prompt. */
+  kind: 'refusal' | 'safety';
+  /** The provider's own name for it (`refusal`, `SAFETY`, `PROHIBITED_CONTENT`, `content_filter`). */
+  reason: string;
+  /** The prompt itself was blocked (nothing was generated): sending it again fails the same way. */
+  promptBlocked?: boolean;
+  /** What the provider said about it, if anything. */
+  detail?: string;
 }
 
 /** Progress of one request, for a front end that shows the answer as it arrives. */

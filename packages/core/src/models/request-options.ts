@@ -8,6 +8,8 @@
 import OpenAI from 'openai';
 import { defaultMaxOutputTokens, type ModelEndpoint } from './endpoint.js';
 import type { ModelRequest } from './model-types.js';
+import { knownOutputCap, wantsCompletionTokens } from './output-caps.js';
+import { type AskedThinking, askedThinking } from './thinking.js';
 import { estimateJsonTokens } from './token-usage.js';
 import { HttpStatusError } from './wire/http-stream.js';
 
@@ -17,11 +19,18 @@ const MIN_OUTPUT_TOKENS = 256;
 export class RequestOptions {
   /** Ask streamed answers for usage. */
   askForUsage = true;
-  private tokenField: 'max_tokens' | 'max_completion_tokens' | undefined = 'max_tokens';
-  /** The most the model allows, when a refusal said so. */
+  /** Send the thinking asked for (off once the server refuses it). */
+  private askForThinking = true;
+  private tokenField: 'max_tokens' | 'max_completion_tokens' | undefined;
+  /** The most the model allows: known by its name, or since a refusal said so. */
   private outputCap: number | undefined;
 
-  constructor(private readonly endpoint: ModelEndpoint) {}
+  constructor(private readonly endpoint: ModelEndpoint) {
+    this.tokenField = wantsCompletionTokens(endpoint.baseUrl)
+      ? 'max_completion_tokens'
+      : 'max_tokens';
+    this.outputCap = knownOutputCap(endpoint.model);
+  }
 
   /**
    * The answer-length field: the request's or settings' figure, else one derived from the
@@ -54,10 +63,25 @@ export class RequestOptions {
     );
   }
 
+  /** The thinking level to ask for, unless none is set or the server refused it. */
+  thinking(): AskedThinking | undefined {
+    return this.askForThinking ? askedThinking(this.endpoint) : undefined;
+  }
+
   /** Adapts to a refusal of an optional part; false when it names none (nothing changed). */
   adaptTo(caught: unknown, streaming: boolean): boolean {
     const detail = refusalDetail(caught);
     if (detail === undefined) return false;
+    if (
+      this.thinking() &&
+      /reasoning_effort|reasoning\.effort|thinking|thinkingConfig|thinking_config|budget_tokens/i.test(
+        detail,
+      )
+    ) {
+      // A model that does not think on request: asked as it was before, for the session.
+      this.askForThinking = false;
+      return true;
+    }
     if (streaming && this.askForUsage && /stream_options|include_usage/i.test(detail)) {
       this.askForUsage = false;
       return true;

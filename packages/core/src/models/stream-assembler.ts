@@ -4,13 +4,15 @@
  * tool-call fragments joined by their index.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModelResponse, ModelStreamEvent, ModelToolCall } from './model-types.js';
+import type { ModelResponse, ModelStop, ModelStreamEvent, ModelToolCall } from './model-types.js';
 import { ThinkTagSplitter } from './think-tags.js';
 import type { TokenUsage } from './token-usage.js';
 
 /** The fields of a chunk or message this reads; servers add `reasoning_content` or `reasoning`. */
 export interface DeltaLike {
   content?: string | null;
+  /** OpenAI's refusal text (a model that declines says why here instead of in `content`). */
+  refusal?: string | null;
   reasoning_content?: string | null;
   reasoning?: string | null;
   tool_calls?: Array<{
@@ -34,6 +36,7 @@ export class StreamAssembler {
   private finishReason: string | undefined;
   private usage: TokenUsage | undefined;
   private model: string | undefined;
+  private stop: ModelStop | undefined;
   private readonly splitter = new ThinkTagSplitter();
   private readonly announced = new Set<ModelToolCall>();
 
@@ -56,6 +59,8 @@ export class StreamAssembler {
     if (!choice) return;
     if (choice.delta) this.addDelta(choice.delta);
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    if (choice.finish_reason === 'content_filter')
+      this.stop ??= { kind: 'safety', reason: 'content_filter' };
   }
 
   /** Adds a whole (non-streamed) response. */
@@ -98,6 +103,15 @@ export class StreamAssembler {
       if (text) this.addText(text);
     }
     for (const fragment of delta.tool_calls ?? []) this.addToolCallFragment(fragment);
+    if (delta.refusal) {
+      this.addText(delta.refusal);
+      this.stop = { kind: 'refusal', reason: 'refusal' };
+    }
+  }
+
+  /** The provider stopped the answer on its own account (a refusal, a safety stop). */
+  setStop(stop: ModelStop): void {
+    this.stop = stop;
   }
 
   private addText(text: string): void {
@@ -175,6 +189,7 @@ export class StreamAssembler {
       finishReason: this.finishReason,
       usage: { inputTokens: 0, outputTokens: 0 },
       model: this.model ?? fallbackModel,
+      ...(this.stop ? { stopped: this.stop } : {}),
     };
     response.usage = this.usage ?? estimateUsage(response);
     return response;

@@ -6,6 +6,7 @@ describe('toolNameMap', () => {
   const declarations = [
     { name: '2fa_code' },
     { name: 'server.tool' },
+    { name: 'server/tool' },
     { name: 'server_tool' },
     { name: 'x'.repeat(80) },
     { name: 'read_file' },
@@ -15,13 +16,21 @@ describe('toolNameMap', () => {
     const names = toolNameMap(declarations, 'gemini');
     const sent = declarations.map((declaration) => names.toProvider(declaration.name));
     expect(sent[0]).toBe('_2fa_code');
-    expect(sent[2]).toBe('server_tool');
-    expect(sent[1]).toMatch(/^server_tool_[0-9a-f]{8}$/);
-    expect(sent[3]).toHaveLength(64);
-    expect(sent[4]).toBe('read_file');
+    // Gemini takes dots and colons; a name changed into one already taken gets its hash.
+    expect(sent[1]).toBe('server.tool');
+    expect(sent[3]).toBe('server_tool');
+    expect(sent[2]).toMatch(/^server_tool_[0-9a-f]{8}$/);
+    expect(sent[4]).toHaveLength(64);
+    expect(sent[5]).toBe('read_file');
     expect(new Set(sent).size).toBe(sent.length);
     for (const [index, name] of sent.entries())
       expect(names.toTool(name)).toBe(declarations[index]!.name);
+  });
+
+  it('gives Anthropic names up to 128 characters', () => {
+    const long = 'x'.repeat(100);
+    expect(toolNameMap([{ name: long }], 'anthropic').toProvider(long)).toBe(long);
+    expect(toolNameMap([{ name: long }], 'openai-chat').toProvider(long)).toHaveLength(64);
   });
 
   it('leaves OpenAI names that are already valid alone', () => {

@@ -99,7 +99,7 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderRules>> = {
   gemini: {
     id: 'gemini',
     label: 'Gemini',
-    nameCharacters: /[A-Za-z0-9_-]/,
+    nameCharacters: /[A-Za-z0-9_.:-]/,
     namePattern: /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/,
     letterFirst: true,
     maxNameLength: 64,
@@ -108,7 +108,10 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderRules>> = {
   anthropic: {
     id: 'anthropic',
     label: 'Anthropic Messages',
-    ...OPENAI_NAME,
+    nameCharacters: /[A-Za-z0-9_-]/,
+    namePattern: /^[A-Za-z0-9_-]{1,128}$/,
+    letterFirst: false,
+    maxNameLength: 128,
     dialect: ANTHROPIC,
   },
   'ai-sdk': {

@@ -47,7 +47,7 @@ import {
   type McpResourceTemplate,
 } from './mcp/offerings.js';
 import { createSdkClient } from './mcp/sdk-client.js';
-import { createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
+import { closeClient, createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
 import type { ToolExecutionContext } from './tools.js';
 
 export const DEFAULT_MCP_TIMEOUT_MS = MCP_SERVER_DEFAULTS.timeout;
@@ -359,7 +359,7 @@ export class McpServerConnection {
     this.starting = undefined;
     this.status = 'disconnected';
     await Promise.all([
-      client?.close().catch(() => undefined),
+      client && closeClient(client).catch(() => undefined),
       starting && this.endClient(starting.client, starting.transport),
     ]);
   }
@@ -368,7 +368,7 @@ export class McpServerConnection {
   private async endClient(client: Client, transport: Transport): Promise<void> {
     const pid = transport instanceof StdioClientTransport ? transport.pid : null;
     // The SDK's close waits for the process to exit, listening from this call on.
-    const closing = Promise.all([client.close(), transport.close()]).catch(() => undefined);
+    const closing = closeClient(client, transport).catch(() => undefined);
     if (pid) {
       try {
         process.kill(pid, 'SIGTERM');

@@ -170,6 +170,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   'model.apiKey': { effect: 'endpoints' },
   'model.contextWindow': harmless,
   'model.maxOutputTokens': harmless,
+  'model.thinking': harmless,
   'model.timeout': harmless,
   'model.maxRetries': harmless,
   'model.modalities': harmless,

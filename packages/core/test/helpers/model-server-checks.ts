@@ -136,7 +136,7 @@ export function sendServerError(res: http.ServerResponse, error: ServerError, in
     sendJson(res, error.code, { error });
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.write(`error: ${JSON.stringify(error)}\n\n`);
   res.end('data: [DONE]\n\n');
 }

@@ -40,9 +40,19 @@ export type ScriptStep =
       /** Milliseconds between streamed chunks. */
       chunkDelayMs?: number;
     }
-  | { status: number; retryAfter?: string; message?: string; type?: string }
+  | {
+      status: number;
+      retryAfter?: string;
+      message?: string;
+      type?: string;
+      /** The whole `error` object, as a provider words it (replaces message and type). */
+      error?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    }
   /** HTTP 200, then an SSE `error:` line as llama-server sends a failure inside a stream. */
-  | { sseError: ServerError }
+  | { sseError: ServerError; textBefore?: string }
+  /** HTTP 200 and these chunks as they are (typed by the test with the openai package's types). */
+  | { chunks: unknown[] }
   /** Sends part of an answer, then nothing more (the connection stays open). */
   | { stallAfterText: string }
   /** Closes the connection without an answer. */
@@ -128,10 +138,11 @@ async function answer(step: ScriptStep, request: RecordedRequest, res: http.Serv
     res.writeHead(step.status, {
       'content-type': 'application/json',
       ...(step.retryAfter !== undefined ? { 'retry-after': step.retryAfter } : {}),
+      ...step.headers,
     });
     res.end(
       JSON.stringify({
-        error: {
+        error: step.error ?? {
           code: step.status,
           message: step.message ?? `scripted ${step.status}`,
           ...(step.type ? { type: step.type } : {}),
@@ -141,7 +152,17 @@ async function answer(step: ScriptStep, request: RecordedRequest, res: http.Serv
     return;
   }
   if ('sseError' in step) {
+    if (step.textBefore) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chunk({ content: step.textBefore })));
+    }
     sendServerError(res, step.sseError, true);
+    return;
+  }
+  if ('chunks' in step) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const piece of step.chunks) res.write(sse(piece));
+    res.end('data: [DONE]\n\n');
     return;
   }
   if ('reset' in step) {

@@ -28,7 +28,16 @@ export type ProviderStep =
       /** The answer was cut off at the output limit. */
       cutOff?: boolean;
     }
-  | { status: number; message: string; retryAfter?: string }
+  | {
+      status: number;
+      message: string;
+      retryAfter?: string;
+      /** The whole error body as the API words it (typed by the test), in place of the default. */
+      body?: unknown;
+      headers?: Record<string, string>;
+    }
+  /** HTTP 200 and these events as they are (typed by the test with the SDK's types). */
+  | { events: SseEvent[] }
   /** HTTP 200, some text, then an error event in the stream. */
   | { streamError: { status: number; message: string }; textBefore?: string }
   /** HTTP 200, the first events of an answer, then nothing (the connection stays open). */
@@ -98,24 +107,26 @@ export async function startProviderServer(
 function answer(family: ApiFamily, step: ProviderStep, res: http.ServerResponse): void {
   if ('status' in step) {
     const body =
-      family === 'anthropic'
+      step.body ??
+      (family === 'anthropic'
         ? anthropicError(step.status, step.message)
         : family === 'gemini'
           ? geminiError(step.status, step.message)
-          : responsesError(step.message);
+          : responsesError(step.message));
     res.writeHead(step.status, {
       'content-type': 'application/json',
       ...(step.retryAfter ? { 'retry-after': step.retryAfter } : {}),
+      ...step.headers,
     });
     res.end(JSON.stringify(body));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const stall = 'stallAfterEvents' in step ? step.stallAfterEvents : undefined;
-  const events: SseEvent[] = eventsFor(
-    family,
-    'stallAfterEvents' in step ? { text: 'a stalled answer' } : step,
-  );
+  const events: SseEvent[] =
+    'events' in step
+      ? step.events
+      : eventsFor(family, 'stallAfterEvents' in step ? { text: 'a stalled answer' } : step);
   for (const event of events.slice(0, stall)) {
     res.write(
       `${event.event ? `event: ${event.event}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,

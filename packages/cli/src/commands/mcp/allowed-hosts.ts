@@ -3,7 +3,8 @@
  * 127.0.0.1 and localhost with the service's port, plus the names given with
  * --allowed-hosts (any port: an ingress or a Service in front of it speaks for the
  * client). A browser page that rebinds its own name to this address carries that name,
- * so it is refused before the token is even looked at.
+ * so it is refused before the token is even looked at. Names and schemes are compared in
+ * any case, as HTTP and DNS compare them.
  */
 import { isIP } from 'node:net';
 
@@ -16,13 +17,15 @@ export interface HostPolicy {
 
 export function hostPolicy(port: () => number, allowed: readonly string[]): HostPolicy {
   const names = new Set(allowed.map((name) => name.toLowerCase()));
-  const accepts = (value: string) => {
-    if (value === `127.0.0.1:${port()}` || value === `localhost:${port()}`) return true;
-    return names.has(hostName(value).toLowerCase());
+  const accepts = (given: string) => {
+    const value = given.toLowerCase();
+    const local = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
+    if (local.includes(value)) return true;
+    return names.has(hostName(value));
   };
   return {
     host: (value) => value !== undefined && accepts(value),
-    origin: (value) => accepts(value.replace(/^https?:\/\//, '')),
+    origin: (value) => accepts(value.replace(/^https?:\/\//i, '')),
   };
 }
 

@@ -7,6 +7,9 @@ import type http from 'node:http';
 /** The largest request body accepted; larger ones are answered 413 without being kept. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+/** How long what a refused client still sends is read and dropped before its connection ends. */
+const LINGER_MS = 5000;
+
 /** JSON-RPC codes: the specification's, and the SDK's for server-defined errors. */
 export const PARSE_ERROR = -32700;
 export const SERVER_ERROR = -32000;
@@ -28,6 +31,39 @@ export function replyError(
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * An error answered at once, before the request's body has been read, and the end of the
+ * connection: its body is never wanted. The answer and the end of this side go out now;
+ * what the client still sends is read and dropped for a moment, so a client still sending
+ * reads the answer instead of a reset, then the connection is closed whatever it does.
+ */
+export function replyAndClose(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  const socket = req.socket;
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...headers,
+  });
+  // Written without ending the response: ending it makes Node destroy the socket at once,
+  // and a client still sending would get a reset instead of this answer.
+  res.write(body);
+  req.on('error', () => undefined);
+  req.resume();
+  socket.end();
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+}
+
 export function replyJson(res: http.ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
@@ -38,23 +74,15 @@ export type BodyResult =
   | { kind: 'too-large' };
 
 /**
- * Reads a JSON body. A declared or actual size over the limit stops the keeping at once
- * (what follows is read and discarded), so one request cannot fill the memory.
+ * Reads a JSON body. A declared size over the limit is refused before anything is read,
+ * an actual one as soon as it passes the limit (nothing more is kept), so one request can
+ * neither fill the memory nor hold its answer back while it is sent.
  */
 export function readJsonBody(
   req: http.IncomingMessage,
   limit = MAX_BODY_BYTES,
 ): Promise<BodyResult> {
-  // The rest of a body over the limit is read and dropped before the 413 goes out: a
-  // reply that closed the connection while the client still sends would reach it as a
-  // broken pipe instead of an answer.
-  const tooLarge = (resolve: (result: BodyResult) => void) => {
-    req.resume();
-    req.once('end', () => resolve({ kind: 'too-large' }));
-    req.once('error', () => resolve({ kind: 'too-large' }));
-  };
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return new Promise(tooLarge);
+  if (declaresTooMuch(req, limit)) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -63,7 +91,8 @@ export function readJsonBody(
       if (size > limit) {
         chunks.length = 0;
         req.off('data', onData);
-        tooLarge(resolve);
+        req.pause();
+        resolve({ kind: 'too-large' });
         return;
       }
       chunks.push(chunk);
@@ -84,6 +113,12 @@ export function readJsonBody(
   });
 }
 
+/** Whether a request's Content-Length says its body is over the limit. */
+export function declaresTooMuch(req: http.IncomingMessage, limit = MAX_BODY_BYTES): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > limit;
+}
+
 /** The ids of the JSON-RPC requests in a body (one message or a batch). */
 export function requestIds(body: unknown): (string | number)[] {
   const messages = Array.isArray(body) ? body : [body];
@@ -94,4 +129,19 @@ export function requestIds(body: unknown): (string | number)[] {
       ? [id]
       : [];
   });
+}
+
+/** Whether a body holds only answers to the server's own requests (a ping's, a question's). */
+export function onlyAnswers(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (message) =>
+        typeof message === 'object' &&
+        message !== null &&
+        !('method' in message) &&
+        ('result' in message || 'error' in message),
+    )
+  );
 }

@@ -1,11 +1,15 @@
 /**
  * `toolhost mcp --http`: streamable HTTP (on 127.0.0.1 unless --host says otherwise) as a
  * service for many clients. Every MCP request carries the bearer token and names this
- * service in its Host and Origin (allowed-hosts.ts); `/healthz` answers without one. Sessions live in HttpSessions (idle expiry, a cap); a client that drops the
- * connection of a call has the call cancelled; a stop signal stops accepting, lets calls
- * finish within a grace period, cancels the rest, closes every session and exits 0.
+ * service in its Host and Origin (allowed-hosts.ts); `/healthz` answers without one.
+ * Sessions live in HttpSessions (idle expiry, a cap at which the least recently used idle
+ * session makes room); open streams whose client stopped reading are closed
+ * (stream-watch.ts); a body declared too large is refused before it is read; a client
+ * that drops the connection of a call has the call cancelled; a stop signal stops
+ * accepting, lets calls finish within a grace period, cancels the rest, closes every
+ * session and exits 0.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -13,11 +17,15 @@ import { spawnFromThread } from '@toolhost/core/files';
 import type { createToolhostMcpServer } from '@toolhost/core/mcp';
 import { isInitializeRequest } from '@toolhost/core/mcp-http';
 import { stopGracefullyOnSignal } from '@toolhost/core/utils';
+import { UsageError } from '../../errors.js';
 import { hostPolicy } from './allowed-hosts.js';
 import {
+  declaresTooMuch,
   MAX_BODY_BYTES,
+  onlyAnswers,
   PARSE_ERROR,
   readJsonBody,
+  replyAndClose,
   replyError,
   replyJson,
   requestIds,
@@ -26,6 +34,7 @@ import {
 } from './http-replies.js';
 import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { serviceLog } from './service-log.js';
+import { watchStreams } from './stream-watch.js';
 
 export interface HttpServiceOptions {
   port: number;
@@ -37,6 +46,10 @@ export interface HttpServiceOptions {
   printToken: boolean;
   idleTimeoutMs: number;
   maxSessions: number;
+  /** Sessions one client address may hold at most; 0 for no limit of its own. */
+  maxSessionsPerClient: number;
+  /** Keep-alive comments and pings on open streams, this often (stream-watch.ts). */
+  keepAliveMs: number;
   shutdownGraceMs: number;
   logJson: boolean;
 }
@@ -64,7 +77,7 @@ export async function serveHttp(
   spawnFromThread(SEARCHES_PER_CORE * availableParallelism());
   const stop = new AbortController();
   const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
-  const expected = Buffer.from(`Bearer ${options.token}`);
+  const expected = digest(options.token);
   let actualPort = options.port;
   let stopping = false;
   const hosts = hostPolicy(() => actualPort, options.allowedHosts);
@@ -77,6 +90,8 @@ export async function serveHttp(
       message: string,
       reason: string,
       headers: Record<string, string> = {},
+      // A body declared too large is never read: the connection ends with the answer.
+      bodyUnread = declaresTooMuch(req),
     ) => {
       const session = req.headers['mcp-session-id'];
       log({
@@ -85,8 +100,18 @@ export async function serveHttp(
         reason,
         ...(typeof session === 'string' ? { session } : {}),
       });
-      replyError(res, status, code, message, headers);
+      if (bodyUnread) replyAndClose(req, res, status, code, message, headers);
+      else replyError(res, status, code, message, headers);
     };
+    const tooLarge = () =>
+      refuse(
+        413,
+        SERVER_ERROR,
+        `Payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB; send large content in smaller pieces.`,
+        'body too large',
+        {},
+        true,
+      );
     // For probes: no token, and nothing in the answer a token would protect.
     if (pathname === '/healthz')
       return replyJson(res, stopping ? 503 : 200, {
@@ -117,8 +142,7 @@ export async function serveHttp(
         'Forbidden: requests from other origins are refused.',
         'origin',
       );
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    if (!hasToken(req.headers.authorization, expected))
       return refuse(
         401,
         SERVER_ERROR,
@@ -134,6 +158,7 @@ export async function serveHttp(
         'stopping',
         { connection: 'close' },
       );
+    if (declaresTooMuch(req)) return tooLarge();
     const sessionId = req.headers['mcp-session-id'];
     let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     // The specification's answer for a session that has ended: the client initialises anew.
@@ -147,14 +172,8 @@ export async function serveHttp(
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readJsonBody(req);
-      if (read.kind === 'too-large')
-        return refuse(
-          413,
-          SERVER_ERROR,
-          `Payload too large: request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB; send large content in smaller pieces.`,
-          'body too large',
-          { connection: 'close' },
-        );
+      // Sent without a size (chunked) and over the limit: the rest is not read either.
+      if (read.kind === 'too-large') return tooLarge();
       if (read.kind === 'malformed')
         return refuse(
           400,
@@ -173,20 +192,31 @@ export async function serveHttp(
           'Bad request: no session id; start a session with an initialize request.',
           'no session',
         );
-      if (!sessions.hasRoom())
+      const address = req.socket.remoteAddress ?? '';
+      const noRoom = sessions.makeRoom(address);
+      if (noRoom === 'client full')
+        return refuse(
+          429,
+          SERVER_ERROR,
+          `Too many sessions from this address: at most ${options.maxSessionsPerClient} (--max-sessions-per-client), and each of them has a request being answered. Retry when one of them is done, or end unused sessions (DELETE /mcp).`,
+          'client session limit',
+          { 'retry-after': '5' },
+        );
+      if (noRoom === 'service full')
         return refuse(
           503,
           SERVER_ERROR,
-          `Too many sessions: this toolhost mcp serves at most ${options.maxSessions} live sessions (--max-sessions). End unused sessions (DELETE /mcp), retry later, or restart it with a higher --max-sessions.`,
+          `Too many sessions: this toolhost mcp serves at most ${options.maxSessions} live sessions (--max-sessions), and each of them has a request being answered. Retry later, or restart it with a higher --max-sessions.`,
           'session limit',
           { 'retry-after': '5' },
         );
-      opened = await sessions.open();
+      opened = await sessions.open(address);
       session = opened;
     }
     const live = session;
     const ids = requestIds(body);
-    const untrack = sessions.track(live, ids);
+    // Answering the server's pings is not using the session: it does not make it recent.
+    const untrack = sessions.track(live, req, res, ids, !onlyAnswers(body));
     res.on('close', () => {
       // The client went away before its answer: the call stops as if it had been cancelled.
       if (!res.writableFinished) {
@@ -218,10 +248,13 @@ export async function serveHttp(
     },
   );
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new UsageError(listenProblem(error, options.host, options.port))),
+    );
     server.listen(options.port, options.host, resolve);
   });
   actualPort = (server.address() as AddressInfo).port;
+  const stopWatching = watchStreams(sessions, options.keepAliveMs, log);
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${shown}:${actualPort}/mcp`;
   stderr.write(`toolhost mcp: serving on ${url}\n`);
@@ -233,6 +266,7 @@ export async function serveHttp(
       stopping = true;
       void (async () => {
         log({ event: 'shutdown', signal, inFlight: sessions.inFlightCount() });
+        stopWatching();
         server.close();
         server.closeIdleConnections();
         await settle(() => sessions.inFlightCount() === 0, options.shutdownGraceMs);
@@ -247,6 +281,36 @@ export async function serveHttp(
       })();
     });
   });
+}
+
+/** The SHA-256 of a token: compared in constant time whatever the lengths. */
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * Whether an Authorization header carries the token. The scheme's name is matched in any
+ * case, as HTTP says; the token itself exactly, by its digest, in constant time.
+ */
+function hasToken(header: string | undefined, expected: Buffer): boolean {
+  const match = /^bearer +(.+)$/i.exec(header ?? '');
+  return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
+}
+
+/** A failure to listen, said as what to do about it (a usage error: one line, exit 2). */
+function listenProblem(error: NodeJS.ErrnoException, host: string, port: number): string {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is in use (another toolhost mcp or another server). Stop that one, or pick another port with --http <port> (--http 0 picks a free one).`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: ${host} is not an address of this machine. Pass one of its own addresses with --host (127.0.0.1 for this machine only, 0.0.0.0 for all).`;
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot listen on ${where}: not allowed (ports below 1024 need privileges). Pick a port from 1024 up with --http <port>.`;
+    default:
+      return `cannot listen on ${where}: ${error.message}. Check --host and --http.`;
+  }
 }
 
 /** The path of a request's URL; the usual ones without building a URL object for each call. */

@@ -9,6 +9,7 @@
 import type { ToolCallRequestInfo } from '../../core/tool-call-types.js';
 import type { AgentEvent, AgentToolCall } from '../agent-events.js';
 import type { AgentLoopOptions } from '../agent-loop-options.js';
+import { checkpointBatch } from '../model-stops.js';
 import { changingCalls } from './batch-changes.js';
 
 export class BatchCheckpointGate {
@@ -20,10 +21,7 @@ export class BatchCheckpointGate {
     private readonly calls: readonly AgentToolCall[],
     /** Messages before the model turn with these calls. */
     private readonly messageIndex: number,
-    private readonly options: Pick<
-      AgentLoopOptions,
-      'checkpoints' | 'registry' | 'config' | 'recorder'
-    >,
+    private readonly options: AgentLoopOptions,
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 
@@ -46,31 +44,19 @@ export class BatchCheckpointGate {
   }
 
   private async take(firstId: string, signal: AbortSignal): Promise<string | undefined> {
-    const hook = this.options.checkpoints;
-    if (!hook) return undefined;
     // The calls from this one on: the ones before it ran without changing anything.
     const from = Math.max(
       0,
       this.calls.findIndex((call) => call.id === firstId),
     );
-    const outcome = await hook.beforeBatch(this.calls.slice(from), this.messageIndex, signal);
-    if (outcome.kind === 'taken') {
-      this.options.recorder?.recordCheckpoint?.(outcome.checkpoint.id);
-      this.emit({ type: 'checkpoint', checkpoint: outcome.checkpoint });
-      if (outcome.skipped.length > 0) {
-        this.emit({
-          type: 'notice',
-          level: 'warning',
-          message: `Checkpoint ${outcome.checkpoint.id} leaves out (a restore cannot bring them back): ${outcome.skipped.join(', ')}`,
-        });
-      }
-    } else if (outcome.kind === 'failed') {
-      this.emit({ type: 'notice', level: 'warning', message: outcome.message });
-      if (!outcome.runBatch) {
-        this.refusal = outcome.message;
-        return outcome.message;
-      }
-    }
-    return undefined;
+    const refusal = await checkpointBatch(
+      this.options,
+      this.calls.slice(from),
+      this.messageIndex,
+      signal,
+      this.emit,
+    );
+    this.refusal = refusal;
+    return refusal;
   }
 }

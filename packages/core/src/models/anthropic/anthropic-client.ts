@@ -10,10 +10,11 @@ import type { ModelEndpoint } from '../endpoint.js';
 import type { ModelRequest, ModelResponse } from '../model-types.js';
 import { RequestOptions } from '../request-options.js';
 import { StreamAssembler } from '../stream-assembler.js';
+import { anthropicThinking } from '../thinking.js';
 import { estimateUsage } from '../usage-estimate.js';
 import { postEventStream } from '../wire/http-stream.js';
 import type { AttemptOptions, WireClient } from '../wire/wire-client.js';
-import { toAnthropicBody } from './anthropic-messages.js';
+import { type ThinkingBlock, toAnthropicBody } from './anthropic-messages.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -22,6 +23,7 @@ const ERROR_STATUS: Readonly<Record<string, number>> = {
   invalid_request_error: 400,
   authentication_error: 401,
   permission_error: 403,
+  billing_error: 402,
   not_found_error: 404,
   request_too_large: 413,
   rate_limit_error: 429,
@@ -36,6 +38,7 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   max_tokens: 'length',
   refusal: 'content_filter',
   pause_turn: 'stop',
+  model_context_window_exceeded: 'length',
 };
 
 interface AnthropicUsage {
@@ -51,12 +54,27 @@ type AnthropicEvent =
   | {
       type: 'content_block_start';
       index: number;
-      content_block: { type: string; id?: string; name?: string; text?: string; thinking?: string };
+      content_block: {
+        type: string;
+        id?: string;
+        name?: string;
+        text?: string;
+        thinking?: string;
+        signature?: string;
+        data?: string;
+        input?: unknown;
+      };
     }
   | {
       type: 'content_block_delta';
       index: number;
-      delta: { type: string; text?: string; partial_json?: string; thinking?: string };
+      delta: {
+        type: string;
+        text?: string;
+        partial_json?: string;
+        thinking?: string;
+        signature?: string;
+      };
     }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta: { stop_reason?: string | null }; usage?: AnthropicUsage }
@@ -65,6 +83,8 @@ type AnthropicEvent =
 export class AnthropicClient implements WireClient {
   readonly keyHint = "ANTHROPIC_API_KEY or the model's key in settings";
   private readonly requestOptions: RequestOptions;
+  /** Thinking blocks by the first call id of the turn they led to, sent back with it. */
+  private readonly thinkingBlocks = new Map<string, ThinkingBlock[]>();
 
   constructor(
     private readonly endpoint: ModelEndpoint,
@@ -85,10 +105,20 @@ export class AnthropicClient implements WireClient {
 
   async attempt(request: ModelRequest, options: AttemptOptions): Promise<ModelResponse> {
     const model = request.model ?? this.endpoint.model;
-    const body = toAnthropicBody(request, model, this.requestOptions.outputTokens(request));
+    const maxTokens = this.requestOptions.outputTokens(request);
+    const body = toAnthropicBody(request, model, maxTokens, {
+      param: anthropicThinking(this.requestOptions.thinking(), maxTokens),
+      blocks: this.thinkingBlocks,
+    });
+    /** This answer's thinking blocks by block index, in order. */
+    const thinking = new Map<number, ThinkingBlock>();
+    const callIds: string[] = [];
     const assembler = new StreamAssembler(options.onEvent);
-    /** Tool-use blocks by their block index, with whether input JSON arrived for them. */
-    const toolBlocks = new Map<number, { call: number; gotInput: boolean }>();
+    /**
+     * Tool-use blocks by their block index, with whether input JSON arrived for them and the
+     * input the block started with (the API starts with `{}`; some gateways give it whole).
+     */
+    const toolBlocks = new Map<number, { call: number; gotInput: boolean; startInput: unknown }>();
     let usage: AnthropicUsage = {};
     const events = postEventStream({
       url: this.url(),
@@ -115,7 +145,8 @@ export class AnthropicClient implements WireClient {
           const block = event.content_block;
           if (block.type === 'tool_use') {
             const call = toolBlocks.size;
-            toolBlocks.set(event.index, { call, gotInput: false });
+            if (block.id) callIds.push(block.id);
+            toolBlocks.set(event.index, { call, gotInput: false, startInput: block.input });
             assembler.addDelta({
               tool_calls: [
                 { index: call, id: block.id ?? null, function: { name: block.name ?? '' } },
@@ -123,8 +154,15 @@ export class AnthropicClient implements WireClient {
             });
           } else if (block.type === 'text' && block.text) {
             assembler.addDelta({ content: block.text });
-          } else if (block.type === 'thinking' && block.thinking) {
-            assembler.addDelta({ reasoning_content: block.thinking });
+          } else if (block.type === 'thinking') {
+            thinking.set(event.index, {
+              type: 'thinking',
+              thinking: block.thinking ?? '',
+              signature: block.signature ?? '',
+            });
+            if (block.thinking) assembler.addDelta({ reasoning_content: block.thinking });
+          } else if (block.type === 'redacted_thinking' && block.data) {
+            thinking.set(event.index, { type: 'redacted_thinking', data: block.data });
           }
           break;
         }
@@ -132,9 +170,14 @@ export class AnthropicClient implements WireClient {
           const delta = event.delta;
           if (delta.type === 'text_delta' && delta.text)
             assembler.addDelta({ content: delta.text });
-          else if (delta.type === 'thinking_delta' && delta.thinking)
+          else if (delta.type === 'thinking_delta' && delta.thinking) {
+            const block = thinking.get(event.index);
+            if (block?.type === 'thinking') block.thinking += delta.thinking;
             assembler.addDelta({ reasoning_content: delta.thinking });
-          else if (delta.type === 'input_json_delta') {
+          } else if (delta.type === 'signature_delta' && delta.signature) {
+            const block = thinking.get(event.index);
+            if (block?.type === 'thinking') block.signature += delta.signature;
+          } else if (delta.type === 'input_json_delta') {
             const block = toolBlocks.get(event.index);
             if (block && delta.partial_json) {
               block.gotInput = true;
@@ -147,10 +190,12 @@ export class AnthropicClient implements WireClient {
         }
         case 'content_block_stop': {
           const block = toolBlocks.get(event.index);
-          // A tool called without input streams no JSON at all.
+          // A tool called without input streams no JSON at all; a gateway may have given it whole.
           if (block && !block.gotInput)
             assembler.addDelta({
-              tool_calls: [{ index: block.call, function: { arguments: '{}' } }],
+              tool_calls: [
+                { index: block.call, function: { arguments: wholeInput(block.startInput) } },
+              ],
             });
           break;
         }
@@ -159,6 +204,8 @@ export class AnthropicClient implements WireClient {
             assembler.setFinishReason(
               STOP_REASONS[event.delta.stop_reason] ?? event.delta.stop_reason,
             );
+          if (event.delta.stop_reason === 'refusal')
+            assembler.setStop({ kind: 'refusal', reason: 'refusal' });
           usage = { ...usage, ...definedOnly(event.usage ?? {}) };
           break;
         case 'message_stop':
@@ -169,6 +216,10 @@ export class AnthropicClient implements WireClient {
     if (!stopped || !assembler.finished) {
       throw new Error('the stream ended before the answer was complete (no message_stop)');
     }
+    const signed = [...thinking.values()].filter(
+      (block) => block.type === 'redacted_thinking' || block.signature,
+    );
+    if (callIds[0] && signed.length > 0) this.thinkingBlocks.set(callIds[0], signed);
     if (usage.input_tokens !== undefined && usage.input_tokens !== null) {
       const read = usage.cache_read_input_tokens ?? 0;
       const written = usage.cache_creation_input_tokens ?? 0;
@@ -181,6 +232,11 @@ export class AnthropicClient implements WireClient {
     }
     return assembler.finish(model, (response) => estimateUsage(request, response));
   }
+}
+
+/** The JSON text of a tool input a block started with (`{}` when it gave none). */
+function wholeInput(input: unknown): string {
+  return input && typeof input === 'object' && !Array.isArray(input) ? JSON.stringify(input) : '{}';
 }
 
 function definedOnly(usage: AnthropicUsage): AnthropicUsage {

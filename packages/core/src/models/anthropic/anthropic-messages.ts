@@ -4,7 +4,8 @@
  * any media that came with them, consecutive messages of one role joined (the API wants
  * them alternating), and prompt-caching breakpoints on the system prompt, the tools and the
  * end of the last two user turns, so each request reads the previous one's prefix from the
- * cache.
+ * cache. With thinking on request, a turn that called tools goes back with its thinking
+ * blocks (and their signatures) first, as the API requires.
  */
 import type { ChatMessage, ChatTool, ModelRequest } from '../model-types.js';
 import {
@@ -35,8 +36,14 @@ type ContentBlock =
       cache_control?: CacheControl;
     };
 
+/** A thinking block as the API gave it; the signature lets it go back unchanged. */
+export type ThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 export type AnthropicBlock =
   | ContentBlock
+  | ThinkingBlock
   | {
       type: 'tool_use';
       id: string;
@@ -71,7 +78,15 @@ export interface AnthropicRequestBody {
   messages: AnthropicMessage[];
   tools?: AnthropicToolParam[];
   temperature?: number;
+  thinking?: { type: 'enabled'; budget_tokens: number };
   stream: true;
+}
+
+/** What a request adds with thinking on: the budget, and the thinking of earlier tool turns. */
+export interface AnthropicThinking {
+  param?: { type: 'enabled'; budget_tokens: number } | undefined;
+  /** Thinking blocks by the first call id of the turn they led to. */
+  blocks?: ReadonlyMap<string, ThinkingBlock[]>;
 }
 
 const EPHEMERAL: CacheControl = { type: 'ephemeral' };
@@ -81,11 +96,12 @@ export function toAnthropicBody(
   request: ModelRequest,
   model: string,
   maxTokens: number,
+  thinking: AnthropicThinking = {},
 ): AnthropicRequestBody {
   const system = systemText(request.messages);
   const messages = joinRoles(
     request.messages.flatMap((message) => {
-      const converted = toAnthropicMessage(message);
+      const converted = toAnthropicMessage(message, thinking.blocks);
       return converted ? [converted] : [];
     }),
   );
@@ -99,7 +115,11 @@ export function toAnthropicBody(
     ...(system ? { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }] } : {}),
     messages,
     ...(tools.length > 0 ? { tools } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    // Thinking takes no temperature of its own.
+    ...(request.temperature !== undefined && !thinking.param
+      ? { temperature: request.temperature }
+      : {}),
+    ...(thinking.param ? { thinking: thinking.param } : {}),
     stream: true,
   };
 }
@@ -116,12 +136,19 @@ function toAnthropicTool(tool: ChatTool): AnthropicToolParam {
   };
 }
 
-function toAnthropicMessage(message: ChatMessage): AnthropicMessage | undefined {
+function toAnthropicMessage(
+  message: ChatMessage,
+  thinking: ReadonlyMap<string, ThinkingBlock[]> | undefined,
+): AnthropicMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: blocksOf(contentPieces(message.content)) };
     case 'assistant': {
-      const content: AnthropicBlock[] = blocksOf(contentPieces(message.content));
+      const first = message.tool_calls?.[0];
+      const content: AnthropicBlock[] = [
+        ...((first && thinking?.get(first.id)) ?? []),
+        ...blocksOf(contentPieces(message.content)),
+      ];
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function') continue;
         content.push({
@@ -209,7 +236,8 @@ function markCacheBreakpoints(messages: AnthropicMessage[]): void {
     const message = messages[index]!;
     if (message.role !== 'user') continue;
     const last = message.content.at(-1);
-    if (last) {
+    // Thinking blocks (only ever in assistant turns) take no breakpoint.
+    if (last && last.type !== 'thinking' && last.type !== 'redacted_thinking') {
       last.cache_control = EPHEMERAL;
       marked++;
     }

@@ -61,6 +61,9 @@ export class ChatCompletionsClient implements WireClient {
       ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
       ...this.requestOptions.lengthField(request),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(this.requestOptions.thinking()
+        ? { reasoning_effort: this.requestOptions.thinking() }
+        : {}),
     };
     try {
       if (!this.stream) {

@@ -11,21 +11,28 @@ import type { ModelEndpoint } from '../endpoint.js';
 import type { ModelRequest, ModelResponse } from '../model-types.js';
 import { RequestOptions } from '../request-options.js';
 import { StreamAssembler } from '../stream-assembler.js';
+import { GEMINI_BUDGETS } from '../thinking.js';
 import { estimateUsage } from '../usage-estimate.js';
 import { postEventStream } from '../wire/http-stream.js';
 import type { AttemptOptions, WireClient } from '../wire/wire-client.js';
 import { type GeminiPart, toGeminiBody } from './gemini-contents.js';
 
+/** The finish reasons that mean a safety system (or a recitation check) stopped the answer. */
+const SAFETY_STOP = /SAFETY|RECITATION|BLOCKLIST|PROHIBITED|SPII/;
+
 /** Why an answer ended, in Chat Completions' words. */
 function finishReasonOf(reason: string, calledTools: boolean): string {
   if (reason === 'MAX_TOKENS') return 'length';
-  if (/SAFETY|RECITATION|BLOCKLIST|PROHIBITED|SPII|IMAGE_SAFETY/.test(reason))
-    return 'content_filter';
+  if (SAFETY_STOP.test(reason)) return 'content_filter';
   return calledTools ? 'tool_calls' : 'stop';
 }
 
 interface GeminiChunk {
-  candidates?: Array<{ content?: { parts?: GeminiPart[] }; finishReason?: string }>;
+  candidates?: Array<{
+    content?: { parts?: GeminiPart[] };
+    finishReason?: string;
+    finishMessage?: string;
+  }>;
   usageMetadata?: {
     promptTokenCount?: number;
     candidatesTokenCount?: number;
@@ -33,7 +40,7 @@ interface GeminiChunk {
     cachedContentTokenCount?: number;
   };
   modelVersion?: string;
-  promptFeedback?: { blockReason?: string };
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
 }
 
 export class GeminiClient implements WireClient {
@@ -41,6 +48,8 @@ export class GeminiClient implements WireClient {
   private readonly requestOptions: RequestOptions;
   /** Thought signatures by tool-call id, to send back with the calls. */
   private readonly signatures = new Map<string, string>();
+  /** The call ids Gemini gave, sent back in functionCall.id and functionResponse.id. */
+  private readonly givenIds = new Set<string>();
 
   constructor(
     private readonly endpoint: ModelEndpoint,
@@ -79,7 +88,14 @@ export class GeminiClient implements WireClient {
 
   async attempt(request: ModelRequest, options: AttemptOptions): Promise<ModelResponse> {
     const model = request.model ?? this.endpoint.model;
-    const body = toGeminiBody(request, this.requestOptions.outputTokens(request), this.signatures);
+    const thinking = this.requestOptions.thinking();
+    const body = toGeminiBody(
+      request,
+      this.requestOptions.outputTokens(request),
+      this.signatures,
+      this.givenIds,
+      thinking && GEMINI_BUDGETS[thinking],
+    );
     const assembler = new StreamAssembler(options.onEvent);
     const events = postEventStream({
       url: `${this.root()}/${this.modelPath(model)}:streamGenerateContent?alt=sse`,
@@ -90,15 +106,22 @@ export class GeminiClient implements WireClient {
     });
     let calls = 0;
     let finish: string | undefined;
-    let blocked: string | undefined;
+    let blocked: { reason: string; message?: string } | undefined;
+    let finishMessage: string | undefined;
     for await (const data of events) {
       const chunk = data as GeminiChunk;
       if (chunk.modelVersion) assembler.setModel(chunk.modelVersion);
-      if (chunk.promptFeedback?.blockReason) blocked = chunk.promptFeedback.blockReason;
+      const feedback = chunk.promptFeedback;
+      if (feedback?.blockReason)
+        blocked = {
+          reason: feedback.blockReason,
+          ...(feedback.blockReasonMessage ? { message: feedback.blockReasonMessage } : {}),
+        };
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) {
         if (part.functionCall) {
           const id = part.functionCall.id || `call_${randomUUID().slice(0, 12)}`;
+          if (part.functionCall.id) this.givenIds.add(id);
           if (part.thoughtSignature) this.signatures.set(id, part.thoughtSignature);
           assembler.addDelta({
             tool_calls: [
@@ -116,6 +139,7 @@ export class GeminiClient implements WireClient {
         }
       }
       if (candidate?.finishReason) finish = candidate.finishReason;
+      if (candidate?.finishMessage) finishMessage = candidate.finishMessage;
       const usage = chunk.usageMetadata;
       if (usage?.promptTokenCount !== undefined) {
         const cached = usage.cachedContentTokenCount ?? 0;
@@ -126,7 +150,21 @@ export class GeminiClient implements WireClient {
         });
       }
     }
-    if (blocked && !finish) finish = 'SAFETY';
+    if (blocked && !finish) {
+      finish = 'SAFETY';
+      assembler.setStop({
+        kind: 'safety',
+        reason: blocked.reason,
+        promptBlocked: true,
+        ...(blocked.message ? { detail: blocked.message } : {}),
+      });
+    } else if (finish && SAFETY_STOP.test(finish)) {
+      assembler.setStop({
+        kind: 'safety',
+        reason: finish,
+        ...(finishMessage ? { detail: finishMessage } : {}),
+      });
+    }
     if (!finish)
       throw new Error('the stream ended before the answer was complete (no finishReason)');
     assembler.setFinishReason(finishReasonOf(finish, calls > 0));

@@ -1,7 +1,8 @@
 /**
  * The conversation in Gemini shapes: the system prompt as `systemInstruction`, the model's
  * calls as `functionCall` parts (with the thought signature Gemini gave them, which newer
- * models require back), results as `functionResponse` parts answering by name, media as
+ * models require back), results as `functionResponse` parts answering by name (and by the
+ * call's id, when Gemini gave one: it pairs them when one function is called twice), media as
  * `inlineData`, and consecutive turns of one role joined. Declarations go as
  * `parametersJsonSchema`, which takes the JSON Schema the tools declare as it is.
  */
@@ -39,7 +40,11 @@ export interface GeminiRequestBody {
       parametersJsonSchema?: unknown;
     }>;
   }>;
-  generationConfig: { maxOutputTokens?: number; temperature?: number };
+  generationConfig: {
+    maxOutputTokens?: number;
+    temperature?: number;
+    thinkingConfig?: { includeThoughts: boolean; thinkingBudget: number };
+  };
 }
 
 /**
@@ -52,11 +57,14 @@ export function toGeminiBody(
   request: ModelRequest,
   maxOutputTokens: number,
   signatures: ReadonlyMap<string, string>,
+  givenIds: ReadonlySet<string> = new Set(),
+  /** The thinking budget asked for (settings model.thinking), with thought summaries. */
+  thinkingBudget?: number,
 ): GeminiRequestBody {
   const names = callNamesById(request.messages);
   const contents: GeminiContent[] = [];
   for (const message of request.messages) {
-    const content = toContent(message, names, signatures);
+    const content = toContent(message, names, { signatures, givenIds });
     if (!content || content.parts.length === 0) continue;
     const last = contents.at(-1);
     if (last && last.role === content.role) last.parts.push(...content.parts);
@@ -78,6 +86,7 @@ export function toGeminiBody(
     generationConfig: {
       maxOutputTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(thinkingBudget ? { thinkingConfig: { includeThoughts: true, thinkingBudget } } : {}),
     },
   };
 }
@@ -85,8 +94,10 @@ export function toGeminiBody(
 function toContent(
   message: ChatMessage,
   names: ReadonlyMap<string, string>,
-  signatures: ReadonlyMap<string, string>,
+  calls: { signatures: ReadonlyMap<string, string>; givenIds: ReadonlySet<string> },
 ): GeminiContent | undefined {
+  const { signatures, givenIds } = calls;
+  const idOf = (id: string) => (givenIds.has(id) ? { id } : {});
   switch (message.role) {
     case 'user':
       return { role: 'user', parts: partsOf(contentPieces(message.content)) };
@@ -99,6 +110,7 @@ function toContent(
         first = false;
         parts.push({
           functionCall: {
+            ...idOf(call.id),
             name: call.function.name,
             args: argumentsObject(call.function.arguments),
           },
@@ -115,6 +127,7 @@ function toContent(
         parts: [
           {
             functionResponse: {
+              ...idOf(message.tool_call_id),
               name: names.get(message.tool_call_id) ?? 'unknown_tool',
               response: { output: text },
             },

@@ -3,7 +3,8 @@
  * messages with `input_text`/`input_image`/`input_file` content, the model's calls as
  * `function_call` items and results as `function_call_output` items. Nothing is stored on
  * the server (`store: false`): every request carries the whole conversation, as with the
- * other APIs.
+ * other APIs, and the encrypted reasoning items of a turn that called tools go back just
+ * before its calls (a reasoning model otherwise loses its reasoning after every call).
  */
 import type { ChatTool, ModelRequest } from '../model-types.js';
 import {
@@ -18,7 +19,16 @@ type InputContent =
   | { type: 'input_image'; image_url: string; detail: 'auto' }
   | { type: 'input_file'; filename: string; file_data: string };
 
+/** A reasoning item as the API gave it, its content encrypted (nothing is stored there). */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  encrypted_content?: string;
+}
+
 export type ResponsesInputItem =
+  | ReasoningItem
   | { type: 'message'; role: 'user'; content: InputContent[] }
   | { type: 'message'; role: 'assistant'; content: string }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
@@ -37,6 +47,8 @@ export interface ResponsesRequestBody {
   }>;
   max_output_tokens: number;
   temperature?: number;
+  include?: Array<'reasoning.encrypted_content'>;
+  reasoning?: { effort: 'low' | 'medium' | 'high'; summary: 'auto' };
   store: false;
   stream: true;
 }
@@ -45,6 +57,13 @@ export function toResponsesBody(
   request: ModelRequest,
   model: string,
   maxOutputTokens: number,
+  /** Reasoning items by the first call id of their turn, and whether to ask for them. */
+  kept: {
+    reasoning?: ReadonlyMap<string, ReasoningItem[]>;
+    include?: boolean;
+    /** The reasoning effort asked for (settings model.thinking), with its summaries shown. */
+    effort?: 'low' | 'medium' | 'high' | undefined;
+  } = {},
 ): ResponsesRequestBody {
   const input: ResponsesInputItem[] = [];
   for (const message of request.messages) {
@@ -56,6 +75,8 @@ export function toResponsesBody(
       });
     } else if (message.role === 'assistant') {
       const text = contentText(message.content);
+      const first = message.tool_calls?.[0];
+      input.push(...((first && kept.reasoning?.get(first.id)) ?? []));
       if (text) input.push({ type: 'message', role: 'assistant', content: text });
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function') continue;
@@ -92,6 +113,8 @@ export function toResponsesBody(
     ...(tools.length > 0 ? { tools } : {}),
     max_output_tokens: maxOutputTokens,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(kept.include ? { include: ['reasoning.encrypted_content' as const] } : {}),
+    ...(kept.effort ? { reasoning: { effort: kept.effort, summary: 'auto' as const } } : {}),
     store: false,
     stream: true,
   };

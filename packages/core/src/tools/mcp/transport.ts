@@ -1,8 +1,10 @@
 /**
  * The transports of MCP servers (stdio, SSE, streamable HTTP) as settings describe them,
- * and the reachability probe that tells a dropped stream from a dead server.
+ * their orderly end, and the reachability probe that tells a dropped stream from a dead
+ * server.
  */
 import net from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   getDefaultEnvironment,
@@ -12,7 +14,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../../config/settings.js';
 import { withoutSecrets } from '../../shell/shell-environment.js';
+import { withTimeout } from './errors.js';
 import type { ToolhostOAuthProvider } from './oauth.js';
+
+/** How long ending a remote session may take; toolhost closes without waiting longer. */
+const END_SESSION_MS = 2000;
 
 /** Locale and terminal variables a stdio server may need, on top of the SDK's minimal set. */
 const PASSED_THROUGH =
@@ -68,6 +74,24 @@ export function createTransport(
     });
   }
   throw new Error('has no command, url or httpUrl; set one of them in its mcpServers entry');
+}
+
+/**
+ * Closes an SDK client. A streamable HTTP session is ended first (DELETE with its id), as
+ * the specification asks of a client that leaves: the server frees it at once instead of
+ * holding it until it expires, and a server with a full session table lets others in.
+ * `transport` is closed too: a client still connecting may not hold it yet.
+ */
+export async function closeClient(client: Client, transport?: Transport): Promise<void> {
+  const http = client.transport ?? transport;
+  if (http instanceof StreamableHTTPClientTransport && http.sessionId !== undefined)
+    await withTimeout(
+      http.terminateSession(),
+      END_SESSION_MS,
+      'the server did not answer the end of the session',
+    ).catch(() => undefined);
+  await client.close();
+  await transport?.close();
 }
 
 /**
