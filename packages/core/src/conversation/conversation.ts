@@ -139,12 +139,9 @@ export class Conversation {
   send(prompt: PromptContent, options: SendOptions = {}): Promise<TurnOutcome> {
     const turnId = ++this.turns;
     if (this.closed) return Promise.reject(new Error('The conversation is closed.'));
-    if (this.busy) {
-      this.queued++;
-      this.emit({ type: 'prompt_queued', turnId, queued: this.queued });
-    } else {
-      this.queued++;
-    }
+    const waits = this.busy;
+    this.queued++;
+    if (waits) this.emit({ type: 'prompt_queued', turnId, queued: this.queued });
     const turn = this.queue.then(() => {
       this.queued--;
       return this.runTurn(turnId, prompt, options);
