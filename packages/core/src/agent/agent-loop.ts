@@ -218,8 +218,7 @@ export class AgentLoop {
         this.answerUnrun(calls, `Not run: ${callLoop}`);
         return run.finish('loop_detected', answer, this.usage.usage, callLoop);
       }
-      // Taken when the first call that may change files is about to run: a batch that is
-      // refused, declined or cancelled before that leaves no checkpoint behind.
+      // Taken just before the first call that runs and may change files (batch-checkpoint.ts).
       const gate = new BatchCheckpointGate(calls, this.history.length - 1, this.options, (event) =>
         this.emit(event),
       );
