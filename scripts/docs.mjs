@@ -2,7 +2,8 @@
  * `npm run docs`: writes the reference pages in docs/reference/ from the code itself, so they
  * cannot drift: settings keys from the settings schema, flags from the command's own help (the
  * definitions commander prints), tools from the registry's declarations, slash commands from
- * the terminal's catalogue, hook events from the schema's hooks object.
+ * the terminal's catalogue, hook events from the schema's hooks object, and the variables that
+ * change which program a command runs from the shell's own table.
  * `node scripts/docs.mjs --check` writes nothing and exits 1 naming each page that is out of
  * date (packages/cli/test/docs-reference.test.ts runs it). Needs the build (`npm run build`).
  */
@@ -196,6 +197,26 @@ function hookEventsPage() {
   ].join('\n');
 }
 
+async function shellVariablesPage() {
+  const { EXECUTION_VARIABLE_TABLE } = await import(
+    pathToFileURL(path.join(REPO, 'packages/core/dist/shell/execution-variables.js')).href
+  );
+  return [
+    HEADER('packages/core/src/shell/execution-variables.ts'),
+    '# Variables that change which program runs',
+    '',
+    'Setting one of these anywhere in a command line (`X=… cmd`, `env X=… cmd`, `export X`,',
+    '`read X`, `for X in`, `${X:=…}`) makes the line unclear: it asks, even under an allow rule,',
+    'and it is refused while any deny rule for commands exists. A `*` stands for any characters',
+    'of a name. See [the shell and its sandbox](../shell-and-sandbox.md).',
+    '',
+    '| variable | why it changes what runs |',
+    '| --- | --- |',
+    ...EXECUTION_VARIABLE_TABLE.map(({ name, why }) => `| \`${name}\` | ${cell(why)} |`),
+    '',
+  ].join('\n');
+}
+
 const check = process.argv.includes('--check');
 try {
   const pages = {
@@ -204,6 +225,7 @@ try {
     'tools.md': await toolsPage(),
     'slash-commands.md': await slashCommandsPage(),
     'hook-events.md': hookEventsPage(),
+    'shell-variables.md': await shellVariablesPage(),
   };
   const stale = [];
   mkdirSync(OUT, { recursive: true });

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
+import { addExtensionsCommands } from './commands/extensions/extensions-commands.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
@@ -288,6 +289,10 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       const { runMcpLogoutCommand } = await import('./commands/mcp-auth-command.js');
       await runMcpLogoutCommand(server, mcp.opts<SessionOptions>(), io.stderr);
     });
+
+  addExtensionsCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   program
     .command('sessions')

@@ -8,8 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { listCheckpoints } from '@toolhost/core/checkpoints';
-import { listSessions, loadSession } from '@toolhost/core/conversation';
+import { listCheckpoints, listSessions, loadSession } from '@toolhost/core/conversation';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,

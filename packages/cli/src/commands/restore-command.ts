@@ -7,6 +7,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   type Checkpoint,
   CheckpointError,
@@ -18,9 +19,8 @@ import {
   describeSkipped,
   listCheckpoints,
   restoreCheckpoint,
-} from '@toolhost/core/checkpoints';
-import { userSettingsDir } from '@toolhost/core/config';
-import { sessionFile } from '@toolhost/core/conversation';
+  sessionFile,
+} from '@toolhost/core/conversation';
 import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';

@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApprovalMemory, activeApprovalMemory } from '../core/approval-memory.js';
+import type { ActiveExtension } from '../extensions/extensions.js';
 import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
 import type { TodoItem } from '../tools/tools.js';
@@ -55,6 +56,8 @@ export interface ConfigParameters {
    * default false: a project's subagent file cannot ask for a looser approval mode.
    */
   projectTrusted?: boolean;
+  /** The enabled extensions (their context, command, agent and skill folders are read). */
+  extensions?: readonly ActiveExtension[];
 }
 
 export interface LoadConfigOptions {
@@ -85,6 +88,8 @@ export class Config {
   readonly parseOnlyAutoApproval: boolean;
   /** Whether the project's own files may loosen what the person allows (ConfigParameters). */
   readonly projectTrusted: boolean;
+  /** The enabled extensions; their servers, hooks and exclusions are already in `settings`. */
+  readonly extensions: readonly ActiveExtension[];
   private currentSessionId: string | undefined;
   /** Held per real file path while a call changes that file. */
   readonly fileLocks = new KeyedMutex();
@@ -142,6 +147,7 @@ export class Config {
       this.settings.tools?.shell?.parseOnlyAutoApproval ??
       SETTING_DEFAULTS.tools.shell.parseOnlyAutoApproval;
     this.projectTrusted = params.projectTrusted ?? false;
+    this.extensions = params.extensions ?? [];
     this.currentSessionId = params.sessionId;
     this.approvalMode =
       params.approvalMode ??
@@ -185,6 +191,7 @@ export class Config {
       sessionId: options.sessionId,
       untrustedEndpoints: settings.untrustedEndpoints,
       projectTrusted: settings.projectTrusted,
+      extensions: settings.extensions.active,
       parseOnlyAutoApproval: ownParseOnlyAutoApproval(settings, options.overrides),
     });
     return { config, settings };

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
 import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
 import { modelFromEnvironment } from './model-environment.js';
@@ -67,6 +68,8 @@ export interface LoadedSettings {
   projectTrusted: boolean;
   /** The layer the environment's variables make, as checked (above the files). */
   environment: Settings;
+  /** The installed extensions; what the enabled ones add is in `merged`, below every file. */
+  extensions: LoadedExtensions;
 }
 
 export interface LoadSettingsOptions {
@@ -85,6 +88,8 @@ export interface LoadSettingsOptions {
    * left out. Default: looked up in ~/.toolhost/trustedFolders.json.
    */
   projectTrusted?: boolean;
+  /** Read the installed extensions (~/.toolhost/extensions); default true. */
+  extensions?: boolean;
 }
 
 export function userSettingsDir(homeDir = os.homedir()): string {
@@ -195,10 +200,21 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let merged: Settings = {};
   for (const file of files) merged = mergeSettings(merged, file.settings);
   merged = mergeSettings(mergeSettings(merged, environment), flags);
+  // Installed extensions sit below every file: the person's own settings win a server's name.
+  const extensions =
+    options.extensions === false
+      ? { all: [], active: [], layer: {}, warnings: [] }
+      : loadExtensions(
+          userSettingsDir(homeDir),
+          path.resolve(options.workspaceRoot),
+          Object.keys(merged.mcpServers ?? {}),
+        );
+  merged = mergeSettings(extensions.layer, merged);
   const warnings = [
     ...read.flatMap((file) => file.warnings),
     ...environmentWarnings,
     ...flagWarnings,
+    ...extensions.warnings.map((message) => ({ source: 'extensions', key: '', message })),
   ];
   const untrustedEndpoints = honoured
     ? []
@@ -214,6 +230,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     untrustedEndpoints,
     projectTrusted,
     environment,
+    extensions,
     ...(untrustedProject ? { untrustedProject } : {}),
   };
 }

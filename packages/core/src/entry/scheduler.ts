@@ -1,7 +1,6 @@
 /**
  * @toolhost/core/scheduler: The execution flow: CoreToolScheduler (lookup, validation, approval, execution), the approval rules, and the settings hooks around calls.
  */
-
 export * from '../core/approval-rules.js';
 export * from '../core/core-tool-scheduler.js';
 export * from '../core/external-editor.js';

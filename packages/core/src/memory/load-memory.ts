@@ -10,6 +10,7 @@
 import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { readInside } from '../extensions/extension-files.js';
 import { ConfinementError, openedPath, openFileConfined } from '../utils/confined-fs.js';
 import { isWithin } from '../workspace/workspace-context.js';
 import { expandImports } from './memory-imports.js';
@@ -34,8 +35,8 @@ export type MemoryFile =
   | { file: string; own: false; outside: true };
 
 /**
- * The memory files in the order the model gets them (the person's own, then the
- * project's from the root down to `cwd`, then the other roots'), each read once: links to a file already read
+ * The memory files in the order the model gets them (the person's own, then the enabled
+ * extensions' context files, then the project's from the root down to `cwd`, then the other roots'), each read once: links to a file already read
  * and empty or unreadable files are left out, a project's file leading out is marked so.
  */
 export function readMemoryFiles(config: Config, options: { cwd?: string } = {}): MemoryFile[] {
@@ -46,10 +47,25 @@ export function readMemoryFiles(config: Config, options: { cwd?: string } = {}):
     names.map((name) => path.join(dir, name)),
   );
   const project = folders.flatMap((folder) => names.map((name) => path.join(folder, name)));
+  // Enabled extensions' context files, after the person's own: read only inside each one.
+  const fromExtensions = new Map(
+    config.extensions.flatMap((extension) =>
+      extension.contributions.contextFiles.map((file) => [file, extension.root] as const),
+    ),
+  );
   const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
   const seen = new Set<string>();
   const found: MemoryFile[] = [];
-  for (const file of [...own, ...project]) {
+  for (const file of [...own, ...fromExtensions.keys(), ...project]) {
+    const extensionRoot = fromExtensions.get(file);
+    if (extensionRoot !== undefined) {
+      const read = readInside(extensionRoot, file);
+      if (read && 'outside' in read) found.push({ file, own: false, outside: true });
+      const text = read && 'text' in read ? read.text.trim() : '';
+      if (text && !seen.has(file)) found.push({ file, own: false, content: text });
+      seen.add(file);
+      continue;
+    }
     if (!existsSync(file)) continue;
     const isOwn = own.includes(file);
     const read = isOwn ? readOwnFile(file, seen) : readProjectFile(file, seen, inWorkspace);

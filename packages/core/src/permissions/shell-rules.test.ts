@@ -104,3 +104,100 @@ describe('Bash(...) rules against parsed lines', () => {
     expect((await decide('lsof -i', { deny: ['Bash(ls*)'] })).kind).toBe('deny');
   });
 });
+
+describe("git's own options before the subcommand", () => {
+  it('match a push rule however they are written', async () => {
+    for (const line of [
+      'git -C . push origin main',
+      'git -c color.ui=never push',
+      'git -P push',
+      'git --no-pager push',
+      'git -p push',
+      'git --git-dir=.git push',
+      'git --git-dir .git --work-tree . push',
+      'git --namespace=x push',
+      'git --config-env=core.pager=HOME push',
+      'git --exec-path=/usr/lib/git-core push',
+      'git --literal-pathspecs --no-optional-locks push',
+      'git --bare -C sub push',
+      'git $opts push',
+    ]) {
+      expect((await decide(line, { deny: ['Bash(git push:*)'] })).kind, line).toBe('deny');
+      expect(
+        await decide(line, { allow: ['Bash'], ask: ['Bash(git push:*)'] }),
+        line,
+      ).toMatchObject({ kind: 'ask', askedByRules: ['Bash(git push:*)'] });
+    }
+    // An option git does not know stops git itself; other subcommands stay apart.
+    expect((await decide('git -C . pull', { deny: ['Bash(git push:*)'] })).kind).not.toBe('deny');
+    expect((await decide('git -P status', { allow: ['Bash(git status)'] })).kind).toBe('allow');
+    // -C to a folder outside the workspace (nothing is inside here) asks.
+    expect((await decide('git -C . status', { allow: ['Bash(git status)'] })).kind).toBe('ask');
+  });
+
+  it('ask when they change configuration or the program run, even under an allow rule', async () => {
+    for (const line of [
+      'git -c core.pager=./x diff',
+      'git --config-env=diff.external=X diff',
+      'git --exec-path=./bin diff',
+      'git --git-dir=other/.git diff',
+      'git --work-tree=/ diff',
+    ]) {
+      const decision = await decide(line, { allow: ['Bash(git diff:*)'] });
+      expect(decision.kind, line).toBe('ask');
+      // A deny rule for any command makes such a line impossible to check.
+      expect((await decide(line, { deny: ['Bash(rm:*)'] })).kind, line).toBe('deny');
+    }
+  });
+});
+
+describe('variables that change which program runs', () => {
+  it('ask under an allow rule and are refused while deny rules exist', async () => {
+    for (const line of [
+      'XDG_CONFIG_HOME=cfg git diff HEAD~1',
+      'env XDG_CONFIG_HOME=cfg git diff',
+      'export XDG_CONFIG_HOME=cfg; git diff',
+      'GIT_CONFIG_GLOBAL=x git diff',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0=./x git diff',
+      'GIT_EXTERNAL_DIFF=./x git diff',
+      'PAGER=./x git diff',
+      'HOME=. git diff',
+      'PYTHONWARNINGS=x git diff',
+      'npm_config_script_shell=./x git diff',
+    ]) {
+      expect((await decide(line, { allow: ['Bash(git diff:*)'] })).kind, line).toBe('ask');
+      expect((await decide(line, { deny: ['Bash(git push:*)'] })).kind, line).toBe('deny');
+    }
+    expect((await decide('LANG=C git diff', { allow: ['Bash(git diff:*)'] })).kind).toBe('allow');
+  });
+});
+
+describe('output redirections under allow rules', () => {
+  it('make an allowed command a write that asks', async () => {
+    for (const [line, rule] of [
+      ['git diff > victim.txt', 'Bash(git diff:*)'],
+      ['git diff >> victim.txt', 'Bash(git diff:*)'],
+      ['git diff >| victim.txt', 'Bash(git diff:*)'],
+      ['git diff &> victim.txt', 'Bash(git diff:*)'],
+      ['git diff 2> victim.txt', 'Bash(git diff:*)'],
+      ['git diff >& victim.txt', 'Bash(git diff:*)'],
+      ['git diff --output=victim.txt', 'Bash(git diff:*)'],
+      ['git diff --output victim.txt', 'Bash(git diff:*)'],
+      ['ls > f', 'Bash(ls:*)'],
+      ['npm test > f', 'Bash(npm test:*)'],
+      ['ls > $f', 'Bash(ls:*)'],
+      ['ls', 'Bash'],
+    ] as const) {
+      const decision = await decide(line, { allow: [rule] });
+      if (line === 'ls') expect(decision.kind).toBe('allow');
+      else expect(decision.kind, line).toBe('ask');
+    }
+    for (const line of [
+      'git diff 2>/dev/null',
+      'git diff 2>&1',
+      'git diff <<< x',
+      'git diff < /dev/null',
+    ])
+      expect((await decide(line, { allow: ['Bash(git diff:*)'] })).kind, line).toBe('allow');
+  });
+});

@@ -42,6 +42,8 @@ export interface CommandAnalysis {
   substitutions: string[];
   /** Files that output redirections write to. */
   writes: string[];
+  /** The same files as words, for the Edit rules (write-targets.ts). */
+  writeTargets: ShellWord[];
   /** Files that input redirections read. */
   reads: ShellWord[];
   /** Why part of the line cannot be checked (a program name built at run time...). */
@@ -74,6 +76,7 @@ export async function analyzeCommand(command: string): Promise<CommandAnalysis> 
     commands: [],
     substitutions: [],
     writes: [],
+    writeTargets: [],
     reads: [],
     unclear: [],
     notReadOnly: [],
@@ -353,4 +356,7 @@ function noteRedirect(node: Node, analysis: CommandAnalysis): void {
   }
   if (target.literal && target.value === '/dev/null') return;
   analysis.writes.push(target.value || destination?.text || '?');
+  analysis.writeTargets.push(
+    target.value ? target : { value: destination?.text ?? '?', literal: false },
+  );
 }

@@ -5,6 +5,7 @@
  */
 import type { CommandAnalysis } from './command-analysis.js';
 import { EXECUTION_VARIABLES, OPAQUE_RUNNERS, RUNNERS, SHELLS } from './command-runners.js';
+import { GIT_CONFIG_CHANGING, gitGlobals } from './git-global-options.js';
 import { hasOption, parseOptions } from './parse-options.js';
 import { literalProgramName, PLAIN_IDENTIFIER, type ShellWord } from './shell-words.js';
 
@@ -79,7 +80,10 @@ export function invoke(words: ShellWord[], text: string, context: InvocationCont
         if (verdict.recordRunner) record();
         if (verdict.detaches) analysis.notReadOnly.push(verdict.detaches);
         if (verdict.unclear) unclear(verdict.unclear);
-        if (verdict.writes) analysis.writes.push(...verdict.writes);
+        for (const file of verdict.writes ?? []) {
+          analysis.writes.push(file.value);
+          analysis.writeTargets.push(file);
+        }
         const given = args.slice(0, verdict.commandAt).filter((w) => /^\w+=/.test(w.value));
         for (const assignment of given) {
           const variable = assignment.value.split('=')[0]!;
@@ -132,6 +136,9 @@ export function invoke(words: ShellWord[], text: string, context: InvocationCont
       break;
     case 'find':
       findExec(args, text, context);
+      break;
+    case 'git':
+      gitOptions(args, context);
       break;
     default:
       checkNameArguments(name, args, context);
@@ -309,5 +316,31 @@ function checkNameArguments(name: string, args: ShellWord[], context: Invocation
       return;
     default:
       return;
+  }
+}
+
+/** git's own options that change its configuration or the programs it runs. */
+function gitOptions(args: ShellWord[], context: InvocationContext) {
+  const globals = gitGlobals(args);
+  if (globals.problem && args[globals.subcommandAt]?.literal === false)
+    context.analysis.unclear.push(`git: ${globals.problem}`);
+  for (const option of globals.options) {
+    const why = GIT_CONFIG_CHANGING[option.name];
+    if (why) context.analysis.unclear.push(`git ${option.name} ${why}`);
+  }
+  // `git diff --output=FILE` writes its output there (format-patch -o: a folder of files).
+  const rest = args.slice(globals.subcommandAt + 1);
+  const formatPatch = args[globals.subcommandAt]?.value === 'format-patch';
+  for (const [i, word] of rest.entries()) {
+    if (word.value === '--') break;
+    const attached = /^--(output|output-directory)=(.*)$/s.exec(word.value);
+    const file: ShellWord | undefined = attached
+      ? { value: attached[2]!, literal: word.literal }
+      : word.value === '--output' || (formatPatch && /^(-o|--output-directory)$/.test(word.value))
+        ? rest[i + 1]
+        : undefined;
+    if (!file) continue;
+    context.analysis.writes.push(file.value);
+    context.analysis.writeTargets.push(file);
   }
 }

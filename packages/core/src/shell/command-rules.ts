@@ -9,6 +9,7 @@
 import { parse } from 'shell-quote';
 import type { ShellCommand } from './command-analysis.js';
 import { programName } from './command-analysis.js';
+import { gitRuleView } from './git-global-options.js';
 
 export const SHELL_TOOL_NAME = 'run_shell_command';
 
@@ -91,8 +92,34 @@ export function ruleMatches(
   command: ShellCommand,
   kind: 'allow' | 'deny' = 'allow',
 ): boolean {
-  const words = [command.name, ...command.args];
-  const literal = [true, ...command.literal];
+  if (wordsMatch(rule, command.name, command.args, command.literal, command.appendsArgs, kind))
+    return true;
+  // `git -C . -c k=v push` runs `git push`: its own options are left out for the rules.
+  if (command.name !== 'git') return false;
+  const view = gitRuleView(
+    command.args.map((value, i) => ({ value, literal: command.literal[i] ?? false })),
+  );
+  if (!view) return false;
+  return wordsMatch(
+    rule,
+    command.name,
+    view.map((word) => word.value),
+    view.map((word) => word.literal),
+    command.appendsArgs,
+    kind,
+  );
+}
+
+function wordsMatch(
+  rule: ShellRule,
+  name: string,
+  args: readonly string[],
+  argsLiteral: readonly boolean[],
+  appendsArgs: boolean,
+  kind: 'allow' | 'deny',
+): boolean {
+  const words = [name, ...args];
+  const literal = [true, ...argsLiteral];
   const from = (ruleIndex: number, wordIndex: number): boolean => {
     if (ruleIndex === rule.words.length) {
       if (!rule.exact || wordIndex === words.length) return true;
@@ -104,7 +131,7 @@ export function ruleMatches(
         if (from(ruleIndex + 1, next)) return true;
       return false;
     }
-    if (wordIndex >= words.length) return kind === 'deny' && command.appendsArgs;
+    if (wordIndex >= words.length) return kind === 'deny' && appendsArgs;
     // One unknown word may become several, so the rest cannot be compared either.
     if (literal[wordIndex] === false) return kind === 'deny';
     return starMatches(pattern, words[wordIndex]!) && from(ruleIndex + 1, wordIndex + 1);

@@ -18,7 +18,7 @@ export type RunnerVerdict =
       /** The runner itself must pass the rules too (sudo, doas). */
       recordRunner?: boolean;
       /** Files the runner itself writes (`time -o`). */
-      writes?: string[];
+      writes?: ShellWord[];
       /** Why the command it runs may outlive the call (`setsid` forks unless told to wait). */
       detaches?: string;
       /** Why the command it runs cannot be judged where it stands (`env -C` moves it). */
@@ -32,9 +32,10 @@ export type RunnerVerdict =
 
 export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish']);
 
-/** Variables that change which program runs or make a program run another one. */
-export const EXECUTION_VARIABLES =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|CDPATH|GLOBIGNORE|EXECIGNORE|HOME|GIT_\w+|PAGER|MANPAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TAR_OPTIONS|\w+_COMMAND|\w+_CMD|\w+_PROGRAM)$/;
+/** Variables that change which program runs: the documented table in execution-variables.ts. */
+export { EXECUTION_VARIABLES } from './execution-variables.js';
+
+/^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|BASH_CMDS|BASH_ALIASES|CDPATH|GLOBIGNORE|EXECIGNORE|HOME|GIT_\w+|PAGER|MANPAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TAR_OPTIONS|\w+_COMMAND|\w+_CMD|\w+_PROGRAM)$/;
 
 type Runner = (args: readonly ShellWord[]) => RunnerVerdict;
 
@@ -248,7 +249,7 @@ export const RUNNERS: Record<string, Runner> = {
     if (!parsed.ok) return { kind: 'unclear', why: `time: ${parsed.problem}` };
     const writes = parsed.options
       .filter((o) => o.name === '-o' || o.name === '--output')
-      .map((o) => o.value ?? '?');
+      .map((o) => ({ value: o.value ?? '?', literal: !!o.valueLiteral }));
     return parsed.stoppedAt < args.length
       ? { kind: 'runs', commandAt: parsed.stoppedAt, writes }
       : { kind: 'none' };

@@ -4,11 +4,11 @@
  * every file it reads lies inside the workspace roots and outside /proc, /sys and /dev
  * (except /dev/null). Each refusal is a sentence the person can read.
  */
-import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { resolveLikeKernel } from '../workspace/workspace-context.js';
 import type { ShellCommand } from './command-analysis.js';
 import { gitConfigProblem, gitProblem } from './git-read-only.js';
+import { expandWord } from './glob-expansion.js';
 import { hasOption, parseOptions } from './parse-options.js';
 import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import type { ShellWord } from './shell-words.js';
@@ -21,12 +21,20 @@ export interface ReadOnlyContext {
   homeDir: string;
   /** The Read deny rule (permissions/) that covers a file, so reading it is not read-only. */
   readDenied?(absolutePath: string): string | undefined;
+  /** Collects what the check found a Read deny rule to cover (shell-permissions.ts refuses it). */
+  deniedReads?: string[];
+  /**
+   * The Edit rule that decides writing a file (absolute path), if any speaks: output
+   * redirections are judged by it (write-targets.ts).
+   */
+  writeRule?(absolutePath: string): { kind: 'allow' | 'ask' | 'deny'; rule: string } | undefined;
+  /** Some Edit deny rule exists: a file written that is only known at run time is refused. */
+  editDenyRules?: boolean;
   /** Why the repository's git config is unsafe for read-only git; defaults to reading it. */
   gitConfigProblem?(dir: string): string | null;
 }
 
 const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
-const GLOB = /[*?[]/;
 
 /** Why `command` is not proven read-only, or null when it is. */
 export function readOnlyProblem(command: ShellCommand, context: ReadOnlyContext): string | null {
@@ -102,10 +110,20 @@ function textCommandProblem(name: string, words: ShellWord[]): string | null {
 /** Why reading `word` (a file argument) is not proven harmless, or null. */
 export function pathProblem(word: ShellWord, context: ReadOnlyContext): string | null {
   if (word.value === '-' && word.literal) return null; // standard input
+  if (!word.literal && !/[$`]/.test(word.value) && /[*?[{]/.test(word.value)) {
+    // Judge every name bash would make of it, as it would make them now.
+    const expanded = expandWord(word.value, context.cwd, (value) => expandTilde(value, context));
+    if ('problem' in expanded) return expanded.problem;
+    for (const value of expanded.words) {
+      const absolute = path.isAbsolute(value) ? value : `${context.cwd}/${value}`;
+      const problem = fileProblem(value, absolute, context);
+      if (problem) return word.value === value ? problem : `${problem} (from ${word.value})`;
+    }
+    return null;
+  }
   const given = givenPath(word, context);
   if (typeof given !== 'string') return given.problem;
   const value = word.literal ? word.value : (expandTilde(word.value, context) ?? word.value);
-  if (!word.literal && GLOB.test(value)) return globProblem(value, given, context);
   return fileProblem(value, given, context);
 }
 
@@ -133,7 +151,7 @@ export function givenPath(word: ShellWord, context: ReadOnlyContext): string | {
  * previous folder), `~name` (another user's home) and `~N` (the folder stack) are not,
  * and give null. A word without a leading tilde is returned as it is.
  */
-function expandTilde(value: string, context: ReadOnlyContext): string | null {
+export function expandTilde(value: string, context: ReadOnlyContext): string | null {
   const prefix = /^~([^/]*)/.exec(value);
   if (!prefix) return value;
   const rest = value.slice(prefix[0].length);
@@ -147,7 +165,11 @@ function kernelPath(absolute: string): string {
   return resolveLikeKernel(absolute) ?? path.resolve(absolute);
 }
 
-function fileProblem(shown: string, absolute: string, context: ReadOnlyContext): string | null {
+export function fileProblem(
+  shown: string,
+  absolute: string,
+  context: ReadOnlyContext,
+): string | null {
   const real = kernelPath(absolute);
   if (real === '/dev/null') return null;
   for (const candidate of new Set([path.resolve(absolute), real])) {
@@ -157,31 +179,10 @@ function fileProblem(shown: string, absolute: string, context: ReadOnlyContext):
   // The resolved path: a `canRead` that compares text would take `/ws/../x` for inside.
   if (!context.canRead(real)) return `${shown} is outside the workspace`;
   const rule = context.readDenied?.(path.resolve(absolute)) ?? context.readDenied?.(real);
-  if (rule) return `${shown} is covered by the deny rule ${rule}`;
-  return null;
-}
-
-/** A pattern in the last component only, in a folder inside the workspace, matching no link out. */
-function globProblem(shown: string, absolute: string, context: ReadOnlyContext): string | null {
-  const folder = path.dirname(absolute);
-  if (GLOB.test(folder) || absolute.split('/').includes('..'))
-    return `the pattern ${shown} spans folders, which toolhost does not check`;
-  const problem = fileProblem(shown, folder, context);
-  if (problem) return problem;
-  let entries: string[];
-  try {
-    entries = readdirSync(folder);
-  } catch {
-    return null; // no folder, no matches: the command reads nothing
-  }
-  for (const entry of entries) {
-    const full = path.join(folder, entry);
-    try {
-      if (lstatSync(full).isSymbolicLink() && fileProblem(full, full, context))
-        return `${full} (matched by ${shown}) leads outside the workspace`;
-    } catch {
-      // vanished meanwhile: nothing to read
-    }
+  if (rule) {
+    const problem = `${shown} is covered by the deny rule ${rule}`;
+    context.deniedReads?.push(problem);
+    return problem;
   }
   return null;
 }

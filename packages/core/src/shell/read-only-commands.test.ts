@@ -51,7 +51,7 @@ const CASES: [string, RegExp | null][] = [
   ['cat /dev/null', null],
   ['cat ../outside', /outside the workspace/],
   ['cat links/out', /outside the workspace/],
-  ['cat links/*', /leads outside the workspace/],
+  ['cat links/*', /links\/out is outside the workspace \(from links\/\*\)/],
   ['cat linkdir/../secret.txt', /outside the workspace/],
   // Beside where linkdir leads, then back into the workspace: the kernel's way, inside.
   ['cat ./linkdir/../../ws/names.txt', null],
@@ -66,7 +66,8 @@ const CASES: [string, RegExp | null][] = [
   ['cat ~+/../names.txt', /outside the workspace/],
   ['cat src/*', null],
   ['cat */a.ts', /only known when the command runs|spans folders/],
-  ['cat src/*/a.ts', /spans folders/],
+  // Every name the pattern gives is judged, whatever folder it is in.
+  ['cat src/*/a.ts', null],
   ['cat $HOME/.bashrc', /only known/],
   ['cat < names.txt', null],
   ['cat < /etc/passwd', /outside the workspace/],

@@ -1,16 +1,23 @@
 /**
  * Decides whether a shell line may run. Refused, in every approval mode: a command that a
  * deny rule matches (or might match, when a word it checks is only known at run time),
- * and, while any deny rule exists, a line with a part that cannot be checked. Run without
- * asking: every command allowed by a rule or an "always" answer, or every command proven
- * read-only (read-only-check.ts) with nothing written; the latter runs in the unasked
- * sandbox profile, and run_shell_command asks for it where that profile cannot run.
- * Everything else asks, with reasons the person can read.
+ * and, while any deny rule exists, a line with a part that cannot be checked; a line that
+ * names a file a Read deny rule covers (covered-reads.ts) or writes one an Edit deny rule
+ * covers (write-targets.ts). Run without asking: every command allowed by a rule or an
+ * "always" answer, writing only where Edit allow rules let it, with nothing an allow rule
+ * does not cover (allowed-command-checks.ts); or every command proven read-only
+ * (read-only-check.ts) with nothing written; the latter runs in the unasked sandbox
+ * profile, and run_shell_command asks for it where that profile cannot run. Everything
+ * else asks, with reasons the person can read.
  */
+import { allowedCommandProblem } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
+import { readsOfCovered } from './covered-reads.js';
+import { gitAliasViews } from './git-aliases.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { isSystemProgram } from './system-programs.js';
+import { judgeWrites } from './write-targets.js';
 
 export type ShellDecision =
   | { kind: 'deny'; message: string }
@@ -37,7 +44,13 @@ export interface ShellPolicy {
 }
 
 export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): ShellDecision {
-  for (const command of analysis.commands) {
+  // `git p` with `[alias] p = push` pushes: deny and ask rules see the expansion too.
+  const aliases =
+    policy.denyRules.length > 0 || (policy.askRules?.length ?? 0) > 0
+      ? gitAliasViews(analysis.commands, policy.readOnly.cwd, policy.readOnly.homeDir)
+      : { views: [], unclear: [] };
+  const ruled = [...analysis.commands, ...aliases.views];
+  for (const command of ruled) {
     const rule = findMatchingRule(policy.denyRules, command, 'deny');
     if (rule) {
       const how = command.via ? ` (run by ${command.via})` : '';
@@ -65,6 +78,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
   };
   const unclear = [
     ...analysis.unclear,
+    ...aliases.unclear,
     ...analysis.commands
       .filter((command) => key(command) !== command.name && !allowed(command))
       .map((command) => `${command.program} runs a program by its path, not a known command`),
@@ -75,21 +89,46 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       message: `This command cannot be checked against the deny rules (${policy.denyRules.map((r) => `${r.entry} in ${r.source ?? 'tools.exclude'}`).join(', ')}): ${unclear.join('; ')}. While deny rules are set, commands that cannot be checked are refused in every approval mode. Write it as plain commands with literal names, or ask the person.`,
     };
   }
-  const asked = askedBy(analysis, policy, unclear);
+  // Files a Read deny rule covers that a command would read are refused, in every mode.
+  const reads = readsOfCovered(analysis, policy.readOnly);
+  if (reads.denied.length > 0)
+    return {
+      kind: 'deny',
+      message: `The command names files a Read deny rule covers: ${[...new Set(reads.denied)].join('; ')}. Do not try to reach them another way; ask the person if it is needed.`,
+    };
+  // Output written to files is judged by the Edit rules, whatever allows the command.
+  const writes = judgeWrites(analysis.writeTargets, policy.readOnly);
+  if (writes.denied)
+    return {
+      kind: 'deny',
+      message: `The command is refused: ${writes.denied}. Do not try to write it another way; ask the person if it is needed.`,
+    };
+  const asked = askedBy(ruled, policy, unclear, writes.askRules);
   if (asked) return asked;
-  if (policy.allowAll) return { kind: 'allow', reason: 'rules' };
+  // What git prints of the repository, against the Read deny rules, whatever allows it.
+  const contentReasons = reads.could;
+  if (policy.allowAll && contentReasons.length === 0) return { kind: 'allow', reason: 'rules' };
   const reasons: string[] = [...new Set(unclear)];
   if (analysis.substitutions.length > 0) {
     reasons.push(`it runs commands inside substitutions: ${analysis.substitutions.join(', ')}`);
   }
-  const notAllowed = analysis.commands.filter((command) => !allowed(command));
+  reasons.push(...contentReasons);
+  const stillAsks = new Map<ShellCommand, string>();
+  for (const command of analysis.commands) {
+    if (!policy.allowAll && !allowed(command)) continue;
+    const problem = allowedCommandProblem(command, policy.readOnly);
+    if (problem) stillAsks.set(command, problem);
+  }
+  reasons.push(...stillAsks.values());
+  const notAllowed = analysis.commands.filter(
+    (command) => !policy.allowAll && (!allowed(command) || stillAsks.has(command)),
+  );
   const byRules = analysis.commands.length > 0 && notAllowed.length === 0;
-  if (reasons.length === 0 && analysis.notReadOnly.length === 0 && byRules)
-    return { kind: 'allow', reason: 'rules' };
+  if (reasons.length === 0 && analysis.notReadOnly.length === 0 && writes.asks.length === 0) {
+    if (byRules || policy.allowAll) return { kind: 'allow', reason: 'rules' };
+  }
 
-  const readOnlyReasons: string[] = [...analysis.notReadOnly];
-  if (analysis.writes.length > 0)
-    readOnlyReasons.push(`it writes to ${analysis.writes.join(', ')}`);
+  const readOnlyReasons: string[] = [...analysis.notReadOnly, ...writes.asks];
   for (const read of analysis.reads) {
     const problem = pathProblem(read, policy.readOnly);
     if (problem) readOnlyReasons.push(`it reads ${problem}`);
@@ -99,7 +138,8 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
     if (problem) readOnlyReasons.push(problem);
   }
   if (reasons.length === 0 && readOnlyReasons.length === 0) {
-    return { kind: 'allow', reason: 'read_only' };
+    // Files written only where Edit allow rules let them be: the sandbox must let it write.
+    return { kind: 'allow', reason: writes.allowed.length > 0 ? 'rules' : 'read_only' };
   }
   reasons.push(...readOnlyReasons);
   const rootCommands = [...new Set(notAllowed.map(key))];
@@ -111,16 +151,17 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
  * might match), or, while any exists, a line with a part that cannot be checked.
  */
 function askedBy(
-  analysis: CommandAnalysis,
+  commands: readonly ShellCommand[],
   policy: ShellPolicy,
   unclear: string[],
+  editAskRules: string[],
 ): ShellDecision | undefined {
   const askRules = policy.askRules ?? [];
-  if (askRules.length === 0) return undefined;
-  const reasons: string[] = [];
-  const rules = new Set<string>();
+  const reasons: string[] = editAskRules.map((rule) => `the rule ${rule} asks before this write`);
+  const rules = new Set<string>(editAskRules);
+  if (askRules.length === 0 && rules.size === 0) return undefined;
   const roots = new Set<string>();
-  for (const command of analysis.commands) {
+  for (const command of commands) {
     const rule = findMatchingRule(askRules, command, 'deny');
     if (!rule) continue;
     rules.add(rule.entry);
@@ -129,7 +170,7 @@ function askedBy(
       `the rule ${rule.entry} in ${rule.source ?? 'permissions.ask'} asks before "${command.text}"`,
     );
   }
-  if (unclear.length > 0) {
+  if (unclear.length > 0 && askRules.length > 0) {
     for (const rule of askRules) rules.add(rule.entry);
     reasons.push(`it cannot be checked against the ask rules: ${unclear.join('; ')}`);
   }

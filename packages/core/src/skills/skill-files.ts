@@ -2,7 +2,8 @@
  * Skills: folders holding a SKILL.md (YAML front matter with `name`, `description` and
  * optional `allowed-tools`, then instructions in Markdown) and any files the instructions
  * name, in the project's `.toolhost/skills`, `.qwen/skills` and `.claude/skills` and the
- * same folders of the home folder (the project's win, then in that order). This folder owns
+ * same folders of the home folder, then the enabled extensions' `skills/` (the project's
+ * win, then in that order). This folder owns
  * finding them and loading one when the model asks (skill-tool.ts); it reads text only: a
  * skill never changes what needs approval (its `allowed-tools` is shown, never granted), and
  * a project's skill is read only where it really lies inside the project. A skill that
@@ -23,7 +24,7 @@ export interface SkillDefinition {
   /** The skill's folder (its real path) and its SKILL.md. */
   folder: string;
   file: string;
-  source: 'project' | 'user';
+  source: 'project' | 'user' | 'extension';
 }
 
 export interface LoadedSkills {
@@ -37,10 +38,13 @@ export const SKILL_FILE = 'SKILL.md';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const MAX_DESCRIPTION = 1024;
 
-/** Where skills are looked for: the project's folders first, then the user's. */
+/**
+ * Where skills are looked for: the project's folders first, then the user's, then the
+ * enabled extensions' (`root`: the extension's real folder, which its skills must not leave).
+ */
 export function skillFolders(
   config: Config,
-): { folder: string; source: SkillDefinition['source'] }[] {
+): { folder: string; source: SkillDefinition['source']; root?: string }[] {
   const home = path.dirname(config.userDir);
   return [
     ...SKILL_FOLDERS.map((folder) => ({
@@ -51,6 +55,13 @@ export function skillFolders(
       folder: path.join(home, folder),
       source: 'user' as const,
     })),
+    ...config.extensions.flatMap((extension) =>
+      extension.contributions.skillFolders.map((folder) => ({
+        folder,
+        source: 'extension' as const,
+        root: extension.root,
+      })),
+    ),
   ];
 }
 
@@ -58,7 +69,7 @@ export function loadSkills(config: Config): LoadedSkills {
   const loaded: LoadedSkills = { skills: [], warnings: [], shadowed: [] };
   const byName = new Map<string, SkillDefinition>();
   const projectRoot = resolveLikeKernel(config.targetDir) ?? config.targetDir;
-  for (const { folder, source } of skillFolders(config)) {
+  for (const { folder, source, root } of skillFolders(config)) {
     let entries: string[];
     try {
       entries = readdirSync(folder).sort();
@@ -68,10 +79,12 @@ export function loadSkills(config: Config): LoadedSkills {
     for (const entry of entries) {
       const file = path.join(folder, entry, SKILL_FILE);
       if (!existsSync(file)) continue; // not a skill's folder
-      const outside = source === 'project' ? leadsOutside(projectRoot, file) : undefined;
+      const confinedTo = source === 'project' ? projectRoot : root;
+      const outside = confinedTo ? leadsOutside(confinedTo, file) : undefined;
       if (outside) {
+        const whose = source === 'project' ? 'project' : 'extension';
         loaded.warnings.push(
-          `${file}: leads outside the project (to ${outside}); a project's skills are read only inside it. The skill was skipped.`,
+          `${file}: leads outside the ${whose} (to ${outside}); a ${whose}'s skills are read only inside it. The skill was skipped.`,
         );
         continue;
       }

@@ -67,7 +67,7 @@ export class SkillTool extends BaseTool<SkillParams> {
     this.config.workspace.addReadOnlyDirectory(skill.folder);
     const files = listFiles(skill.folder);
     const lines = [
-      `Skill "${skill.name}" (${skill.source === 'project' ? "the project's" : "the person's"}), folder ${skill.folder}`,
+      `Skill "${skill.name}" (${skill.source === 'project' ? "the project's" : skill.source === 'extension' ? "an extension's" : "the person's"}), folder ${skill.folder}`,
       files.length > 0
         ? `Its files (read them with read_file, run its scripts, by absolute path):\n${files.map((name) => `- ${path.join(skill.folder, name)}`).join('\n')}`
         : 'It has no other files.',

@@ -312,3 +312,44 @@ describe('run_shell_command: through the scheduler', () => {
     expect(readFileSync(done.response.outputFile!, 'utf8')).toContain('\n54321\n');
   });
 });
+
+describe('run_shell_command: deny rules no sandbox can hold', () => {
+  const settings: Settings = {
+    tools: { shell: { sandbox: 'off' } },
+    permissions: { deny: ['Read(./secrets/**)'] },
+  };
+
+  it('asks in every mode, and runs only once the person said yes', async () => {
+    ws.write('secrets/x.txt', 'SHELL-SECRET');
+    // A script the command analysis cannot see into.
+    ws.write('peek.sh', 'cat secrets/x.txt; touch canary\n');
+    const config = withSettings(settings);
+    config.setApprovalMode('yolo');
+    const command = 'sh peek.sh';
+    // Run without the question: refused, nothing done.
+    const unasked = await run({ command });
+    expect(unasked.error?.type).toBe(ToolErrorType.EXECUTION_DENIED);
+    expect(text(unasked)).toContain('no sandbox hides or protects what your deny rules');
+    expect(existsSync(`${ws.root}/canary`)).toBe(false);
+    const details = await tool.shouldConfirmExecute({ command, is_background: false });
+    if (details === false || details.type !== 'exec') throw new Error('expected a question');
+    expect(details.askedByRules).toEqual(['Read(./secrets/**)']);
+    await details.onConfirm(ToolConfirmationOutcome.ProceedOnce);
+    const ran = await run({ command });
+    expect(text(ran)).toContain('SHELL-SECRET');
+    // The yes was for that one run.
+    expect((await run({ command })).error?.type).toBe(ToolErrorType.EXECUTION_DENIED);
+  });
+
+  it('leaves commands alone while the rules cover nothing that exists', async () => {
+    withSettings(settings).setApprovalMode('yolo');
+    // A question yolo answers by itself, not one an ask rule forces.
+    const details = await tool.shouldConfirmExecute({
+      command: 'touch made',
+      is_background: false,
+    });
+    expect(details && details.type === 'exec' && details.askedByRules).toBeFalsy();
+    expect((await run({ command: 'touch made' })).error).toBeUndefined();
+    expect(existsSync(`${ws.root}/made`)).toBe(true);
+  });
+});

@@ -12,11 +12,11 @@ import { shellPolicyRules } from '../permissions/decision.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
-import type { CommandSandbox } from '../shell/sandbox/sandbox.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
-import { runShellCommand, type ShellRunResult, shellProgram } from '../shell/shell-execution.js';
+import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
-import { formatBytes } from '../utils/file-content.js';
+import { shellReport } from './shell-report.js';
+import { editRules, loadShellRuntime, type ShellRuntime } from './shell-runtime.js';
 import {
   BaseTool,
   errorResult,
@@ -56,6 +56,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   static readonly Name = SHELL_TOOL_NAME;
   /** The sandbox and the read-only analysis, loaded on the first call (see runtime). */
   private loaded: Promise<ShellRuntime> | undefined;
+  /** Commands the person said yes to although the kernel cannot hold a deny rule for them. */
+  private readonly gapConfirmed = new Set<string>();
 
   constructor(private readonly config: Config) {
     super(
@@ -151,15 +153,22 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     // Leaving the sandbox is its own permission, asked even for allowed commands.
     const leaves = Boolean(params.outside_sandbox) && runtime.sandbox.confines();
     const uncontained = this.uncontained(runtime, decision, leaves);
-    if (decision.kind !== 'ask' && !leaves && !uncontained) return false;
+    const { gap } = this.ruleGap(runtime, params, decision);
+    if (decision.kind !== 'ask' && !leaves && !uncontained && !gap) return false;
     const roots =
       decision.kind === 'ask'
         ? decision.rootCommands
-        : uncontained
+        : uncontained || gap
           ? [...new Set(analysis.commands.map((command) => command.name))]
           : [];
     const reasons = decision.kind === 'ask' ? [...decision.reasons] : [];
     if (uncontained) reasons.push(uncontained);
+    if (gap) reasons.push(gap.reason);
+    // Deny rules the kernel cannot hold ask in every approval mode, as ask rules do.
+    const askedByRules = [
+      ...(decision.kind === 'ask' ? (decision.askedByRules ?? []) : []),
+      ...(gap?.rules ?? []),
+    ];
     if (leaves)
       reasons.unshift(
         'outside the OS sandbox: it could change any file you can and read your credentials',
@@ -173,10 +182,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       // "Always" allows these command names for the session, not the whole tool.
       rememberAlways: 'tool-handles',
       ...(leaves ? { personOnly: true } : {}),
-      ...(decision.kind === 'ask' && decision.askedByRules
-        ? { askedByRules: decision.askedByRules }
-        : {}),
+      ...(askedByRules.length > 0 ? { askedByRules } : {}),
       onConfirm: (outcome) => {
+        if (gap && outcome !== ToolConfirmationOutcome.Cancel)
+          this.gapConfirmed.add(params.command);
         // "Always" never extends to running outside the sandbox.
         if (outcome === ToolConfirmationOutcome.ProceedAlways && !leaves) {
           for (const root of roots) this.config.sessionAllowedShellCommands.add(root);
@@ -190,6 +199,17 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const blanketYes =
       this.config.getApprovalMode() === 'yolo' || isAllowedWithoutAsking(this.config, this);
     return runtime.profileFor(decision, blanketYes);
+  }
+
+  /**
+   * Why the person's Read and Edit deny rules cannot be held for this command by the kernel
+   * (rule-paths/rule-gap.ts), found at its start; null when they can.
+   */
+  private ruleGap(runtime: ShellRuntime, params: ShellToolParams, decision: ShellDecision) {
+    const profile = this.profile(runtime, decision);
+    const kernel = runtime.sandbox.mountsRulePaths(params.outside_sandbox, profile);
+    const covered = runtime.coveredPaths(this.config);
+    return { covered, gap: runtime.ruleGap(covered, kernel, decision, this.config.workspace) };
   }
 
   /**
@@ -231,12 +251,20 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     // A line run as read-only gets git config that stops the repository's from running programs.
     if (decision.kind === 'allow' && decision.reason === 'read_only')
       Object.assign(env, runtime.readOnlyGitEnvironment(env));
+    // What the deny rules cover, found now: a link planted since the question leads nowhere.
+    const { covered, gap } = this.ruleGap(runtime, params, decision);
+    if (gap && !this.gapConfirmed.delete(params.command))
+      return errorResult(
+        ToolErrorType.EXECUTION_DENIED,
+        `This command was not run: ${gap.reason}. The person must be asked first; call it again so they can be.`,
+      );
     const launch = runtime.sandbox.plan(
       shellProgram(),
       cwd,
       params.outside_sandbox,
       params.is_background === true && this.config.backgroundProcesses.keepAfterExit,
       this.profile(runtime, decision),
+      covered,
     );
     if (launch.kind === 'refused')
       return errorResult(ToolErrorType.EXECUTION_DENIED, launch.message);
@@ -286,7 +314,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
-    const report = this.report(params.command, cwd, timeoutMs, result);
+    const report = shellReport(params.command, cwd, timeoutMs, result);
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
       launch.kind === 'sandboxed'
@@ -296,6 +324,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             launch.network,
             runtime.sandbox.setting,
             launch.profile,
+            covered.paths.length > 0,
           )
         : null;
     const note = hint ?? notice;
@@ -333,64 +362,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
         cwd,
         canRead: (file) => workspace.check(file, 'read').ok,
         readDenied: deniedFileTest(this.config, 'read_file') ?? undefined,
+        ...editRules(this.config),
         homeDir: this.config.homeDir,
       },
     });
     return { analysis, decision };
   }
-
-  private report(
-    command: string,
-    cwd: string,
-    timeoutMs: number,
-    result: ShellRunResult,
-  ): ToolResult {
-    const lines = [`Command: ${command}`, `Directory: ${cwd}`];
-    let output = result.output.replace(/\s+$/, '');
-    if (result.binaryBytes !== undefined) {
-      output += `${output ? '\n' : ''}[binary output: ${formatBytes(result.binaryBytes)} not shown]`;
-    }
-    lines.push(`Output:${output ? `\n${output}` : ' (none)'}`);
-    let ending: string;
-    if (result.timedOut)
-      ending = `Ended: timed out after ${timeoutMs / 1000} s; the whole process tree was stopped. Raise timeout or use is_background for long-running commands.`;
-    else if (result.aborted)
-      ending = 'Ended: cancelled by the person; the whole process tree was stopped.';
-    else if (result.signal) ending = `Ended by signal ${result.signal}`;
-    else ending = `Exit code: ${result.exitCode}`;
-    lines.push(ending);
-    if (result.leftBehind.length > 0) {
-      lines.push(
-        `Background PIDs still running: ${result.leftBehind.join(', ')} (ended when the session ends)`,
-      );
-    }
-    const text = lines.join('\n');
-    const status = result.timedOut
-      ? 'timed out'
-      : result.aborted
-        ? 'cancelled'
-        : result.signal
-          ? `signal ${result.signal}`
-          : `exit ${result.exitCode}`;
-    return { llmContent: text, returnDisplay: `${output || '(no output)'}\n[${status}]` };
-  }
-}
-
-type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & { sandbox: CommandSandbox };
-
-async function loadShellRuntime() {
-  const [sandbox, profiles, permissions, git] = await Promise.all([
-    import('../shell/sandbox/sandbox.js'),
-    import('../shell/sandbox/profiles/profiles.js'),
-    import('../shell/shell-permissions.js'),
-    import('../shell/git-read-only.js'),
-  ]);
-  return {
-    CommandSandbox: sandbox.CommandSandbox,
-    homeFolders: sandbox.homeFolders,
-    sandboxFailureHint: sandbox.sandboxFailureHint,
-    profileFor: profiles.profileFor,
-    decideShell: permissions.decideShell,
-    readOnlyGitEnvironment: git.readOnlyGitEnvironment,
-  };
 }

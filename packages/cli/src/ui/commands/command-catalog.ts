@@ -17,6 +17,7 @@ import {
 import { copyCommand } from './builtin/copy-command.js';
 import { diffCommand } from './builtin/diff-command.js';
 import { exportCommand } from './builtin/export-command.js';
+import { extensionsCommand } from './builtin/extensions-command.js';
 import { helpCommand } from './builtin/help-command.js';
 import { hooksCommand } from './builtin/hooks-command.js';
 import { initCommand } from './builtin/init-command.js';
@@ -48,6 +49,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   mcpCommand,
   hooksCommand,
   skillsCommand,
+  extensionsCommand,
   memoryCommand,
   approvalModeCommand,
   agentsCommand,

@@ -10,7 +10,7 @@ import type { ToolRegistry } from '@toolhost/core/tools';
 import type { PickerItem } from '../session-store.js';
 import type { ThemeName } from '../theme.js';
 
-export type CommandSource = 'built-in' | 'project' | 'user' | 'mcp';
+export type CommandSource = 'built-in' | 'project' | 'user' | 'extension' | 'mcp';
 
 export type MessageKind = 'info' | 'warning' | 'error';
 

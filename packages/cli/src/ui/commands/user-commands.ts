@@ -1,6 +1,8 @@
 /**
  * Commands people write themselves, in `.toolhost/commands/`, `.qwen/commands/`,
- * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder. The
+ * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder, and the
+ * enabled extensions' `commands/` folders (an extension's command whose name is taken is
+ * renamed `<extension>.<name>`, as Gemini CLI does). The
  * file's path names the command (`git/commit.md` is `/git:commit`). A Markdown file's
  * optional YAML front matter gives `description` and `argument-hint` and its body is the
  * prompt; a TOML file (Gemini CLI's and Qwen Code's format) gives `prompt` and an optional
@@ -30,12 +32,17 @@ export interface LoadedUserCommands {
 
 export interface CommandFolder {
   dir: string;
-  source: Extract<CommandSource, 'project' | 'user'>;
-  /** For a project's folder: the project's real root, which its files must not lead out of. */
+  source: Extract<CommandSource, 'project' | 'user' | 'extension'>;
+  /** For a project's or an extension's folder: its real root, which its files must not lead out of. */
   root?: string;
+  /** For an extension's folder: the extension's name (a command it loses is renamed `<name>.<command>`). */
+  extension?: string;
 }
 
-/** Project folders first, then the person's: the first command of a name wins. */
+/**
+ * Project folders first, then the person's, then the enabled extensions' (by name): the
+ * first command of a name wins.
+ */
 export function userCommandFolders(config: Config): CommandFolder[] {
   const home = path.dirname(config.userDir);
   const project = FOLDERS.map((folder) => ({
@@ -43,11 +50,20 @@ export function userCommandFolders(config: Config): CommandFolder[] {
     source: 'project' as const,
     root: config.targetDir,
   }));
+  const extensions = config.extensions.flatMap((extension) =>
+    extension.contributions.commandFolders.map((dir) => ({
+      dir,
+      source: 'extension' as const,
+      root: extension.root,
+      extension: extension.name,
+    })),
+  );
   // A project in the home folder itself would list the same folders twice.
-  if (path.resolve(home) === path.resolve(config.targetDir)) return project;
+  if (path.resolve(home) === path.resolve(config.targetDir)) return [...project, ...extensions];
   return [
     ...project,
     ...FOLDERS.map((folder) => ({ dir: path.join(home, folder), source: 'user' as const })),
+    ...extensions,
   ];
 }
 
@@ -68,8 +84,22 @@ export function loadUserCommands(
         );
         continue;
       }
-      const name = segments.join(':');
-      const key = name.toLowerCase();
+      let name = segments.join(':');
+      let key = name.toLowerCase();
+      if (folder.extension && (reservedNames.has(key) || byName.has(key))) {
+        // Gemini CLI's rule: an extension's command that another holds is renamed after it.
+        const builtIn = reservedNames.has(key);
+        const holder = builtIn ? 'a built-in command' : `defined by ${byName.get(key)!.file}`;
+        const why = builtIn
+          ? 'built-in commands come first'
+          : "the project's and your own commands come first, then extensions by name";
+        const renamed = `${folder.extension}.${name}`;
+        warnings.push(
+          `${file}: /${name} of extension "${folder.extension}" is also ${holder}, which wins (${why}); the extension's command is /${renamed}.`,
+        );
+        name = renamed;
+        key = name.toLowerCase();
+      }
       if (reservedNames.has(key)) {
         warnings.push(`${file}: /${name} is a built-in command, so this file is not used.`);
         continue;
@@ -83,8 +113,9 @@ export function loadUserCommands(
       if (byName.has(key)) continue;
       const outside = folder.root ? leadsOutside(folder.root, file) : undefined;
       if (outside) {
+        const whose = folder.extension ? 'extension' : 'project';
         warnings.push(
-          `${file}: leads outside the project (to ${outside}); a project's command files are read only inside it. The command was skipped.`,
+          `${file}: leads outside the ${whose} (to ${outside}); a ${whose}'s command files are read only inside it. The command was skipped.`,
         );
         continue;
       }
@@ -157,7 +188,7 @@ export function parseTomlCommandFile(file: string): CommandFile | string {
 function userCommand(
   name: string,
   file: string,
-  source: 'project' | 'user',
+  source: CommandFolder['source'],
   parsed: CommandFile,
 ): SlashCommand {
   return {

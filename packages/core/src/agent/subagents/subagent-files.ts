@@ -3,8 +3,9 @@
  * `description`, `tools`, `model`, `approvalMode`, `maxTurns`, `color`: subagent-fields.ts;
  * the body is the system prompt) in the project's and
  * the user's `.toolhost/agents`, and in `.qwen/agents` and `.claude/agents` (the same
- * shape), plus the built-in general-purpose one. A file that cannot be used is a warning
- * naming it, never a failure.
+ * shape), then the enabled extensions' `agents/` folders (read only inside each extension),
+ * plus the built-in general-purpose one. A file that cannot be used is a warning naming it,
+ * never a failure.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -39,7 +40,14 @@ export function loadSubagents(config: Config): LoadedSubagents {
   const warnings: string[] = [];
   const byName = new Map<string, SubagentDefinition>();
   const projectFolders = new Set(subagentFolders(config).slice(0, FOLDERS.length));
-  for (const folder of subagentFolders(config)) {
+  // The enabled extensions' agent folders come last; each file must stay inside its extension.
+  const extensionRoots = new Map(
+    config.extensions.flatMap((extension) =>
+      extension.contributions.agentFolders.map((folder) => [folder, extension.root] as const),
+    ),
+  );
+  for (const folder of [...subagentFolders(config), ...extensionRoots.keys()]) {
+    const extensionRoot = extensionRoots.get(folder);
     let files: string[];
     try {
       files = readdirSync(folder)
@@ -50,12 +58,12 @@ export function loadSubagents(config: Config): LoadedSubagents {
     }
     for (const file of files) {
       const filePath = path.join(folder, file);
-      const outside = projectFolders.has(folder)
-        ? leadsOutside(config.targetDir, filePath)
-        : undefined;
+      const confinedTo = projectFolders.has(folder) ? config.targetDir : extensionRoot;
+      const outside = confinedTo ? leadsOutside(confinedTo, filePath) : undefined;
       if (outside) {
+        const whose = extensionRoot ? 'an extension' : 'the project';
         warnings.push(
-          `${filePath}: leads outside the project (to ${outside}); a project's subagent files are read only inside it. The subagent file was skipped.`,
+          `${filePath}: leads outside ${whose} (to ${outside}); ${extensionRoot ? "an extension's" : "a project's"} subagent files are read only inside it. The subagent file was skipped.`,
         );
         continue;
       }
@@ -66,7 +74,8 @@ export function loadSubagents(config: Config): LoadedSubagents {
         continue;
       }
       warnings.push(...fieldWarnings.map((warning) => `${filePath}: ${warning}`));
-      if (projectFolders.has(folder)) parsed.fromProject = true;
+      // Neither a project's nor an extension's file may loosen approvals on its own.
+      if (projectFolders.has(folder) || extensionRoot) parsed.fromProject = true;
       if (!byName.has(parsed.name)) byName.set(parsed.name, parsed);
     }
   }

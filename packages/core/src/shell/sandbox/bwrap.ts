@@ -81,6 +81,7 @@ const MOUNT_OPTIONS: { [K in Mount['kind']]: (mount: Extract<Mount, { kind: K }>
   'read-only': (mount) => ['--ro-bind', mount.path, mount.path],
   writable: (mount) => ['--bind', mount.path, mount.path],
   'empty-folder': (mount) => ['--tmpfs', mount.path],
+  'hidden-folder': (mount) => ['--tmpfs', mount.path, '--remount-ro', mount.path],
   'empty-file': (mount) => ['--ro-bind', '/dev/null', mount.path],
   link: (mount) => ['--symlink', mount.target, mount.path],
   devices: (mount) => ['--dev', mount.path],

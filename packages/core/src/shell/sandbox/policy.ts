@@ -14,6 +14,7 @@ import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from '../git-submodule-folders.js';
 import { gaveBackMountPoint, madeMountPoint } from './mount-point-janitor.js';
+import type { CoveredPaths } from './rule-paths/covered-paths.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';
@@ -28,6 +29,8 @@ export interface SandboxPolicy {
   network: NetworkSetting;
   /** False only for background commands kept after toolhost exits (keepBackgroundProcesses). */
   dieWithParent?: boolean;
+  /** What the person's Read and Edit deny rules cover now, hidden or made read-only. */
+  covered?: CoveredPaths;
 }
 
 /**

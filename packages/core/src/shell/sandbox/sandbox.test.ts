@@ -81,6 +81,24 @@ describe('CommandSandbox and the unasked profile', () => {
       kind: 'unsandboxed',
     });
   });
+
+  it('mounts what deny rules cover only where the command will run under bwrap', () => {
+    const both = machine('auto', 'approved', 'unasked').box;
+    expect(both.mountsRulePaths(false, 'unasked')).toBe(true);
+    expect(both.mountsRulePaths(false, 'approved')).toBe(true);
+    expect(both.mountsRulePaths(true, 'approved')).toBe(false); // outside the sandbox
+    // The unasked profile falls back to the approved one, which runs under bwrap too.
+    expect(machine('auto', 'approved').box.mountsRulePaths(false, 'unasked')).toBe(true);
+    expect(machine('off', 'approved', 'unasked').box.mountsRulePaths()).toBe(false);
+    expect(machine('auto').box.mountsRulePaths()).toBe(false);
+    const seatbelt = new CommandSandbox(
+      () => ({ sandbox: 'on' }),
+      () => ({ workspaceRoots: ['/ws'], projectTempDir: '/tmp/t', homeDirs: [] }),
+      () => ({ available: true, kind: 'sandbox-exec', program: '/usr/bin/sandbox-exec' }),
+    );
+    expect(seatbelt.confines()).toBe(true);
+    expect(seatbelt.mountsRulePaths()).toBe(false);
+  });
 });
 
 describe('sandboxFailureHint', () => {
@@ -115,6 +133,16 @@ describe('sandboxFailureHint', () => {
     );
     expect(sandboxFailureHint('Permission denied', true, 'deny', 'auto')).toContain(
       "toolhost's own folders",
+    );
+  });
+
+  it("names the person's deny rules when they covered paths, in both profiles", () => {
+    for (const profile of ['unasked', 'approved'] as const) {
+      const hint = sandboxFailureHint('Permission denied', true, 'allow', 'auto', profile, true);
+      expect(hint).toContain("what the person's Read deny rules cover is hidden");
+    }
+    expect(sandboxFailureHint('Permission denied', true, 'allow', 'auto')).not.toContain(
+      'deny rules cover',
     );
   });
 });

@@ -14,6 +14,7 @@ import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
 import type { ProfileName } from './profiles/profiles.js';
+import type { CoveredPaths } from './rule-paths/covered-paths.js';
 import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';
@@ -137,8 +138,22 @@ export class CommandSandbox {
   }
 
   /**
+   * Whether a command planned with these arguments runs under bwrap, which mounts what the
+   * person's Read and Edit deny rules cover (sandbox-exec cannot).
+   */
+  mountsRulePaths(outside = false, profile: ProfileName = 'approved'): boolean {
+    if (this.setting === 'off' || outside) return false;
+    const status =
+      profile === 'unasked' && this.unaskedMissing() === null
+        ? this.status('deny', 'unasked')
+        : this.status(this.network, 'approved');
+    return status.available && status.kind === 'bwrap';
+  }
+
+  /**
    * `outlivesToolhost`: a background command kept after toolhost exits. `profile`
    * unasked falls back to approved where it cannot run: the caller asked the person then.
+   * `covered`: what the person's deny rules cover now, mounted over (rule-paths/).
    */
   plan(
     shell: ShellProgram,
@@ -146,11 +161,19 @@ export class CommandSandbox {
     outside = false,
     outlivesToolhost = false,
     profile: ProfileName = 'approved',
+    covered?: CoveredPaths,
   ): LaunchPlan {
     const setting = this.setting;
     if (setting === 'off') return { kind: 'unsandboxed' };
     if (profile === 'unasked' && !outside && this.unaskedMissing() === null)
-      return this.launch('unasked', this.status('deny', 'unasked'), shell, cwd, outlivesToolhost);
+      return this.launch(
+        'unasked',
+        this.status('deny', 'unasked'),
+        shell,
+        cwd,
+        outlivesToolhost,
+        covered,
+      );
     const network = this.network;
     const status = this.status(network, 'approved');
     if (!status.available) {
@@ -177,7 +200,7 @@ export class CommandSandbox {
       }
       return { kind: 'unsandboxed' };
     }
-    return this.launch('approved', status, shell, cwd, outlivesToolhost);
+    return this.launch('approved', status, shell, cwd, outlivesToolhost, covered);
   }
 
   private launch(
@@ -186,10 +209,16 @@ export class CommandSandbox {
     shell: ShellProgram,
     cwd: string,
     outlivesToolhost: boolean,
+    covered: CoveredPaths | undefined,
   ): LaunchPlan {
     if (!status.available) throw new Error('launch() needs a sandbox that works');
     const network = profile === 'unasked' ? 'deny' : this.network;
-    const policy: SandboxPolicy = { ...this.policy(), network, dieWithParent: !outlivesToolhost };
+    const policy: SandboxPolicy = {
+      ...this.policy(),
+      network,
+      dieWithParent: !outlivesToolhost,
+      ...(covered ? { covered } : {}),
+    };
     try {
       const sandboxed =
         status.kind === 'bwrap'
@@ -221,6 +250,7 @@ const BLOCKED_NETWORK =
 /**
  * For a sandboxed command that failed in a way the sandbox may cause (a read-only file
  * system, a refused permission, no network): what the model should know and may do.
+ * `ruled`: the person's deny rules covered paths that were hidden or made read-only.
  */
 export function sandboxFailureHint(
   output: string,
@@ -228,6 +258,7 @@ export function sandboxFailureHint(
   network: NetworkSetting,
   setting: SandboxSetting,
   profile: ProfileName = 'approved',
+  ruled = false,
 ): string | null {
   if (!failed) return null;
   // What the unasked profile leaves out (the home folder, programs installed there) is missing.
@@ -248,6 +279,10 @@ export function sandboxFailureHint(
             ? ['there is no network and no unix socket (tools.shell.network is "deny")']
             : []),
         ];
+  if (ruled)
+    limits.push(
+      "what the person's Read deny rules cover is hidden and what their Edit deny rules cover is read-only (toolhost doctor lists them); that is their decision, do not try to reach those paths another way",
+    );
   const next =
     setting === 'on'
       ? 'The person\'s settings require the sandbox (tools.shell.sandbox is "on"), so it cannot run outside it: find another way, or ask the person to run it themselves.'

@@ -9,7 +9,7 @@ import {
   checkpointFileContent,
   checkpointRestorePreview,
   listCheckpoints,
-} from '@toolhost/core/checkpoints';
+} from '@toolhost/core/conversation';
 import { makeFileDiff } from '@toolhost/core/files';
 import { plural } from '@toolhost/core/utils';
 import type { SlashCommand } from '../command-types.js';

@@ -5,6 +5,7 @@ const SECTIONS: { source: CommandSource; title: string }[] = [
   { source: 'built-in', title: 'Commands' },
   { source: 'project', title: "This project's commands" },
   { source: 'user', title: 'Your commands' },
+  { source: 'extension', title: "Extensions' commands" },
   { source: 'mcp', title: 'MCP prompts' },
 ];
 

@@ -4,7 +4,7 @@
  * that led to the changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
-import type { Checkpoint } from '@toolhost/core/checkpoints';
+import type { Checkpoint } from '@toolhost/core/conversation';
 import {
   type CheckpointProject,
   checkpointChangedFiles,
@@ -12,7 +12,7 @@ import {
   describeCheckpoint,
   listCheckpoints,
   restoreCheckpoint,
-} from '@toolhost/core/checkpoints';
+} from '@toolhost/core/conversation';
 import { plural } from '@toolhost/core/utils';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 

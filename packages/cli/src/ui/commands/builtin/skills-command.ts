@@ -38,7 +38,7 @@ export const skillsCommand: SlashCommand = {
       const later = inSession.has(skill.name)
         ? ''
         : ' (found since the session started: offered from the next session)';
-      return `- **${skill.name}** (${skill.source === 'project' ? 'project' : 'yours'}${later}): ${skill.description}\n  ${skill.file}${tools}`;
+      return `- **${skill.name}** (${skill.source === 'project' ? 'project' : skill.source === 'extension' ? 'extension' : 'yours'}${later}): ${skill.description}\n  ${skill.file}${tools}`;
     });
     const blocks = [
       lines.length > 0

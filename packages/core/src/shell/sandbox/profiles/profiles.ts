@@ -13,6 +13,7 @@
  */
 import type { ShellDecision } from '../../shell-permissions.js';
 import type { NetworkSetting, SandboxPolicy } from '../policy.js';
+import { withRuleMounts } from '../rule-paths/rule-mounts.js';
 import { approvedMounts } from './approved.js';
 import { unaskedMounts } from './unasked.js';
 
@@ -24,6 +25,8 @@ export type Mount =
   | { kind: 'writable'; path: string }
   /** An empty private folder in its place (its writes are lost with the sandbox). */
   | { kind: 'empty-folder'; path: string }
+  /** An empty folder in its place that nothing can be written to (what Read deny hides). */
+  | { kind: 'hidden-folder'; path: string }
   /** An empty, read-only file in its place. */
   | { kind: 'empty-file'; path: string }
   | { kind: 'link'; path: string; target: string }
@@ -50,13 +53,22 @@ export function profileFor(decision: ShellDecision, blanketYes = false): Profile
   return readOnly && !blanketYes ? 'unasked' : 'approved';
 }
 
-/** What `profile` shows a command launched under `policy`. */
+/**
+ * What `profile` shows a command launched under `policy`: the profile's own mounts, then
+ * what the person's Read and Edit deny rules cover (rule-paths/), in both profiles.
+ */
 export function sandboxLayout(profile: ProfileName, policy: SandboxPolicy): SandboxLayout {
-  if (profile === 'approved') {
-    const { mounts, release } = approvedMounts(policy);
-    return { profile, mounts, network: policy.network, release };
-  }
-  return { profile, mounts: unaskedMounts(policy), network: 'deny', release: () => {} };
+  const own =
+    profile === 'approved'
+      ? approvedMounts(policy)
+      : { mounts: unaskedMounts(policy), release: () => {} };
+  const ruled = withRuleMounts(own.mounts, policy.covered);
+  const release = () => {
+    ruled.release();
+    own.release();
+  };
+  const network = profile === 'approved' ? policy.network : 'deny';
+  return { profile, mounts: ruled.mounts, network, release };
 }
 
 /** What each profile guarantees, in words, for `toolhost doctor` and the model's hints. */

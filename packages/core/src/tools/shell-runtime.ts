@@ -1,0 +1,51 @@
+/**
+ * What run_shell_command needs only once it is called: the sandbox, the permission analysis,
+ * the read-only git settings and the deny rules' covered paths, imported on the first call so
+ * that listing the tools does not load them; and the Edit rules a line's output files are
+ * judged by.
+ */
+import type { Config } from '../config/config.js';
+import { sessionRules } from '../permissions/call-rules.js';
+import { decideCall } from '../permissions/decision.js';
+import type { CommandSandbox } from '../shell/sandbox/sandbox.js';
+
+/** The Edit rules a line's output files are judged by (shell/write-targets.ts). */
+export function editRules(config: Config) {
+  const rules = sessionRules(config);
+  const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
+  return {
+    writeRule: (file: string) => {
+      const call = { tool: 'write_file', displayName: 'WriteFile', paths: [file] };
+      const verdict = decideCall(rules, call, bases);
+      return (
+        verdict && { kind: verdict.kind, rule: `${verdict.rule.entry} in ${verdict.rule.source}` }
+      );
+    },
+    editDenyRules: rules.deny.some((rule) => rule.tools?.includes('write_file')),
+  };
+}
+
+export type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & {
+  sandbox: CommandSandbox;
+};
+
+export async function loadShellRuntime() {
+  const [sandbox, profiles, permissions, git, covered, gap] = await Promise.all([
+    import('../shell/sandbox/sandbox.js'),
+    import('../shell/sandbox/profiles/profiles.js'),
+    import('../shell/shell-permissions.js'),
+    import('../shell/git-read-only.js'),
+    import('../shell/sandbox/rule-paths/covered-paths.js'),
+    import('../shell/sandbox/rule-paths/rule-gap.js'),
+  ]);
+  return {
+    CommandSandbox: sandbox.CommandSandbox,
+    homeFolders: sandbox.homeFolders,
+    sandboxFailureHint: sandbox.sandboxFailureHint,
+    profileFor: profiles.profileFor,
+    decideShell: permissions.decideShell,
+    readOnlyGitEnvironment: git.readOnlyGitEnvironment,
+    coveredPaths: (config: Config) => covered.resolveCoveredPaths(covered.sessionPathRules(config)),
+    ruleGap: gap.ruleGap,
+  };
+}
