@@ -88,6 +88,18 @@ export const GROUPS = [
       core('shell/git-index-gitlinks.test.ts'),
     ],
   },
+  {
+    name: 'permissions',
+    // The rule compiler and matcher: path specifiers against canonical paths, hosts and
+    // addresses, MCP names against the configured servers.
+    mutate: ['permissions/path-patterns.ts', 'permissions/mcp-names.ts', 'permissions/decision.ts'],
+    tests: [
+      core('permissions/path-patterns.test.ts'),
+      core('permissions/mcp-names.test.ts'),
+      core('permissions/decision.test.ts'),
+      core('permissions/shell-rules.test.ts'),
+    ],
+  },
 ].map((group) => ({ ...group, mutate: group.mutate.map(core) }));
 
 export const THRESHOLD = 90;

@@ -11,40 +11,13 @@ import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
 import { type AgentFlags, addAgentOptions } from './conversation/agent-flags.js';
+import { checkPromptInteractive } from './conversation/qwen-flags.js';
 import { ExitCode, UsageError } from './errors.js';
+import { EXAMPLES, HELP_WIDTH } from './help-text.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type SessionOptions } from './session-options.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-
-const EXAMPLES = `
-Examples:
-  $ toolhost -p "explain what src/main.ts does"        run the agent on one task and exit
-  $ git diff | toolhost -p "review this change" -o json
-  $ toolhost "add a --verbose flag" --approval-mode auto-edit --max-session-turns 30
-  $ toolhost tools                          list the tools a model gets here
-  $ toolhost tools --json                   the same, as function declarations
-  $ toolhost call read_file '{"absolute_path": "/work/app/src/main.ts"}'
-  $ toolhost call list_directory '{"path": "/work/app"}' --json
-  $ echo '{"path": "/work/app"}' | toolhost call list_directory -
-  $ toolhost call read_file '{"absolute_path": "/srv/shared/notes.md"}' --include-directories /srv/shared
-  $ toolhost restore                        list checkpoints taken before the agent's changes
-  $ toolhost restore 3f2a91c0               bring the files and the conversation back to one
-  $ toolhost trust                          let this project's own settings apply in full
-  $ toolhost doctor                         does the OS sandbox for commands work here?
-  $ toolhost settings schema                the JSON Schema of settings.json
-  $ toolhost mcp                            serve the tools to an MCP client over stdio
-  $ toolhost mcp --http 8808 --approval-mode auto-edit
-  $ toolhost --acp                          serve an editor (Zed, JetBrains...) over ACP on stdio
-
-Exit codes of the agent: 0 done, 1 the run failed, 2 usage error (or no model configured),
-53 the turn limit reached, 55 the tool-call or time budget spent, 130 interrupted (Ctrl+C; 143 and 129 after SIGTERM and SIGHUP).
-Exit codes of "call": 0 success, 1 the tool reported an error, 2 usage error,
-3 the call needed confirmation that was not given, 130 interrupted.
-Model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL; ANTHROPIC_MODEL, ANTHROPIC_API_KEY
-(ANTHROPIC_BASE_URL); GEMINI_MODEL, GEMINI_API_KEY (or settings model.*, modelProviders, or the flags).
-In a terminal with no model configured, toolhost asks for one; /model switches between them.
-Settings: ~/.toolhost/settings.json, <root>/.toolhost/settings.json, /etc/toolhost/settings.json.`;
 
 /** Gathers a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -96,6 +69,12 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
+    // At most 100 columns however wide the terminal (longer lines are hard to read).
+    .configureHelp({
+      helpWidth: Math.min(io.stdout.columns || 80, HELP_WIDTH),
+      // Long option names (mcp add ...) still leave their descriptions a column to wrap in.
+      minWidthToWrap: 20,
+    })
     .addHelpText('after', EXAMPLES)
     .exitOverride()
     // The agent's options go before a subcommand's name; a subcommand keeps its own.
@@ -125,6 +104,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     }
     const { readPipedInput, runHeadless } = await import('./agent/headless.js');
     const piped = await readPipedInput(io.stdin);
+    checkPromptInteractive(flags, positional, piped, Boolean(io.stdin.isTTY && io.stdout.isTTY));
     if (!piped.trim() && positional.length === 0 && flags.prompt === undefined) {
       if (io.stdin.isTTY && io.stdout.isTTY) {
         // `toolhost` alone in a terminal: the interactive app (Ink is loaded only here).

@@ -24,6 +24,7 @@ import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/conversation';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AgentFlags } from '../conversation/agent-flags.js';
 import { agentOptionsFrom, openFor } from '../conversation/conversation-options.js';
+import { extraDirectoriesFrom } from '../conversation/qwen-flags.js';
 import { realRoot, sessionById } from '../conversation/resume.js';
 import { UsageError } from '../errors.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
@@ -269,7 +270,7 @@ export async function openAcpSession(
       workspace: {
         root: request.cwd,
         includeDirectories: [
-          ...(flags.includeDirectories ?? []),
+          ...(extraDirectoriesFrom(flags) ?? []),
           ...(request.additionalDirectories ?? []),
         ],
       },

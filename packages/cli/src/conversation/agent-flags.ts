@@ -4,6 +4,7 @@ import type { ApprovalMode, Settings } from '@toolhost/core/config';
 import type { AgentLimits } from '@toolhost/core/conversation';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { providerFromAuthType } from './qwen-flags.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -56,6 +57,12 @@ export interface AgentFlags {
   includeDirectories?: string[];
   screenReader?: boolean;
   acp?: boolean;
+  /** Qwen Code's everyday flags (see qwen-flags.ts). */
+  promptInteractive?: string;
+  addDir?: string[];
+  sandbox?: boolean;
+  coreTools?: string[];
+  authType?: string;
 }
 
 const collectList = (value: string, previous: string[] = []) => [
@@ -153,6 +160,25 @@ export function addAgentOptions(command: Command): Command {
       'more workspace folders, comma-separated (repeatable)',
       collectList,
     )
+    .option(
+      '-i, --prompt-interactive <text>',
+      'run this prompt in the interactive terminal, then go on there',
+    )
+    .option(
+      '--add-dir <dirs>',
+      'same as --include-directories (Claude Code and Qwen Code)',
+      collectList,
+    )
+    .option('-s, --sandbox', 'commands run only in the OS sandbox (tools.shell.sandbox "on")')
+    .option(
+      '--core-tools <tools>',
+      'only these built-in tools, comma-separated (tools.core; repeatable)',
+      collectList,
+    )
+    .option(
+      '--auth-type <type>',
+      "the model API: openai, anthropic or gemini (Qwen Code's name; as model.provider)",
+    )
     .option('--acp', 'serve an editor over the Agent Client Protocol (JSON-RPC on stdin/stdout)')
     .option(
       '--screen-reader',
@@ -206,10 +232,14 @@ export function settingsFrom(flags: AgentFlags): Settings {
   if (flags.model) model.name = flags.model;
   if (flags.openaiBaseUrl) model.baseUrl = flags.openaiBaseUrl;
   if (flags.openaiApiKey) model.apiKey = flags.openaiApiKey;
+  const provider = providerFromAuthType(flags.authType);
+  if (provider) model.provider = provider;
   if (flags.thinking !== undefined) model.thinking = thinkingFrom(flags.thinking);
   const tools: NonNullable<Settings['tools']> = {};
   if (flags.allowedTools?.length) tools.allowed = flags.allowedTools;
   if (flags.excludeTools?.length) tools.exclude = flags.excludeTools;
+  if (flags.coreTools?.length) tools.core = flags.coreTools;
+  if (flags.sandbox) tools.shell = { sandbox: 'on' };
   return {
     ...(Object.keys(model).length > 0 ? { model } : {}),
     ...(Object.keys(tools).length > 0 ? { tools } : {}),

@@ -18,6 +18,7 @@ import {
   settingsFrom,
   subagentDepthFrom,
 } from './agent-flags.js';
+import { extraDirectoriesFrom } from './qwen-flags.js';
 import { newSessionId, sessionToResume } from './resume.js';
 
 export interface FlagOptions {
@@ -41,7 +42,7 @@ export function conversationOptionsFrom(flags: AgentFlags): FlagOptions {
       ...agent,
       workspace: {
         ...(flags.root !== undefined ? { root: flags.root } : {}),
-        includeDirectories: flags.includeDirectories ?? [],
+        includeDirectories: extraDirectoriesFrom(flags) ?? [],
       },
       ...(toResume ? { resume: toResume.session } : namedId ? { sessionId: namedId } : {}),
     },

@@ -14,6 +14,7 @@ import { PickerDialog } from './components/picker-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { gitBranch } from './git-branch.js';
 import { PromptArea } from './input/prompt-area.js';
+import { noteKeyPressed } from './input/question-keys.js';
 import type { SessionController } from './session-controller.js';
 import { createTheme } from './theme.js';
 import { UiContext } from './ui-context.js';
@@ -32,9 +33,11 @@ export interface AppProps {
   /** Whether colours are wanted at all (NO_COLOR, screen readers: not). */
   colors: boolean;
   plain: boolean;
+  /** The prompt `-i` gave, sent as the first one. */
+  firstPrompt?: string;
 }
 
-export function App({ controller, folder, folderLabel, colors, plain }: AppProps) {
+export function App({ controller, folder, folderLabel, colors, plain, firstPrompt }: AppProps) {
   const { history, live } = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
   const theme = useMemo(() => createTheme(colors, live.themeName), [colors, live.themeName]);
   const { stdout } = useStdout();
@@ -47,9 +50,12 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
 
   useInput(
     (input, key) => {
+      // When the person last typed: a question that comes while they type waits for a pause.
+      noteKeyPressed();
       if (key.ctrl && input === 'c') {
-        // A prompt being written is cleared by the editor; the next Ctrl+C is the app's.
-        if (inputText.current !== '') return;
+        // A prompt being written is cleared by the editor; the next Ctrl+C is the app's. While
+        // a question is shown the editor takes no keys, so Ctrl+C is the app's at once.
+        if (inputText.current !== '' && !live.approval && !live.picker) return;
         if (controller.isBusy()) controller.cancelTurn();
         const now = Date.now();
         if (now - lastCtrlC.current < QUIT_WINDOW_MS) {
@@ -68,8 +74,9 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
         return;
       }
       if (key.shift && key.tab) {
-        // In a server's form Shift+Tab moves back a field.
-        if (live.approval?.call.confirmationDetails.type === 'elicitation') return;
+        // In a question Shift+Tab moves back (a field, an answer); it never changes the mode
+        // under a question being answered.
+        if (live.approval || live.picker) return;
         controller.cycleApprovalMode();
         return;
       }
@@ -127,6 +134,7 @@ export function App({ controller, folder, folderLabel, colors, plain }: AppProps
               escapeTaken.current = taken;
             }}
             placeholder={live.busy ? ' Type to queue a message' : ' Ask anything'}
+            {...(firstPrompt !== undefined ? { firstLine: firstPrompt } : {})}
           />
           <StatusLine
             model={controller.endpoint().model}

@@ -3,7 +3,11 @@
  * React: one value per field of the server's flat schema (text typed, a yes/no, one or
  * several choices), the focus, and the check before the answers go back.
  */
+
 import { completeAnswers, type ElicitationField, parseFieldAnswer } from '@toolhost/core/mcp';
+import type { ConfirmationDecision } from '@toolhost/core/tools';
+import { ToolConfirmationOutcome } from '@toolhost/core/tools';
+import type { EditorKey } from './input/key-decoder.js';
 
 export type FieldValue =
   | { kind: 'text'; text: string }
@@ -166,4 +170,49 @@ function answerOf(
     default:
       return { value: undefined };
   }
+}
+
+/** Where a form stands after a key: still open, or answered (sent, declined or dismissed). */
+export interface FormKeyState {
+  form: FormState;
+  answer?: ConfirmationDecision;
+}
+
+/** The form after one key, applied to the state the key before left. */
+export function formKey(
+  state: FormKeyState,
+  key: EditorKey,
+  schema: Record<string, unknown>,
+): FormKeyState {
+  if (state.answer) return state;
+  const { form } = state;
+  const next = (changed: FormState): FormKeyState => (changed === form ? state : { form: changed });
+  if (key.name === 'escape')
+    return {
+      form,
+      answer: { outcome: ToolConfirmationOutcome.Cancel, payload: { dismissed: true } },
+    };
+  if (key.name === 'return') {
+    if (isOnDecline(form)) return { form, answer: { outcome: ToolConfirmationOutcome.Cancel } };
+    if (!isOnSubmit(form)) return next(moveFocus(form, 1));
+    const outcome = submit(form, schema);
+    if ('answers' in outcome)
+      return {
+        form,
+        answer: {
+          outcome: ToolConfirmationOutcome.ProceedOnce,
+          payload: { answers: outcome.answers },
+        },
+      };
+    return { form: outcome.state };
+  }
+  if (key.name === 'up' || (key.name === 'tab' && key.shift)) return next(moveFocus(form, -1));
+  if (key.name === 'down' || key.name === 'tab') return next(moveFocus(form, 1));
+  if (key.name === 'left') return next(step(form, -1));
+  if (key.name === 'right') return next(step(form, 1));
+  if (key.name === 'backspace' || key.name === 'delete') return next(deleteBack(form));
+  if (key.name === 'text' && key.text === ' ' && !key.ctrl) return next(toggle(form));
+  if ((key.name === 'text' || key.name === 'paste') && !key.ctrl && !key.meta)
+    return next(typeText(form, key.text));
+  return state;
 }

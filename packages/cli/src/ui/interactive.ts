@@ -43,7 +43,13 @@ export async function runInteractive(flags: AgentFlags, io: InteractiveIo): Prom
   // Asked once, before the first opening loads the settings (a yes loads them in full).
   let offerTrust = Boolean(io.stdin.isTTY);
   for (;;) {
-    const outcome = await runApp(fromFlags, io, offerTrust, Boolean(flags.screenReader));
+    const outcome = await runApp(
+      fromFlags,
+      io,
+      offerTrust,
+      Boolean(flags.screenReader),
+      flags.promptInteractive,
+    );
     offerTrust = false;
     if (outcome !== NO_MODEL) return outcome;
     // Asked with the session closed; the saved model opens a new one.
@@ -59,6 +65,7 @@ async function runApp(
   io: InteractiveIo,
   offerTrust: boolean,
   plain: boolean,
+  firstPrompt: string | undefined,
 ): Promise<number | typeof NO_MODEL> {
   const warnings: string[] = [];
   const warn = (line: string) =>
@@ -110,7 +117,16 @@ async function runApp(
     const made = (app: SessionController) => {
       controller = app;
     };
-    return await showApp(conversation, io, warnings, cutOffNote, unanswered, made, plain);
+    return await showApp(
+      conversation,
+      io,
+      warnings,
+      cutOffNote,
+      unanswered,
+      made,
+      plain,
+      firstPrompt,
+    );
   } finally {
     await conversation.close('prompt_input_exit');
   }
@@ -125,6 +141,8 @@ async function showApp(
   unanswered: string[],
   made: (controller: SessionController) => void,
   plain: boolean,
+  /** `-i <prompt>`: sent as soon as the app shows. */
+  firstPrompt: string | undefined,
 ): Promise<number> {
   const { config, registry } = conversation;
   const endpoint = conversation.endpoint;
@@ -186,6 +204,7 @@ async function showApp(
       folderLabel,
       colors,
       plain,
+      ...(firstPrompt !== undefined ? { firstPrompt } : {}),
     }),
     {
       stdin: io.stdin,

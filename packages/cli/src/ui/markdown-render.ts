@@ -6,6 +6,7 @@
 import { visibleText } from '@toolhost/core/utils';
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
+import { hangWrap } from './hang-wrap.js';
 
 const renderers = new Map<number, Marked>();
 
@@ -40,8 +41,9 @@ function rendererFor(width: number): Marked {
 export function renderMarkdown(raw: string, width: number): string {
   const text = visibleText(raw, { multiline: true });
   try {
-    const rendered = rendererFor(Math.max(20, width)).parse(text, { async: false }) as string;
-    return rendered.replace(/\s+$/, '');
+    const columns = Math.max(20, width);
+    const rendered = rendererFor(columns).parse(text, { async: false }) as string;
+    return hangWrap(rendered.replace(/\s+$/, ''), columns);
   } catch {
     // Text the renderer cannot take is still worth showing as it is.
     return text;

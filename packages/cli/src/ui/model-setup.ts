@@ -14,6 +14,7 @@ import {
   type ModelProvider,
   PROVIDER_LABELS,
 } from '@toolhost/core/conversation';
+import { dropTypeahead, readSecret, wrapForTerminal } from './input/raw-questions.js';
 
 const CHOICES: ReadonlyArray<{ provider: ModelProvider; examples: string; model?: string }> = [
   {
@@ -41,14 +42,16 @@ export async function guideModelSetup(
   env: NodeJS.ProcessEnv = process.env,
   homeDir?: string,
 ): Promise<boolean> {
+  const say = (text: string) => io.stdout.write(`${wrapForTerminal(text, io.stdout.columns)}\n`);
+  say('\nNo model is configured yet. Four questions set one up (Ctrl+C leaves).\n');
+  // Keys typed before the questions were on screen are not answers.
+  if (io.stdin.isTTY && (await dropTypeahead(io.stdin)) === 'quit') return false;
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true });
   const left = new AbortController();
   rl.on('SIGINT', () => left.abort());
   rl.on('close', () => left.abort());
-  const say = (text: string) => io.stdout.write(`${text}\n`);
   try {
-    say('\nNo model is configured yet. Four questions set one up (Ctrl+C leaves).\n');
-    const answers = await ask(rl, say, left.signal, env);
+    const answers = await ask(rl, say, left.signal, env, io);
     if (!answers) return false;
     const file = path.join(userSettingsDir(homeDir), 'settings.json');
     await saveModel(file, answers);
@@ -69,6 +72,7 @@ async function ask(
   say: (text: string) => void,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv,
+  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
 ): Promise<SetupAnswers | undefined> {
   const question = async (prompt: string, fallback = ''): Promise<string> => {
     const answer = await rl.question(`${prompt}${fallback ? ` [${fallback}]` : ''}: `, { signal });
@@ -101,7 +105,17 @@ async function ask(
   say(
     `The API key: the name of the environment variable that holds it (such as ${variable}), or the key itself; "none" if the server needs none.`,
   );
-  const answer = await question('Key', env[variable] || hosted ? variable : 'none');
+  const fallback = env[variable] || hosted ? variable : 'none';
+  let answer: string;
+  if (io.stdin.isTTY) {
+    // A key typed in is never shown: its characters are masked as they are typed.
+    rl.close();
+    io.stdout.write(`Key [${fallback}]: `);
+    const typed = await readSecret(io.stdin, io.stdout);
+    if (typed === undefined) return undefined;
+    answer = typed.trim() || fallback;
+    if (VARIABLE_NAME.test(answer)) say(`(the key is read from $${answer})`);
+  } else answer = await question('Key', fallback);
   const key: SetupAnswers['key'] =
     answer.toLowerCase() === 'none'
       ? undefined

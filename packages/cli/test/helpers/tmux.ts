@@ -39,6 +39,8 @@ export interface TerminalOptions {
 export interface Terminal {
   /** Keys as tmux names them: 'Enter', 'Escape', 'C-c', 'BTab' (Shift+Tab), 'Up'... */
   press(...keys: string[]): void;
+  /** Keys sent together in one `send-keys` (the app reads them as one burst). */
+  burst(...keys: string[]): void;
   /** Types text literally (no key names). */
   type(text: string): void;
   /** Pastes text as a terminal does (bracketed when the app asked for it; line feeds sent as CR). */
@@ -160,6 +162,9 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
   const terminal: Terminal = {
     press: (...keys) => {
       for (const key of keys) tmux('send-keys', '-t', 'app', key);
+    },
+    burst: (...keys) => {
+      tmux('send-keys', '-t', 'app', ...keys);
     },
     type: (text) => {
       tmux('send-keys', '-t', 'app', '-l', text);

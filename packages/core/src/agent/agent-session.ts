@@ -120,6 +120,8 @@ export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSe
       ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
     });
   let memory = loadMemory(config, { cwd: config.targetDir });
+  // Memory files a Read deny rule keeps out, imports over the budget: each named.
+  for (const warning of memory.warnings) options.onWarning?.(warning);
   let systemPrompt = promptWith(memory);
   const checkpoints =
     options.checkpoints === undefined

@@ -8,6 +8,7 @@
 import { Config } from '../config/config.js';
 import { formatSettingsWarning } from '../config/settings.js';
 import type { ApprovalMode, Settings } from '../config/settings-types.js';
+import { pathRuleWarnings } from '../permissions/call-rules.js';
 import { malformedEntries } from '../permissions/permission-rules.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addTerminationCleanup } from '../utils/termination.js';
@@ -60,6 +61,8 @@ export async function openToolSession(options: ToolSessionOptions): Promise<Tool
         `permissions: "${entry}" is not a rule (write Tool or Tool(specifier), e.g. Bash(git diff:*)); it was ignored.`,
       ),
     );
+  // A path rule that cannot be read as written is named, with what it does instead.
+  for (const line of pathRuleWarnings(config)) warnings.push(visibleText(line));
   // Before discovery: servers learn at connection whether page visits can be asked for.
   config.urlElicitation = Boolean(options.urlElicitation);
   // Built-in tools' modules are imported here, not at the top: a session that calls one

@@ -7,13 +7,22 @@
  * A project's file is read only where it really is inside the workspace: one that is a
  * link leading out (to the person's keys, another project) is left out, in any folder.
  */
-import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { readInside } from '../extensions/extension-files.js';
+import { pathRuleCovering } from '../permissions/call-rules.js';
 import { ConfinementError, openedPath, openFileConfined } from '../utils/confined-fs.js';
 import { isWithin } from '../workspace/workspace-context.js';
-import { expandImports } from './memory-imports.js';
+import { expandImports, type ImportBudget, importBudget } from './memory-imports.js';
 
 export const DEFAULT_MEMORY_LIMIT = 100_000;
 
@@ -27,6 +36,11 @@ export interface LoadedMemory {
   cut: string[];
   /** The project's files left out because they lead outside the workspace. */
   outside: string[];
+  /**
+   * For the person: files a Read deny rule keeps out, and files whose `@` imports went over
+   * the budget (each named).
+   */
+  warnings: string[];
 }
 
 /** One memory file as the loader reads it: where it is, whose it is, its text or why not used. */
@@ -39,9 +53,14 @@ export type MemoryFile =
  * extensions' context files, then the project's from the root down to `cwd`, then the other roots'), each read once: links to a file already read
  * and empty or unreadable files are left out, a project's file leading out is marked so.
  */
-export function readMemoryFiles(config: Config, options: { cwd?: string } = {}): MemoryFile[] {
+export function readMemoryFiles(
+  config: Config,
+  options: { cwd?: string; budget?: ImportBudget; warnings?: string[] } = {},
+): MemoryFile[] {
   const names = config.getContextFileNames();
   const folders = memoryFolders(config, options.cwd);
+  const budget = options.budget ?? importBudget(DEFAULT_MEMORY_LIMIT);
+  const warnings = options.warnings ?? [];
   // Qwen Code's global memory (~/.qwen) below toolhost's own (~/.toolhost).
   const own = [path.join(config.homeDir, '.qwen'), config.userDir].flatMap((dir) =>
     names.map((name) => path.join(dir, name)),
@@ -54,11 +73,22 @@ export function readMemoryFiles(config: Config, options: { cwd?: string } = {}):
     ),
   );
   const inWorkspace = (real: string) => config.workspace.roots.some((r) => isWithin(r, real));
+  // What the person's Read deny rules cover never reaches the prompt, imported or not.
+  const denied = (file: string) => {
+    const rule = pathRuleCovering(config, file, 'read');
+    if (rule)
+      warnings.push(
+        `memory: ${file} is left out: the rule ${rule.entry} in ${rule.source} covers it.`,
+      );
+    return rule !== undefined;
+  };
+  const maxBytes = budget.chars * 4 + 4;
   const seen = new Set<string>();
   const found: MemoryFile[] = [];
   for (const file of [...own, ...fromExtensions.keys(), ...project]) {
     const extensionRoot = fromExtensions.get(file);
     if (extensionRoot !== undefined) {
+      if (denied(file)) continue;
       const read = readInside(extensionRoot, file);
       if (read && 'outside' in read) found.push({ file, own: false, outside: true });
       const text = read && 'text' in read ? read.text.trim() : '';
@@ -66,9 +96,11 @@ export function readMemoryFiles(config: Config, options: { cwd?: string } = {}):
       seen.add(file);
       continue;
     }
-    if (!existsSync(file)) continue;
+    if (!existsSync(file) || denied(file)) continue;
     const isOwn = own.includes(file);
-    const read = isOwn ? readOwnFile(file, seen) : readProjectFile(file, seen, inWorkspace);
+    const read = isOwn
+      ? readOwnFile(file, seen, maxBytes)
+      : readProjectFile(file, seen, inWorkspace, maxBytes);
     if (read === 'outside') {
       found.push({ file, own: false, outside: true });
       continue;
@@ -76,18 +108,22 @@ export function readMemoryFiles(config: Config, options: { cwd?: string } = {}):
     if (!read) continue;
     // `@path` imports: the person's files may name any file; a project's only its own.
     const importsLeftOut: string[] = [];
-    const content = expandImports(
-      read,
-      file,
-      isOwn
-        ? (imported) => readOwnFile(imported, new Set())
-        : (imported) => readProjectFile(imported, new Set(), inWorkspace),
-      importsLeftOut,
-      config.homeDir,
-    );
+    const content = expandImports(read, file, {
+      read: (imported) => {
+        if (denied(imported)) return undefined;
+        const bytes = budget.chars * 4 + 4;
+        return isOwn
+          ? readOwnFile(imported, new Set(), bytes)
+          : readProjectFile(imported, new Set(), inWorkspace, bytes);
+      },
+      outside: importsLeftOut,
+      homeDir: config.homeDir,
+      budget,
+    });
     found.push({ file, own: isOwn, content });
     for (const left of importsLeftOut) found.push({ file: left, own: false, outside: true });
   }
+  warnings.push(...budget.overruns);
   return found;
 }
 
@@ -117,8 +153,10 @@ export function loadMemory(
   const cut: string[] = [];
   const outside: string[] = [];
   const pieces: LoadedMemory['shown'] = [];
+  const warnings: string[] = [];
   let used = 0;
-  for (const memory of readMemoryFiles(config, options)) {
+  const budget = importBudget(maxChars);
+  for (const memory of readMemoryFiles(config, { ...options, budget, warnings })) {
     const { file } = memory;
     if ('outside' in memory) {
       outside.push(file);
@@ -140,16 +178,21 @@ export function loadMemory(
     pieces.push({ file, own: memory.own, text: shown });
     used += shown.length;
   }
-  return { text: blocks.join('\n\n'), files, shown: pieces, cut, outside };
+  return { text: blocks.join('\n\n'), files, shown: pieces, cut, outside, warnings };
 }
 
 /** The person's own file in ~/.toolhost, wherever they linked it; undefined when unreadable or seen. */
-function readOwnFile(file: string, seen: Set<string>): string | undefined {
+function readOwnFile(file: string, seen: Set<string>, maxBytes: number): string | undefined {
   try {
     const real = realpathSync(file);
     if (seen.has(real)) return undefined;
     seen.add(real);
-    return readFileSync(real, 'utf8').trim();
+    const fd = openSync(real, 'r');
+    try {
+      return readStart(fd, maxBytes);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
@@ -163,6 +206,7 @@ function readProjectFile(
   file: string,
   seen: Set<string>,
   inWorkspace: (real: string) => boolean,
+  maxBytes: number,
 ): string | 'outside' | undefined {
   let fd: number;
   try {
@@ -176,10 +220,25 @@ function readProjectFile(
     const real = openedPath(fd) ?? realpathSync(file);
     if (seen.has(real)) return undefined;
     seen.add(real);
-    return readFileSync(fd, 'utf8').trim();
+    return readStart(fd, maxBytes);
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The first `maxBytes` of an open file as trimmed text: no more than the memory limit can
+ * use is read, however large the file (a gigabyte AGENTS.md must not fill the heap).
+ */
+function readStart(fd: number, maxBytes: number): string {
+  const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, fstatSync(fd).size)));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+    if (read === 0) break;
+    filled += read;
+  }
+  return buffer.subarray(0, filled).toString('utf8').trim();
 }

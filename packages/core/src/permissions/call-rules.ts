@@ -2,12 +2,24 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Settings } from '../config/settings-types.js';
+import { configuredServers } from '../tools/mcp/server-list.js';
 import type { AnyTool } from '../tools/tools.js';
-import { resolveLikeKernel } from '../workspace/workspace-context.js';
-import { type CallFacts, decideCall, removingRule, type Verdict } from './decision.js';
-import { pathMatcher } from './path-patterns.js';
-import { type RuleSet, rulesFromSettings } from './permission-rules.js';
-import { specifierKind } from './tool-vocabulary.js';
+import { kernelResolver } from '../workspace/workspace-context.js';
+import {
+  type CallFacts,
+  compiledPathRule,
+  decideCall,
+  removingRule,
+  type Verdict,
+} from './decision.js';
+import { type PathBases, pathForms, specifierCovers } from './path-patterns.js';
+import {
+  type PermissionRule,
+  type RuleList,
+  type RuleSet,
+  rulesFromSettings,
+} from './permission-rules.js';
+import { EDITING_TOOLS, READING_TOOLS, specifierKind } from './tool-vocabulary.js';
 
 const parsed = new WeakMap<Settings, RuleSet>();
 
@@ -50,7 +62,11 @@ export function callFacts(
   const facts: CallFacts = { tool: tool.name, displayName: tool.displayName, paths: [] };
   const mcp = tool as unknown as { serverAlias?: unknown; serverToolName?: unknown };
   if (typeof mcp.serverAlias === 'string' && typeof mcp.serverToolName === 'string')
-    facts.mcp = { server: mcp.serverAlias, tool: mcp.serverToolName };
+    facts.mcp = {
+      server: mcp.serverAlias,
+      tool: mcp.serverToolName,
+      servers: configuredServers(config).map(([alias]) => alias),
+    };
   const root = config.workspace.projectRoot;
   if (specifierKind(tool.name) === 'path') {
     const named =
@@ -72,10 +88,7 @@ export function ruleVerdict(
   tool: AnyTool,
   params: Record<string, unknown>,
 ): Verdict | undefined {
-  return decideCall(sessionRules(config), callFacts(config, tool, params), {
-    projectRoot: config.workspace.projectRoot,
-    homeDir: config.homeDir,
-  });
+  return decideCall(sessionRules(config), callFacts(config, tool, params), sessionBases(config));
 }
 
 /** The deny rule that takes a tool away entirely (`Bash`, `WebFetch` in permissions.deny). */
@@ -93,20 +106,124 @@ export function deniedMessage(verdict: Verdict, tool: AnyTool): string {
  * For tools that go through folders (grep, glob, list_directory, read_many_files) and for
  * the shell's read-only check: a test of a file against the deny rules with a path that
  * cover the tool, giving the rule that covers it; null when no such rule exists. A denied
- * file is left out as if it were not there.
+ * file is left out as if it were not there. The file is compared as written and by its
+ * real path (links resolved, once per folder for the whole walk).
  */
 export function deniedFileTest(
   config: Config,
   tool: string,
 ): ((file: string) => string | undefined) | null {
-  const bases = { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
-  const tests = sessionRules(config)
-    .deny.filter((rule) => rule.specifier !== undefined && rule.tools?.includes(tool))
-    .map((rule) => ({ entry: rule.entry, matches: pathMatcher(rule.specifier!, bases) }));
-  if (tests.length === 0) return null;
+  const bases = sessionBases(config);
+  const rules = sessionRules(config).deny.filter(
+    (rule) => rule.specifier !== undefined && rule.tools?.includes(tool),
+  );
+  if (rules.length === 0) return null;
+  const compiled = rules.map((rule) => ({ rule, compiled: compiledPathRule(rule, bases) }));
+  const resolve = kernelResolver();
   return (file) => {
     const absolute = path.resolve(config.workspace.projectRoot, file);
-    const forms = [absolute, resolveLikeKernel(absolute) ?? absolute];
-    return tests.find((test) => forms.some(test.matches))?.entry;
+    const forms = [absolute, resolve(absolute) ?? absolute];
+    return compiled.find((test) => forms.some((form) => specifierCovers(test.compiled, form)))?.rule
+      .entry;
   };
+}
+
+/** The project root and home folder path rules are read against. */
+export function sessionBases(config: Config): PathBases {
+  return { projectRoot: config.workspace.projectRoot, homeDir: config.homeDir };
+}
+
+/** What a path is used for, in the words of rules: `Read` rules or `Edit` rules. */
+export type PathUse = 'read' | 'edit';
+
+function coversUse(rule: PermissionRule, use: PathUse): boolean {
+  if (rule.specifier === undefined || rule.mcp) return false;
+  const tools = use === 'read' ? READING_TOOLS : EDITING_TOOLS;
+  return tools.some((tool) => rule.tools?.includes(tool));
+}
+
+/**
+ * The path rule of the session that covers an absolute path for a use, looked for in the
+ * lists given in order (deny first by default): the first that covers the path as written
+ * or as its links resolve. For checks outside the file tools (the shell, the sandbox's
+ * mounts, memory imports): `pathRuleCovering(config, file, 'read')` is "would a Read deny
+ * rule refuse this file", `pathRuleCovering(config, file, 'edit', ['deny', 'ask'])` "would
+ * changing it be refused or asked about".
+ */
+export function pathRuleCovering(
+  config: Config,
+  absolutePath: string,
+  use: PathUse,
+  lists: readonly RuleList[] = ['deny'],
+): PermissionRule | undefined {
+  const bases = sessionBases(config);
+  const forms = pathForms(absolutePath);
+  const rules = sessionRules(config);
+  for (const list of lists) {
+    for (const rule of rules[list]) {
+      if (!coversUse(rule, use)) continue;
+      const compiled = compiledPathRule(rule, bases);
+      if (forms.some((form) => specifierCovers(compiled, form))) return rule;
+    }
+  }
+  return undefined;
+}
+
+/** One starting point of a path rule: where its literal part ends, canonical. */
+export interface PathRuleRoot {
+  rule: PermissionRule;
+  /** An absolute folder or file: as written, or as its links resolve (both are listed). */
+  root: string;
+  /**
+   * True when the rule covers the root and everything below it (`Read(./secrets/**)`,
+   * `Read(~/.ssh)`); false when it covers only some paths below (`Read(.env)` at any depth,
+   * `Read(./src/*.pem)`): test those with pathRuleCovering.
+   */
+  whole: boolean;
+}
+
+/**
+ * The starting points of the session's path rules of one list for a use, e.g.
+ * `pathRuleRoots(config, 'read', 'deny')` for what a sandbox hides. A rule with `{a,b}`
+ * gives one entry per alternative; a rule that could not be compiled gives its literal
+ * folder, whole (see pathRuleWarnings).
+ */
+export function pathRuleRoots(
+  config: Config,
+  use: PathUse,
+  list: RuleList = 'deny',
+): PathRuleRoot[] {
+  const bases = sessionBases(config);
+  const roots: PathRuleRoot[] = [];
+  for (const rule of sessionRules(config)[list]) {
+    if (!coversUse(rule, use)) continue;
+    for (const pattern of compiledPathRule(rule, bases).patterns)
+      for (const root of pattern.roots)
+        roots.push({ rule, root, whole: pattern.rest === undefined });
+  }
+  return roots;
+}
+
+/**
+ * One line per path rule that could not be compiled as written, naming its settings key
+ * and the rule and saying what happens instead, for the session's warnings.
+ */
+export function pathRuleWarnings(config: Config): string[] {
+  const bases = sessionBases(config);
+  const rules = sessionRules(config);
+  const warnings: string[] = [];
+  for (const rule of [...rules.deny, ...rules.ask, ...rules.allow]) {
+    if (rule.specifier === undefined || rule.mcp || specifierKind(rule.tools?.[0] ?? '') !== 'path')
+      continue;
+    const { problem, patterns } = compiledPathRule(rule, bases);
+    if (problem === undefined) continue;
+    const instead =
+      rule.list === 'allow'
+        ? 'it allows nothing'
+        : `it ${rule.list === 'deny' ? 'refuses' : 'asks about'} everything in ${patterns[0]?.roots[0]} instead`;
+    warnings.push(
+      `${rule.source}: "${rule.entry}" cannot be read as a path pattern: ${problem}; ${instead}.`,
+    );
+  }
+  return warnings;
 }

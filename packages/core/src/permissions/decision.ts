@@ -6,8 +6,14 @@
  */
 
 import { type ShellRule, shellPattern, starMatches } from '../shell/command-rules.js';
-import { resolveLikeKernel } from '../workspace/workspace-context.js';
-import { type PathBases, pathMatcher } from './path-patterns.js';
+import { mcpReadings } from './mcp-names.js';
+import {
+  type CompiledPathSpecifier,
+  compilePathSpecifier,
+  type PathBases,
+  pathForms,
+  specifierCovers,
+} from './path-patterns.js';
 import type { PermissionRule, RuleList, RuleSet } from './permission-rules.js';
 import { SHELL_TOOL, specifierKind } from './tool-vocabulary.js';
 
@@ -16,7 +22,12 @@ export interface CallFacts {
   tool: string;
   displayName: string;
   /** For a tool of an MCP server: the server's alias and the tool's own name there. */
-  mcp?: { server: string; tool: string };
+  mcp?: {
+    server: string;
+    tool: string;
+    /** Every configured server's name, for reading `mcp__` rule names (mcp-names.ts). */
+    servers?: readonly string[];
+  };
   /** Absolute paths the call reads or changes (the searched folder for search tools). */
   paths: string[];
   /** The host a web_fetch call reaches. */
@@ -33,34 +44,80 @@ export interface Verdict {
 /** Whether the rule's tool part names the call's tool. */
 export function coversTool(rule: PermissionRule, call: CallFacts): boolean {
   if (rule.mcp) {
-    if (!call.mcp || call.mcp.server !== rule.mcp.server) return false;
-    return rule.mcp.tool === undefined || starMatches(rule.mcp.tool, call.mcp.tool);
+    if (!call.mcp) return false;
+    const { server, tool } = call.mcp;
+    // The longest configured server name that prefixes the rule's decides; a deny or ask
+    // rule also holds under a shorter reading, so a name read two ways fails closed.
+    const readings = mcpReadings(rule.name, [server, ...(call.mcp.servers ?? [])]);
+    const considered = rule.list === 'allow' ? readings.slice(0, 1) : readings;
+    return considered.some(
+      (reading) =>
+        reading.server === server &&
+        (reading.tool === undefined || starMatches(reading.tool, tool)),
+    );
   }
   if (rule.tools) return rule.tools.includes(call.tool);
   return rule.name === call.tool || rule.name === call.displayName;
 }
 
-function hostMatches(specifier: string, host: string): boolean {
-  const wanted = specifier
-    .replace(/^domain:/, '')
+/**
+ * A host name or address as rules compare it: lower case, without brackets or a final dot,
+ * an IPv4 address mapped into IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`) as itself.
+ */
+export function normalHost(host: string): string {
+  const bare = host
     .trim()
-    .toLowerCase();
-  const actual = host.toLowerCase().replace(/\.$/, '');
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (dotted) return dotted[1]!;
+  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(bare);
+  if (!hex) return bare;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+function hostMatches(specifier: string, host: string): boolean {
+  const wanted = normalHost(specifier.replace(/^domain:/, ''));
+  const actual = normalHost(host);
+  // An address is itself alone: `domain:0.0.1` is no suffix of 127.0.0.1.
+  if (/^[\d.]+$|:/.test(actual)) return actual === wanted;
   if (wanted.startsWith('*.')) return actual.endsWith(wanted.slice(1));
   return actual === wanted || actual.endsWith(`.${wanted}`);
+}
+
+const compiledRules = new WeakMap<
+  PermissionRule,
+  { key: string; compiled: CompiledPathSpecifier }
+>();
+
+/**
+ * A rule's path specifier compiled against the bases, once per rule and bases (a session's
+ * rules are compiled on first use and kept).
+ */
+export function compiledPathRule(rule: PermissionRule, bases: PathBases): CompiledPathSpecifier {
+  const key = `${bases.projectRoot}\0${bases.homeDir}`;
+  const cached = compiledRules.get(rule);
+  if (cached?.key === key) return cached.compiled;
+  const compiled = compilePathSpecifier(rule.specifier!, bases);
+  compiledRules.set(rule, { key, compiled });
+  return compiled;
 }
 
 /**
  * Whether a path rule covers the call's paths. A deny or ask rule needs one path, as
  * written or as the kernel resolves it, to match; an allow rule needs every path to match
- * both ways, so a link cannot widen what it allows.
+ * both ways, so a link cannot widen what it allows. An allow rule that could not be
+ * compiled allows nothing (a deny or ask rule falls back to its whole literal folder).
  */
 function pathsMatch(rule: PermissionRule, paths: string[], bases: PathBases): boolean {
   if (paths.length === 0) return false;
-  const matches = pathMatcher(rule.specifier!, bases);
-  const forms = (file: string) => [file, resolveLikeKernel(file) ?? file];
-  if (rule.list === 'allow') return paths.every((file) => forms(file).every(matches));
-  return paths.some((file) => forms(file).some(matches));
+  const compiled = compiledPathRule(rule, bases);
+  const covers = (form: string) => specifierCovers(compiled, form);
+  if (rule.list === 'allow')
+    return compiled.problem === undefined && paths.every((file) => pathForms(file).every(covers));
+  return paths.some((file) => pathForms(file).some(covers));
 }
 
 /** Whether a rule matches a call (shell specifiers excepted: the shell tool judges those). */

@@ -21,7 +21,11 @@ export interface PermissionRule {
   name: string;
   /** The toolhost tools the name covers; undefined when the name is matched as written. */
   tools?: readonly string[];
-  /** `mcp__server`, `mcp__server__*`, `mcp__server__tool` (the tool part may hold `*`). */
+  /**
+   * `mcp__server`, `mcp__server__*`, `mcp__server__tool` (the tool part may hold `*`), read
+   * at the first `__`; calls are matched against the configured server names instead
+   * (mcp-names.ts), since a server's name may hold `__`.
+   */
   mcp?: { server: string; tool?: string };
   /** The text between the brackets; undefined for a bare name, `Bash(*)` or `Bash()`. */
   specifier?: string;

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { ToolCallConfirmationDetails } from '../tools/tools.js';
+import { escapeForPattern } from './path-patterns.js';
 import { ruleNameFor } from './tool-vocabulary.js';
 
 /** The rule for a call of `tool` with `params`, asked with `details`; undefined when none fits. */
@@ -22,9 +23,10 @@ export function ruleToSave(
     case 'mcp':
       return `mcp__${details.serverName}__${details.toolName}`;
     case 'edit': {
-      // The folder, written from the file system's root so the rule means the same anywhere.
+      // The folder, written from the file system's root so the rule means the same anywhere;
+      // its wildcard characters escaped, so a folder named `[a]` or `a*` is itself alone.
       const folder = path.dirname(path.resolve(details.filePath));
-      return /[()]/.test(folder) ? undefined : `${ruleNameFor(tool)}(/${folder}/**)`;
+      return `${ruleNameFor(tool)}(/${escapeForPattern(folder)}/**)`;
     }
     case 'info': {
       if (tool === 'web_fetch' && typeof params.url === 'string') {

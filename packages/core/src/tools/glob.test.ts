@@ -158,6 +158,35 @@ describe('glob: limits and errors', () => {
       expect(paths(result, own.root)).toEqual([...recent].reverse().concat(older));
     }));
 
+  it('shows the newest files when more than 1000 are recent, ties by path, however they were written', () =>
+    withOwnSearchWorkspace(async (own) => {
+      const names = Array.from(
+        { length: 1100 },
+        (_, i) => `many/f${String(i).padStart(4, '0')}.txt`,
+      );
+      const now = Date.now() / 1000;
+      // Times spread out of path order, three files to each time (the cut at 1000 falls inside a tie).
+      const times = names.map((_, i) => now - 5000 + Math.floor(((i * 7) % names.length) / 3));
+      for (const [i, name] of names.entries()) {
+        own.write(name, '');
+        utimesSync(own.p(name), times[i]!, times[i]!);
+      }
+      const expected = names
+        .map((name, i) => ({ name, time: times[i]! }))
+        .sort((a, b) => b.time - a.time || (a.name < b.name ? -1 : 1))
+        .slice(0, 1000)
+        .map(({ name }) => name);
+      for (const engine of ['ripgrep', 'javascript'] as const) {
+        const result = await new GlobTool(own.config, { engine }).execute(
+          { pattern: 'many/*.txt' },
+          signal,
+        );
+        expect(String(result.llmContent)).toContain('Found 1100 files');
+        expect(String(result.llmContent)).toContain('(100 more files match;');
+        expect(paths(result, own.root)).toEqual(expected);
+      }
+    }));
+
   it('refuses a folder outside the workspace', async () => {
     const result = await new GlobTool(ws.config).execute({ pattern: '*', path: ws.base }, signal);
     expect(result.error?.type).toBe(ToolErrorType.PATH_NOT_IN_WORKSPACE);

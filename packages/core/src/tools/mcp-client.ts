@@ -1,15 +1,12 @@
 /**
  * MCP servers as tool sources: each configured server is connected (stdio, SSE or
- * streamable HTTP, through the MCP SDK) with its own start timeout; its tools and prompts
- * are listed, and a server that fails never stops the others. A connection that drops
- * fails its running calls at once, naming the server; the next call connects again, with
- * a growing pause between failed attempts. Calls ask for progress, and each progress
- * notification gives the call more time, up to `maxTotalTimeout`.
- *
- * This file owns connecting, liveness, timeouts and progress; it does not decide names
- * (mcp/names.ts), read what a server offers (mcp/offerings.ts), word failures
- * (mcp/errors.ts), answer a server's requests (mcp/sdk-client.ts) or turn results into
- * parts (mcp-tool.ts). Which servers to connect: mcp/server-list.ts.
+ * streamable HTTP, through the MCP SDK) with its own start timeout; its tools and prompts are
+ * listed, and a server that fails never stops the others. A dropped connection fails its
+ * running calls at once, naming the server; the next call connects again, with a growing
+ * pause between failed attempts. Each progress notification gives a call more time, up to
+ * `maxTotalTimeout`. This file owns connecting, liveness, timeouts and progress; not names
+ * (mcp/names.ts), offerings (mcp/offerings.ts), failures' wording (mcp/errors.ts), a server's
+ * requests (mcp/sdk-client.ts), results (mcp-tool.ts), which servers (mcp/server-list.ts).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,6 +44,7 @@ import {
   type McpResourceTemplate,
 } from './mcp/offerings.js';
 import { createSdkClient } from './mcp/sdk-client.js';
+import { refusedServerName } from './mcp/server-list.js';
 import { closeClient, createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
 import type { ToolExecutionContext } from './tools.js';
 
@@ -145,6 +143,8 @@ export class McpServerConnection {
       // The server's questions go to the person through the latest running call.
       currentAsker: () => this.askers.at(-1),
     });
+    const refused = refusedServerName(this.config, this.alias);
+    if (refused) return this.fail(`is not started: ${refused}`);
     let transport: Transport;
     try {
       transport = createTransport(

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +102,40 @@ describe('read_many_files', () => {
     expect(display).toContain('nothing/here/*.ts: nothing matches');
   });
 
+  it('follows named links only where they lead inside the workspace, missing paths as named', () =>
+    withOwnSearchWorkspace(async (own) => {
+      const outside = path.join(own.base, 'outside-named');
+      mkdirSync(outside);
+      writeFileSync(path.join(outside, 'secret.txt'), 'outside secret\n');
+      own.write('real/inside.txt', 'inside text\n');
+      symlinkSync(outside, own.p('out-dir'));
+      symlinkSync(path.join(outside, 'secret.txt'), own.p('out-file.txt'));
+      symlinkSync(own.p('real'), own.p('in-dir'));
+      symlinkSync(own.p('real', 'inside.txt'), own.p('in-file.txt'));
+      // A dangling link whose target would be created outside.
+      symlinkSync(path.join(outside, 'later.txt'), own.p('dangling.txt'));
+      const result = await readMany(
+        {
+          paths: [
+            'out-dir/secret.txt',
+            'out-file.txt',
+            'in-dir/inside.txt',
+            'in-file.txt',
+            'dangling.txt',
+            'no/such/file.txt',
+          ],
+        },
+        own,
+      );
+      const text = partsToText(result.llmContent as Part[]);
+      expect(text).not.toContain('outside secret');
+      expect(text).toContain(`--- ${own.p('real', 'inside.txt')} ---\ninside text\n`);
+      const display = String(result.returnDisplay);
+      for (const named of ['out-dir/secret.txt', 'out-file.txt', 'dangling.txt'])
+        expect(display).toContain(`${named}: outside the workspace`);
+      expect(display).toContain('no/such/file.txt: nothing matches');
+    }));
+
   it('reads a file allowed on its own outside the workspace, not its neighbours', () =>
     withOwnSearchWorkspace(async (own) => {
       // The global memory file is allowed this way: its folder is not.
@@ -132,6 +166,8 @@ describe('read_many_files', () => {
         expect(headers(result.llmContent, own.root)).toHaveLength(3);
         expect(text).toContain('7 more files did not fit in this response');
         expect(text).toContain(own.p('big', 'f9.txt'));
+        const notFit = Array.from({ length: 7 }, (_, i) => `big/f${i + 3}.txt`).join(', ');
+        expect(String(result.returnDisplay)).toContain(`Did not fit (7): ${notFit}`);
       },
       { settings: { tools: { truncateOutputThreshold: 8_000 } } },
     ));

@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { Part } from '../core/content.js';
+import { fetchRuleChecks } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
 import type { FetchedPage, GuardedFetchOptions } from '../web/guarded-fetch.js';
@@ -119,6 +120,8 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
         const { guardedFetch } = await import('../web/guarded-fetch.js');
         page = await guardedFetch(url, {
           signal,
+          // The person's WebFetch rules hold on every hop, not only the URL asked for.
+          ...fetchRuleChecks(this.config, params.url),
           allowedHosts: this.config.settings.tools?.webFetch?.allowedHosts ?? [],
           resolver: this.options.resolver,
           env: this.options.env,

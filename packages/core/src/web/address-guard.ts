@@ -80,7 +80,11 @@ export function checkLiteralAddress(host: string, allowedHosts: readonly string[
  * addresses is not public, and hands the checked addresses to the socket, so the address
  * connected to is the one that was checked.
  */
-export function guardedLookup(resolver: Resolver, allowedHosts: readonly string[]): LookupFunction {
+export function guardedLookup(
+  resolver: Resolver,
+  allowedHosts: readonly string[],
+  checkAddresses?: (host: string, addresses: readonly string[]) => void,
+): LookupFunction {
   return ((
     hostname: string,
     options: { all?: boolean },
@@ -90,6 +94,15 @@ export function guardedLookup(resolver: Resolver, allowedHosts: readonly string[
       (addresses) => {
         if (addresses.length === 0) {
           callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }));
+          return;
+        }
+        try {
+          checkAddresses?.(
+            hostname,
+            addresses.map(({ address }) => address),
+          );
+        } catch (error) {
+          callback(error);
           return;
         }
         if (!isAllowedHost(hostname, allowedHosts)) {

@@ -38,6 +38,13 @@ export interface GuardedFetchOptions {
   env?: NodeJS.ProcessEnv;
   /** Certificates (PEM) to trust besides Node's own, e.g. a corporate or test CA. */
   ca?: string | Buffer | readonly (string | Buffer)[];
+  /**
+   * Called with every URL before it is requested, the first and each redirect's (`hop` 0,
+   * 1...); throws a WebFetchError to stop there (the person's rules, checked per hop).
+   */
+  checkHop?: (url: URL, hop: number) => void;
+  /** Called with the addresses a host name resolved to before connecting; throws to refuse. */
+  checkAddresses?: (host: string, addresses: readonly string[]) => void;
 }
 
 export interface FetchedPage {
@@ -60,7 +67,7 @@ export async function guardedFetch(
   const env = options.env ?? process.env;
   const trust = options.ca ? { ca: trustedCertificates(options.ca) } : {};
   const connect = {
-    lookup: guardedLookup(resolver, allowedHosts),
+    lookup: guardedLookup(resolver, allowedHosts, options.checkAddresses),
     timeout: options.connectTimeoutMs ?? 10_000,
     ...trust,
   };
@@ -89,11 +96,11 @@ export async function guardedFetch(
   try {
     let url = checkUrl(rawUrl);
     for (let hop = 0; ; hop++) {
+      options.checkHop?.(url, hop);
       checkLiteralAddress(url.hostname, allowedHosts);
       const route = routeFor(url);
       // Through a proxy the proxy connects, so the name is checked here first.
-      if (route.proxied && !isAllowedHost(url.hostname, allowedHosts))
-        await precheckForProxy(url.hostname, resolver);
+      if (route.proxied) await precheckForProxy(url.hostname, resolver, allowedHosts, options);
       const response = await request(url, {
         method: 'GET',
         dispatcher: route.dispatcher,
@@ -158,10 +165,16 @@ function trustedCertificates(extra: NonNullable<GuardedFetchOptions['ca']>): (st
  * here to a refused address. When it does not resolve here, the proxy resolves it: what
  * address that is, this side cannot see.
  */
-async function precheckForProxy(host: string, resolver: Resolver): Promise<void> {
+async function precheckForProxy(
+  host: string,
+  resolver: Resolver,
+  allowedHosts: readonly string[],
+  options: Pick<GuardedFetchOptions, 'checkAddresses'>,
+): Promise<void> {
   const name = host.replace(/^\[|\]$/g, '');
-  if (isIP(name)) return; // literals were checked by checkLiteralAddress
-  if (isLocalName(name)) {
+  if (isIP(name)) return; // literals were checked by checkLiteralAddress and the rules
+  const allowed = isAllowedHost(host, allowedHosts);
+  if (isLocalName(name) && !allowed) {
     throw new WebFetchError(
       `${host} is a local network name, and web_fetch does not reach private networks. If the person wants this host fetched, they can list it in tools.webFetch.allowedHosts.`,
     );
@@ -172,6 +185,11 @@ async function precheckForProxy(host: string, resolver: Resolver): Promise<void>
   } catch {
     return; // no answer here (no direct DNS): the proxy resolves the name
   }
+  options.checkAddresses?.(
+    host,
+    addresses.map(({ address }) => address),
+  );
+  if (allowed) return;
   for (const { address } of addresses) {
     const range = blockedRange(address);
     if (range) throw new BlockedAddressError(host, address, range);

@@ -164,6 +164,10 @@ describe('resolveLikeKernel', () => {
     expect(resolveLikeKernel(path.join(ws, 'a', 'b', '..', 'c'))).toBe(path.join(ws, 'a', 'c'));
   });
 
+  it('reads a backslash as a character of a name, as Linux does', () => {
+    expect(resolveLikeKernel(path.join(ws, 'a\\b'))).toBe(path.join(ws, 'a\\b'));
+  });
+
   it('skips . and repeated slashes', () => {
     expect(resolveLikeKernel(`${ws}/./src//./a.ts`)).toBe(path.join(ws, 'src', 'a.ts'));
   });

@@ -251,6 +251,7 @@ export function kernelResolver(): (absolutePath: string) => string | null {
       : resolveLikeKernel(absolutePath);
 }
 
+/** The parts of a path: a backslash is a character of a name, as on Linux (`a\b` is one file). */
 function splitComponents(p: string): string[] {
-  return p.split(/[\\/]+/).filter((part) => part.length > 0);
+  return p.split('/').filter((part) => part.length > 0);
 }

@@ -4,16 +4,12 @@ import type {
   WaitingToolCall,
 } from '@toolhost/core/tools';
 import { visibleConfirmation } from '@toolhost/core/utils';
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
-import {
-  type Choice,
-  choicesFor,
-  decisionFor,
-  pickChoice,
-  type SaveTargets,
-} from '../../approval-choices.js';
+import { Box, Text } from 'ink';
+import { choicesFor, decisionFor, type SaveTargets } from '../../approval-choices.js';
+import { type ChoiceState, choiceKey } from '../input/question-keys.js';
+import { useQuestionKeys } from '../input/use-question-keys.js';
 import { useUi } from '../ui-context.js';
+import { ChoiceRows } from './choice-rows.js';
 import { DiffLines } from './diff-view.js';
 import { ElicitationForm } from './elicitation-form.js';
 import { MarkdownText } from './markdown-text.js';
@@ -58,44 +54,38 @@ function ChoiceDialog({
   saving,
   onNotice,
 }: ApprovalDialogProps) {
-  const { theme, plain } = useUi();
+  const { theme } = useUi();
   const choices = choicesFor(call, { saving });
-  const [selected, setSelected] = useState(0);
-  const [answered, setAnswered] = useState(false);
-  const answer = (choice: Choice | undefined) => {
-    if (!choice || answered) return;
-    setAnswered(true);
-    void decisionFor(choice).then(({ decision, notice }) => {
-      if (notice) onNotice?.(notice);
-      onAnswer(decision);
-    });
-  };
-  useInput(
-    (input, key) => {
-      if (key.escape) return onEscape();
-      if (key.upArrow) return setSelected((at) => (at + choices.length - 1) % choices.length);
-      if (key.downArrow || key.tab) return setSelected((at) => (at + 1) % choices.length);
-      if (key.return) return answer(choices[selected]);
-      answer(pickChoice(choices, input));
+  const { state, armed } = useQuestionKeys<ChoiceState>({
+    isActive,
+    initial: { selected: 0 },
+    guardTypeahead: true,
+    step: (at, key) =>
+      choiceKey(at, key, {
+        count: choices.length,
+        letters: choices.map((choice) => choice.key),
+        numbers: true,
+      }),
+    isDone: (at) => at.answer !== undefined,
+    onDone: (at) => {
+      if (at.answer === 'escape' || at.answer === undefined) return onEscape();
+      const choice = choices[at.answer.index];
+      if (!choice) return onEscape();
+      void decisionFor(choice).then(({ decision, notice }) => {
+        if (notice) onNotice?.(notice);
+        onAnswer(decision);
+      });
     },
-    { isActive: isActive && !answered },
-  );
+  });
   // What is shown: every string of the call made visible; the call itself runs as it is.
   const details = visibleConfirmation(call.confirmationDetails);
   return (
-    <QuestionBox title={details.title}>
+    <QuestionBox title={details.title} armed={armed}>
       <DetailsView details={details} />
-      <Box flexDirection="column" marginTop={1}>
-        {choices.map((choice, index) => {
-          const isSelected = index === selected;
-          return (
-            <Text key={choice.key} color={isSelected ? theme.accent : undefined}>
-              {isSelected && !plain ? '› ' : '  '}
-              {index + 1}. {choice.label} <Text color={theme.muted}>({choice.key})</Text>
-            </Text>
-          );
-        })}
-      </Box>
+      <ChoiceRows
+        rows={choices.map((choice) => ({ key: choice.key, label: choice.label }))}
+        selected={state.selected}
+      />
       <Text color={theme.muted}>
         Press a number or key; ↑↓ and Enter; Esc says no and stops the turn.
       </Text>

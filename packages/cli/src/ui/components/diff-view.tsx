@@ -1,11 +1,15 @@
 import type { FileDiff } from '@toolhost/core/tools';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
+import { numberDiffLines } from './diff-numbers.js';
 
 /** How many diff lines are shown before the rest is summarised. */
 const MAX_DIFF_LINES = 200;
 
-/** A unified diff, coloured: added green, removed red, hunk headers cyan. */
+/**
+ * A unified diff, coloured (added green, removed red, hunk headers cyan), each line with its
+ * number in the file.
+ */
 export function DiffLines({
   unified,
   maxLines = MAX_DIFF_LINES,
@@ -27,10 +31,11 @@ export function DiffLines({
         !line.startsWith('+++ '),
     )
     .map((line) => line.replace(/\t/g, '    '));
-  const shown = lines.slice(0, maxLines);
+  const shown = numberDiffLines(lines).slice(0, maxLines);
+  const numberWidth = Math.max(0, ...shown.map((row) => row.number.length));
   return (
     <Box flexDirection="column">
-      {shown.map((line, index) => {
+      {shown.map(({ number, line }, index) => {
         const color = line.startsWith('+')
           ? theme.added
           : line.startsWith('-')
@@ -40,8 +45,11 @@ export function DiffLines({
               : undefined;
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: diff lines repeat; their position is their identity
-          <Text key={index} color={color} wrap="truncate-end">
-            {line || ' '}
+          <Text key={index} wrap="truncate-end">
+            {numberWidth > 0 ? (
+              <Text color={theme.muted}>{`${number.padStart(numberWidth)} `}</Text>
+            ) : null}
+            <Text color={color}>{line || ' '}</Text>
           </Text>
         );
       })}

@@ -1,26 +1,19 @@
 import { elicitationFields } from '@toolhost/core/mcp';
-import type { ConfirmationDecision } from '@toolhost/core/tools';
-import {
-  ToolConfirmationOutcome,
-  type ToolElicitationConfirmationDetails,
+import type {
+  ConfirmationDecision,
+  ToolElicitationConfirmationDetails,
 } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
-import { Box, Text, useStdin } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { Box, Text } from 'ink';
 import {
-  deleteBack,
   type FieldValue,
-  type FormState,
+  type FormKeyState,
+  formKey,
   initialForm,
   isOnDecline,
   isOnSubmit,
-  moveFocus,
-  step,
-  submit,
-  toggle,
-  typeText,
 } from '../elicitation-form-state.js';
-import { type EditorKey, KeyDecoder } from '../input/key-decoder.js';
+import { useQuestionKeys } from '../input/use-question-keys.js';
 import { useUi } from '../ui-context.js';
 import { QuestionBox } from './question-box.js';
 
@@ -37,45 +30,18 @@ export interface ElicitationFormProps {
  */
 export function ElicitationForm({ details, onAnswer, isActive }: ElicitationFormProps) {
   const { theme, plain } = useUi();
-  const [form, setForm] = useState<FormState>(() =>
-    initialForm(elicitationFields(details.requestedSchema)),
-  );
-  // Keys that arrive together (a fast typist, a test) each act on the state the one before left.
-  const current = useRef(form);
-  const answered = useRef(false);
-  useKeys(isActive, (key) => {
-    if (answered.current) return;
-    const state = current.current;
-    const answer = (decision: ConfirmationDecision) => {
-      answered.current = true;
-      onAnswer(decision);
-    };
-    let next = state;
-    if (key.name === 'escape')
-      return answer({ outcome: ToolConfirmationOutcome.Cancel, payload: { dismissed: true } });
-    if (key.name === 'return') {
-      if (isOnDecline(state)) return answer({ outcome: ToolConfirmationOutcome.Cancel });
-      if (!isOnSubmit(state)) next = moveFocus(state, 1);
-      else {
-        const outcome = submit(state, details.requestedSchema);
-        if ('answers' in outcome)
-          return answer({
-            outcome: ToolConfirmationOutcome.ProceedOnce,
-            payload: { answers: outcome.answers },
-          });
-        next = outcome.state;
-      }
-    } else if (key.name === 'up' || (key.name === 'tab' && key.shift)) next = moveFocus(state, -1);
-    else if (key.name === 'down' || key.name === 'tab') next = moveFocus(state, 1);
-    else if (key.name === 'left') next = step(state, -1);
-    else if (key.name === 'right') next = step(state, 1);
-    else if (key.name === 'backspace' || key.name === 'delete') next = deleteBack(state);
-    else if (key.name === 'text' && key.text === ' ') next = toggle(state);
-    else if ((key.name === 'text' || key.name === 'paste') && !key.ctrl && !key.meta)
-      next = typeText(state, key.text);
-    current.current = next;
-    setForm(next);
+  const { state, armed } = useQuestionKeys<FormKeyState>({
+    isActive,
+    initial: () => ({ form: initialForm(elicitationFields(details.requestedSchema)) }),
+    guardTypeahead: true,
+    acceptPaste: true,
+    step: (at, key) => formKey(at, key, details.requestedSchema),
+    isDone: (at) => at.answer !== undefined,
+    onDone: (at) => {
+      if (at.answer) onAnswer(at.answer);
+    },
   });
+  const { form } = state;
   const focused = form.fields[form.focus];
   const width = Math.max(...form.fields.map((field) => field.title.length + 2), 8);
   const button = (label: string, on: boolean) => (
@@ -84,7 +50,7 @@ export function ElicitationForm({ details, onAnswer, isActive }: ElicitationForm
     </Text>
   );
   return (
-    <QuestionBox title={visibleText(details.title)}>
+    <QuestionBox title={visibleText(details.title)} armed={armed}>
       <Text>{visibleText(details.message, { multiline: true })}</Text>
       <Box flexDirection="column" marginTop={1}>
         {form.fields.map((field, index) => {
@@ -151,24 +117,4 @@ function FieldView({
     default:
       return null;
   }
-}
-
-/** Every key the terminal sends, decoded one by one (Ink's parsed keys merge a fast burst). */
-function useKeys(isActive: boolean, onKey: (key: EditorKey) => void): void {
-  const { internal_eventEmitter: events } = useStdin() as ReturnType<typeof useStdin> & {
-    internal_eventEmitter?: NodeJS.EventEmitter;
-  };
-  const latest = useRef(onKey);
-  latest.current = onKey;
-  useEffect(() => {
-    if (!isActive || !events) return;
-    const decoder = new KeyDecoder();
-    const onInput = (sequence: string) => {
-      for (const key of decoder.push(sequence)) latest.current(key);
-    };
-    events.on('input', onInput);
-    return () => {
-      events.off('input', onInput);
-    };
-  }, [isActive, events]);
 }

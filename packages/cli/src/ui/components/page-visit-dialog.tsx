@@ -4,10 +4,13 @@ import {
   type ToolElicitationUrlConfirmationDetails,
 } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { openInBrowser, systemOpener } from '../../browser.js';
+import { type ChoiceState, choiceKey } from '../input/question-keys.js';
+import { useQuestionKeys } from '../input/use-question-keys.js';
 import { useUi } from '../ui-context.js';
+import { ChoiceRows } from './choice-rows.js';
 import { QuestionBox } from './question-box.js';
 
 export interface PageVisitDialogProps {
@@ -30,7 +33,7 @@ interface VisitChoice {
  * "cancel") and the turn goes on.
  */
 export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialogProps) {
-  const { theme, plain } = useUi();
+  const { theme } = useUi();
   const [opener] = useState(() => systemOpener());
   const choices: VisitChoice[] = [
     {
@@ -50,26 +53,27 @@ export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialog
       : []),
     { key: 'n', label: 'No', decision: { outcome: ToolConfirmationOutcome.Cancel } },
   ];
-  const [selected, setSelected] = useState(0);
-  const pick = (choice: VisitChoice | undefined) => {
-    if (!choice) return;
-    if (choice.open) openInBrowser(details.url, opener);
-    onAnswer(choice.decision);
-  };
-  useInput(
-    (input, key) => {
-      if (key.escape)
+  const { state, armed } = useQuestionKeys<ChoiceState>({
+    isActive,
+    initial: { selected: 0 },
+    guardTypeahead: true,
+    step: (at, key) =>
+      choiceKey(at, key, {
+        count: choices.length,
+        letters: choices.map((choice) => choice.key),
+        numbers: true,
+      }),
+    isDone: (at) => at.answer !== undefined,
+    onDone: (at) => {
+      const choice = at.answer === 'escape' ? undefined : choices[at.answer?.index ?? -1];
+      if (!choice)
         return onAnswer({ outcome: ToolConfirmationOutcome.Cancel, payload: { dismissed: true } });
-      if (key.upArrow) return setSelected((at) => (at + choices.length - 1) % choices.length);
-      if (key.downArrow || key.tab) return setSelected((at) => (at + 1) % choices.length);
-      if (key.return) return pick(choices[selected]);
-      const byNumber = /^[1-9]$/.test(input) ? choices[Number(input) - 1] : undefined;
-      pick(byNumber ?? choices.find((choice) => choice.key === input.toLowerCase()));
+      if (choice.open) openInBrowser(details.url, opener);
+      onAnswer(choice.decision);
     },
-    { isActive },
-  );
+  });
   return (
-    <QuestionBox title={visibleText(details.title)}>
+    <QuestionBox title={visibleText(details.title)} armed={armed}>
       <Text>{visibleText(details.message, { multiline: true })}</Text>
       <Box flexDirection="column" marginTop={1}>
         <Text color={theme.accent}>{visibleText(details.url)}</Text>
@@ -78,17 +82,7 @@ export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialog
           the model does not see this link.
         </Text>
       </Box>
-      <Box flexDirection="column" marginTop={1}>
-        {choices.map((choice, index) => {
-          const isSelected = index === selected;
-          return (
-            <Text key={choice.key} color={isSelected ? theme.accent : undefined}>
-              {isSelected && !plain ? '› ' : '  '}
-              {index + 1}. {choice.label} <Text color={theme.muted}>({choice.key})</Text>
-            </Text>
-          );
-        })}
-      </Box>
+      <ChoiceRows rows={choices} selected={state.selected} />
       <Text color={theme.muted}>Press a number or key; ↑↓ and Enter; Esc dismisses it.</Text>
     </QuestionBox>
   );

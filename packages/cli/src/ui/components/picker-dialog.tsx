@@ -4,8 +4,9 @@
  * the marked one are drawn, so a long list keeps the screen's height.
  */
 import { visibleText } from '@toolhost/core/utils';
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { Box, Text } from 'ink';
+import { type ChoiceState, choiceKey } from '../input/question-keys.js';
+import { useQuestionKeys } from '../input/use-question-keys.js';
 import type { PendingPick } from '../session-store.js';
 import { useUi } from '../ui-context.js';
 
@@ -19,14 +20,17 @@ export function PickerDialog({
   onAnswer: (value: string | undefined) => void;
 }) {
   const { theme, plain, width } = useUi();
-  const [selected, setSelected] = useState(picker.selected);
   const count = picker.items.length;
-  useInput((input, key) => {
-    if (key.upArrow || (key.ctrl && input === 'p')) setSelected((at) => (at - 1 + count) % count);
-    else if (key.downArrow || (key.ctrl && input === 'n')) setSelected((at) => (at + 1) % count);
-    else if (key.return) onAnswer(picker.items[selected]?.value);
-    else if (key.escape) onAnswer(undefined);
+  // Opened by the person's own command: typeahead is theirs to give.
+  const { state } = useQuestionKeys<ChoiceState>({
+    isActive: true,
+    initial: { selected: picker.selected },
+    step: (at, key) => (key.name === 'text' && !key.ctrl ? at : choiceKey(at, key, { count })),
+    isDone: (at) => at.answer !== undefined,
+    onDone: (at) =>
+      onAnswer(at.answer === 'escape' ? undefined : picker.items[at.answer?.index ?? -1]?.value),
   });
+  const { selected } = state;
   const first = Math.max(0, Math.min(selected - Math.floor(ROWS / 2), count - ROWS));
   // Labels padded to one width, so the details start in one column.
   const labelWidth = Math.max(...picker.items.map((item) => visibleText(item.label).length));
@@ -43,8 +47,9 @@ export function PickerDialog({
         return (
           <Text key={item.value} wrap="truncate-end">
             <Text color={marked ? theme.accent : undefined} bold={marked}>
-              {`${marked ? '› ' : '  '}${visibleText(item.label).padEnd(labelWidth)}`}
+              {`${marked && !plain ? '› ' : '  '}${visibleText(item.label).padEnd(labelWidth)}`}
             </Text>
+            {marked && plain ? ' (selected)' : ''}
             {item.detail ? (
               <Text color={theme.muted}>{`  ${visibleText(item.detail)}`}</Text>
             ) : null}

@@ -3,7 +3,7 @@
  * once per app), sending each line to the dispatcher. Esc stops a command that is waiting
  * (a /compress, an /agents create) when no turn is running.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { AppServices } from '../app-services.js';
 import { PromptEditorView } from './prompt-editor-view.js';
 import { createPromptInputState } from './prompt-input-state.js';
@@ -15,6 +15,8 @@ export interface PromptAreaProps {
   onChange?(text: string): void;
   /** Whether Esc is the editor's own now (vim insert mode), after each key. */
   onEscapeTaken?(taken: boolean): void;
+  /** A line sent as soon as the prompt is shown (`-i "<prompt>"`), as if typed and sent. */
+  firstLine?: string;
 }
 
 export function PromptArea({
@@ -23,8 +25,15 @@ export function PromptArea({
   placeholder,
   onChange,
   onEscapeTaken,
+  firstLine,
 }: PromptAreaProps) {
   const state = useMemo(() => createPromptInputState(services), [services]);
+  const sentFirst = useRef(false);
+  useEffect(() => {
+    if (sentFirst.current || firstLine === undefined || !firstLine.trim()) return;
+    sentFirst.current = true;
+    void state.submit(firstLine);
+  }, [state, firstLine]);
   return (
     <PromptEditorView
       editor={state.editor}

@@ -10,6 +10,7 @@ import { useUi } from '../ui-context.js';
 import { columnsOf, wrapRanges } from '../wrap-text.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, KeyDecoder } from './key-decoder.js';
 import type { Completion, PromptEditor } from './prompt-editor.js';
+import { setPromptSink } from './question-keys.js';
 
 export type CompletionSource = (text: string, cursor: number) => Promise<Completion | undefined>;
 
@@ -52,6 +53,20 @@ export function PromptEditorView(props: PromptEditorViewProps) {
       editor.onExternalChange(() => {
         render();
         queueMicrotask(() => latest.current.onChange?.(editor.text));
+      }),
+    [editor],
+  );
+
+  // While a question is shown, what it does not take as an answer (typeahead, a paste)
+  // lands here: text for the prompt.
+  useEffect(
+    () =>
+      setPromptSink((key) => {
+        if (key.name !== 'paste' && editor.vim && editor.vim.mode !== 'insert') return;
+        const before = editor.buffer;
+        editor.handle(key);
+        render();
+        if (editor.buffer !== before) queueMicrotask(() => latest.current.onChange?.(editor.text));
       }),
     [editor],
   );

@@ -2,6 +2,7 @@
 import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../../config/config.js';
 import type { McpServerSettings } from '../../config/settings.js';
+import { ambiguousServerName } from '../../permissions/mcp-names.js';
 
 /** Alias of the server started by `mcp.serverCommand`. */
 export const SERVER_COMMAND_ALIAS = 'mcp';
@@ -20,4 +21,15 @@ export function configuredServers(config: Config): [string, McpServerSettings][]
   const allowed = config.settings.mcp?.allowed;
   const excluded = new Set(config.settings.mcp?.excluded ?? []);
   return servers.filter(([alias]) => !excluded.has(alias) && (!allowed || allowed.includes(alias)));
+}
+
+/**
+ * Why the server `alias` is not started though settings name it: a name that `mcp__`
+ * rules could read as another server's plus a tool (permissions/mcp-names.ts).
+ */
+export function refusedServerName(config: Config, alias: string): string | undefined {
+  return ambiguousServerName(
+    alias,
+    configuredServers(config).map(([name]) => name),
+  );
 }
