@@ -274,10 +274,11 @@ export async function openAcpSession(
           ...(request.additionalDirectories ?? []),
         ],
       },
-      // The editor's MCP servers: the same layer as the flags' settings.
+      // The editor's MCP servers: the same layer as the flags' settings (--mcp-config's
+      // servers still win by name).
       settings: {
         ...agent.settings,
-        mcpServers: { ...agent.settings?.mcpServers, ...mcpServerSettings(request.mcpServers) },
+        mcpServers: { ...mcpServerSettings(request.mcpServers), ...agent.settings?.mcpServers },
       },
       ...(resume ? { resume: resume.session } : {}),
       answersQuestions: true,
