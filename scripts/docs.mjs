@@ -206,6 +206,7 @@ async function shellVariablesPage() {
     '# Variables that change which program runs',
     '',
     'Setting one of these anywhere in a command line (`X=… cmd`, `env X=… cmd`, `export X`,',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${X:=…}, shown as written
     '`read X`, `for X in`, `${X:=…}`) makes the line unclear: it asks, even under an allow rule,',
     'and it is refused while any deny rule for commands exists. A `*` stands for any characters',
     'of a name. See [the shell and its sandbox](../shell-and-sandbox.md).',

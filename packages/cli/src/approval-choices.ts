@@ -6,16 +6,11 @@
  * position. Saving writes the rule with the one settings writer (settings-file-edit.ts).
  */
 import path from 'node:path';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { addToSettingsList } from '@toolhost/core/internal/config/settings-file-edit.js';
-import { isFolderTrusted } from '@toolhost/core/internal/config/trusted-folders.js';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import { ruleToSave } from '@toolhost/core/internal/permissions/saved-rule.js';
-import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { Config } from '@toolhost/core/config';
+import { addToSettingsList, isFolderTrusted, ruleToSave } from '@toolhost/core/config';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
+import { ToolConfirmationOutcome } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 
 /** Settings files an "always" answer may save its rule to. */
 export interface SaveTargets {

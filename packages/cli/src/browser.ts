@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { webLinkProblem } from '@toolhost/core/internal/web/web-link.js';
+import { webLinkProblem } from '@toolhost/core/files';
 
 function openerName(): string {
   if (process.platform === 'darwin') return 'open';

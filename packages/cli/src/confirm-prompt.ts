@@ -1,19 +1,13 @@
 /** Asks the person in the terminal whether a call may run. */
 import { createInterface } from 'node:readline/promises';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import {
-  elicitationFields,
-  parseFieldAnswer,
-} from '@toolhost/core/internal/tools/mcp/elicitation.js';
+import { elicitationFields, parseFieldAnswer } from '@toolhost/core/mcp';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
   type ToolElicitationUrlConfirmationDetails,
-} from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { choicesFor, decisionFor, pickChoice, type SaveTargets } from './approval-choices.js';
 import { openInBrowser, systemOpener } from './browser.js';
 import { renderConfirmation, type Style } from './render.js';

@@ -4,7 +4,7 @@ import {
   exitCleanlyOnClosedOutput,
   exitCleanlyOnSignals,
   stoppingBySignal,
-} from '@toolhost/core/internal/utils/termination.js';
+} from '@toolhost/core/utils';
 import { runProgram } from './program.js';
 
 // A terminal closing (HUP) or a supervisor stopping toolhost (TERM) ends every command it

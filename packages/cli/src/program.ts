@@ -6,12 +6,12 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
-import { type AgentFlags, addAgentOptions } from './agent/agent-flags.js';
-import { checkPromptInteractive } from './agent/qwen-flags.js';
 import { addExtensionsCommands } from './commands/extensions/extensions-commands.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
 import type { RestoreOptions } from './commands/restore-command.js';
+import { type AgentFlags, addAgentOptions } from './conversation/agent-flags.js';
+import { checkPromptInteractive } from './conversation/qwen-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { EXAMPLES, HELP_WIDTH } from './help-text.js';
 import { createStyle, wantsColor } from './render.js';
@@ -320,9 +320,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     )
     .option('--path', 'print where the installed schema file is instead')
     .action(async (options: { path?: boolean }) => {
-      const { getSettingsSchema, settingsSchemaPath } = await import(
-        '@toolhost/core/internal/config/settings-layer.js'
-      );
+      const { getSettingsSchema, settingsSchemaPath } = await import('@toolhost/core/config');
       io.stdout.write(
         options.path
           ? `${settingsSchemaPath()}\n`

@@ -3,13 +3,13 @@
  * a tool, a model or a server goes through visibleText before it is styled, so only the
  * styles added here reach the terminal as escape sequences.
  */
-import { visibleConfirmation } from '@toolhost/core/internal/core/visible-confirmation.js';
+
 import type {
   FileDiff,
   ToolCallConfirmationDetails,
   ToolResultDisplay,
-} from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/tools';
+import { visibleConfirmation, visibleText } from '@toolhost/core/utils';
 
 const lines = (text: string) => visibleText(text, { multiline: true });
 

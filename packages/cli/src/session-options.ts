@@ -2,7 +2,7 @@
  * The command-line options every session-opening command shares, parsed before any command
  * runs; kept apart from session.ts so that parsing them loads nothing of the core.
  */
-import type { Settings } from '@toolhost/core/internal/config/settings-types.js';
+import type { Settings } from '@toolhost/core/config';
 
 export interface SessionOptions {
   root?: string;

@@ -19,6 +19,7 @@ import { sessionEnvironment } from './helpers/stream-session.js';
 /** Examples another test runs: the test file, which must name the example. */
 const RUN_ELSEWHERE: Record<string, string> = {
   library: 'packages/cli/test/readme-example.test.ts',
+  'conversation-front-end': 'packages/cli/test/conversation-example.test.ts',
   'stream-json': 'packages/cli/test/stream-input.test.ts',
 };
 const RUN_HERE = ['agent-quick-start', 'mcp-client-config', 'acp-editor-config'];

@@ -4,7 +4,7 @@
  * and the session opens with the project's settings in full; no keeps the cut and is
  * remembered; a headless run in the same terminal never asks.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
@@ -85,6 +85,23 @@ describe.skipIf(!hasTmux)(
       terminal = start();
       const again = await idle(terminal);
       expect(again).not.toContain(QUESTION);
+    });
+
+    it("asks for a project whose only settings file is Qwen Code's .qwen/settings.json", async () => {
+      rmSync(path.join(dirs.root, '.toolhost'), { recursive: true });
+      mkdirSync(path.join(dirs.root, '.qwen'));
+      writeFileSync(
+        path.join(dirs.root, '.qwen', 'settings.json'),
+        JSON.stringify({ tools: { approvalMode: 'yolo' } }),
+      );
+      terminal = start();
+      const question = await terminal.waitFor(QUESTION);
+      expect(question).toContain(path.join('.qwen', 'settings.json'));
+      terminal.press('y');
+      await idle(terminal);
+      send(terminal, 'touch the canary');
+      await terminal.waitFor('Done.');
+      expect(existsSync(canary())).toBe(true);
     });
 
     it('a headless run in the same terminal never asks and keeps the cut', async () => {

@@ -5,6 +5,7 @@ import { Checkpointer } from '../src/agent/checkpoints/checkpointer.js';
 import { listCheckpoints, restoreCheckpoint } from '../src/agent/checkpoints/restore-checkpoint.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
 import { loadSession } from '../src/agent/sessions/session-loader.js';
+import { ToolConfirmationOutcome } from '../src/tools/tools.js';
 import { startAgentHarness } from './helpers/agent-harness.js';
 import { write } from './helpers/checkpoint-project.js';
 
@@ -84,6 +85,45 @@ describe('checkpoints in the agent loop', () => {
       expect(readFileSync(file, 'utf8')).toBe('original\n');
       const notices = h.events.filter((e) => e.type === 'notice' && e.level === 'warning');
       expect(notices).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('takes none for calls that never run: a deny rule refuses one, the person declines another', async () => {
+    let file = '';
+    const h = await startAgentHarness(
+      (_request, index) =>
+        [
+          {
+            toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf build' } }],
+          },
+          {
+            toolCalls: [
+              { id: 'c2', name: 'write_file', args: { file_path: file, content: 'declined\n' } },
+            ],
+          },
+          { text: 'done' },
+        ][index] ?? { text: 'no more steps' },
+      { config: { settings: { permissions: { deny: ['Bash(rm:*)'] } } } },
+    );
+    try {
+      file = h.ws.write('notes.txt', 'original\n');
+      h.ws.write('build/out.txt', 'built\n');
+      const { config } = h.ws;
+      const result = await h
+        .loop({
+          checkpoints: new Checkpointer(config, h.registry),
+          onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.Cancel }),
+        })
+        .run('clean up and rewrite notes.txt', new AbortController().signal);
+      expect(result.status).toBe('success');
+      // By effect: nothing ran, and nothing to restore was recorded.
+      expect(readFileSync(file, 'utf8')).toBe('original\n');
+      expect(readFileSync(h.ws.p('build/out.txt'), 'utf8')).toBe('built\n');
+      expect(h.events.filter((e) => e.type === 'checkpoint')).toEqual([]);
+      const project = { userDir: config.userDir, projectRoot: config.targetDir };
+      expect(listCheckpoints(project, { sessionId: config.sessionId })).toEqual([]);
     } finally {
       await h.close();
     }

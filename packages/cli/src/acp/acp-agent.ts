@@ -18,12 +18,9 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from '@agentclientprotocol/sdk';
-import { loadSettings } from '@toolhost/core/internal/config/settings.js';
-import {
-  HOW_TO_CONFIGURE_MODEL,
-  resolveEndpoint,
-} from '@toolhost/core/internal/models/endpoint.js';
-import { type AgentFlags, settingsFrom } from '../agent/agent-flags.js';
+import { loadSettings } from '@toolhost/core/config';
+import { HOW_TO_CONFIGURE_MODEL, resolveEndpoint } from '@toolhost/core/conversation';
+import { type AgentFlags, settingsFrom } from '../conversation/agent-flags.js';
 import { ExitCode } from '../errors.js';
 import { type AcpSession, openAcpSession } from './acp-session.js';
 import { isApprovalMode, sessionModes } from './session-modes.js';

@@ -13,17 +13,20 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import type { AgentEvent, AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
-import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import type { Part } from '@toolhost/core/internal/core/content.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import type { AgentFlags } from '../agent/agent-flags.js';
-import { type AgentStart, withAgentStart } from '../agent/agent-start.js';
-import { withAttachments } from '../agent/headless.js';
+import type { ApprovalMode } from '@toolhost/core/config';
+import type {
+  AgentRunResult,
+  Conversation,
+  ConversationEvent,
+  TurnOutcome,
+} from '@toolhost/core/conversation';
+import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/conversation';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
+import type { AgentFlags } from '../conversation/agent-flags.js';
+import { agentOptionsFrom, openFor } from '../conversation/conversation-options.js';
+import { extraDirectoriesFrom } from '../conversation/qwen-flags.js';
+import { realRoot, sessionById } from '../conversation/resume.js';
 import { UsageError } from '../errors.js';
-import type { PromptContent } from '../ui/prompt-content.js';
 import { readUnsavedBuffers } from './editor-buffers.js';
 import { showWritesInEditor } from './editor-writes.js';
 import { replayUpdates } from './history-replay.js';
@@ -46,58 +49,46 @@ const LIMIT_REASONS = new Set(['max_turns', 'max_tool_calls', 'max_wall_time']);
 
 export class AcpSession {
   readonly id: string;
-  private readonly agent: AgentSession;
   private readonly tracker: ToolCallTracker;
-  private running: AbortController | undefined;
+  private prompting = false;
   private updates: Promise<void> = Promise.resolve();
-  private lastFinishReason: string | undefined;
   private readonly stopFollowingMode: () => void;
   /** Where "always" answers may save their rules. */
   private readonly saving: SaveTargets;
+  /** The editor's open permission requests, by the conversation's question id. */
+  private readonly asked = new Map<string, AbortController>();
 
   constructor(
-    private readonly start: AgentStart,
+    private readonly conversation: Conversation,
     private readonly client: AgentContext,
-    editor: ClientCapabilities | undefined,
+    private readonly editor: ClientCapabilities | undefined,
     private readonly warn: (line: string) => void,
-    private readonly end: () => void,
-    /** Settles once the toolhost session has closed (servers and commands ended). */
-    private readonly closed: () => Promise<unknown>,
   ) {
-    this.id = start.session.config.sessionId;
-    this.saving = saveTargets(start.session.config);
-    this.tracker = new ToolCallTracker(start.session.registry);
-    if (editor?.fs?.readTextFile) readUnsavedBuffers(start.session.registry, client, this.id);
-    if (editor?.fs?.writeTextFile)
-      showWritesInEditor(start.session.registry, client, this.id, warn);
-    this.agent = start.createAgent({
-      onEvent: (event) => this.onEvent(event),
-      onConfirmationRequest: async (call) => {
-        await this.updates;
-        const signal = this.running?.signal ?? AbortSignal.abort();
-        return requestPermission(this.client, this.id, call, signal, editor, warn, this.saving);
-      },
-      onWarning: (message) => warn(`warning: ${message}`),
-    });
+    this.id = conversation.id;
+    this.saving = saveTargets(conversation.config);
+    this.tracker = new ToolCallTracker(conversation.registry);
+    if (editor?.fs?.readTextFile) readUnsavedBuffers(conversation.registry, client, this.id);
+    if (editor?.fs?.writeTextFile) showWritesInEditor(conversation.registry, client, this.id, warn);
+    conversation.subscribe((event) => this.onEvent(event));
     // exit_plan_mode changes the mode too: the editor's mode menu follows.
-    this.stopFollowingMode = start.session.config.onApprovalModeChange((mode) =>
+    this.stopFollowingMode = conversation.config.onApprovalModeChange((mode) =>
       this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode }),
     );
   }
 
   get approvalMode(): ApprovalMode {
-    return this.start.session.config.getApprovalMode();
+    return this.conversation.config.getApprovalMode();
   }
 
   setApprovalMode(mode: ApprovalMode): void {
-    this.start.session.config.setApprovalMode(mode);
+    this.conversation.config.setApprovalMode(mode);
   }
 
   /** Sends the loaded conversation to the editor, before the load is answered. */
   async replayHistory(): Promise<void> {
     for (const update of replayUpdates(
-      this.start.resumed?.history ?? [],
-      this.start.session.registry,
+      this.conversation.resumed?.history ?? [],
+      this.conversation.registry,
     ))
       this.send(update);
     await this.updates;
@@ -107,64 +98,59 @@ export class AcpSession {
     blocks: readonly ContentBlock[],
     requestSignal: AbortSignal,
   ): Promise<PromptResponse> {
-    if (this.running) {
+    if (this.prompting) {
       throw RequestError.invalidRequest(
         undefined,
         'a prompt is already running in this session; wait for its answer or cancel it first',
       );
     }
-    const controller = new AbortController();
-    this.running = controller;
-    const cancel = () => controller.abort(new Error('cancelled by the editor'));
+    this.prompting = true;
+    const cancel = () => this.cancel();
     requestSignal.addEventListener('abort', cancel, { once: true });
-    this.lastFinishReason = undefined;
     try {
       const { text, sections, media } = promptFromBlocks(
         blocks,
-        this.start.session.config.targetDir,
+        this.conversation.config.targetDir,
       );
-      const attached = await withAttachments(text, this.start.session, controller.signal, (line) =>
-        this.send({
-          sessionUpdate: 'agent_thought_chunk',
-          content: { type: 'text', text: `${line}\n` },
-        }),
-      );
-      const result = await this.agent.loop.run(
-        withExtras(attached, sections, media),
-        controller.signal,
-      );
-      this.start.recorder.recordEnd(result.status);
-      const stopReason = this.stopReason(result);
+      const outcome = await this.conversation.send(text, {
+        extraText: sections,
+        attachments: media,
+      });
+      const stopReason = this.stopReason(outcome);
       // Every update before the answer, a failure's too.
       await this.updates;
-      if (!stopReason) throw new RequestError(-32603, result.message ?? 'The run failed.');
+      if (!stopReason) throw new RequestError(-32603, outcome.result.message ?? 'The run failed.');
       return { stopReason };
     } finally {
       requestSignal.removeEventListener('abort', cancel);
-      this.running = undefined;
+      this.prompting = false;
     }
   }
 
   /** `session/cancel`: the running prompt stops (its commands' process groups end). */
   cancel(): void {
-    this.running?.abort(new Error('cancelled by the editor'));
+    this.conversation.cancel('cancelled by the editor');
   }
 
   /** Ends the toolhost session: MCP servers closed, background commands ended. */
   async close(): Promise<void> {
-    this.cancel();
     this.stopFollowingMode();
-    this.agent.close();
-    this.end();
-    await this.closed().catch(() => undefined);
+    await this.conversation
+      .close()
+      .catch((error: unknown) =>
+        this.warn(
+          `the session did not close cleanly: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
   }
 
   /** Undefined when the run failed (the prompt is answered with an error). */
-  private stopReason(result: AgentRunResult): StopReason | undefined {
+  private stopReason(outcome: TurnOutcome): StopReason | undefined {
+    const result: AgentRunResult = outcome.result;
     switch (result.status) {
       case 'success':
-        if (this.lastFinishReason === 'length') return 'max_tokens';
-        if (this.lastFinishReason === 'content_filter') return 'refusal';
+        if (outcome.finishReason === 'length') return 'max_tokens';
+        if (outcome.finishReason === 'content_filter') return 'refusal';
         return 'end_turn';
       case 'cancelled':
         return 'cancelled';
@@ -188,7 +174,7 @@ export class AcpSession {
     }
   }
 
-  private onEvent(event: AgentEvent): void {
+  private onEvent(event: ConversationEvent): void {
     switch (event.type) {
       case 'text':
         this.send({
@@ -197,28 +183,18 @@ export class AcpSession {
         });
         break;
       case 'thinking':
-        this.send({
-          sessionUpdate: 'agent_thought_chunk',
-          content: { type: 'text', text: event.text },
-        });
+        this.thought(event.text);
         break;
       case 'retry':
-        this.send({
-          sessionUpdate: 'agent_thought_chunk',
-          content: {
-            type: 'text',
-            text: `\n(The model request failed: ${event.reason}; trying again.)\n`,
-          },
-        });
+        this.thought(`\n(The model request failed: ${event.reason}; trying again.)\n`);
         break;
       case 'notice':
-        this.send({
-          sessionUpdate: 'agent_thought_chunk',
-          content: { type: 'text', text: `\n${event.message}\n` },
-        });
+        this.thought(`\n${event.message}\n`);
         break;
-      case 'assistant':
-        this.lastFinishReason = event.finishReason;
+      case 'warning':
+        // During a prompt (a file its @ reference names left out) the person reads it there.
+        if (this.prompting) this.thought(`${event.message}\n`);
+        else this.warn(`warning: ${event.message}`);
         break;
       case 'tool_calls':
         for (const update of this.tracker.callsChanged(event.calls)) this.send(update);
@@ -228,9 +204,38 @@ export class AcpSession {
         if (update) this.send(update);
         break;
       }
+      case 'question':
+        if (event.question.kind !== 'trust') void this.ask(event.id, event.question.call);
+        break;
+      case 'question_closed':
+        this.asked.get(event.id)?.abort();
+        this.asked.delete(event.id);
+        break;
       default:
         break;
     }
+  }
+
+  /** The editor's permission request for a question of the conversation. */
+  private async ask(id: string, call: Parameters<typeof requestPermission>[2]): Promise<void> {
+    const closed = new AbortController();
+    this.asked.set(id, closed);
+    await this.updates;
+    const decision = await requestPermission(
+      this.client,
+      this.id,
+      call,
+      closed.signal,
+      this.editor,
+      this.warn,
+      this.saving,
+    );
+    this.asked.delete(id);
+    this.conversation.answer(id, decision);
+  }
+
+  private thought(text: string): void {
+    this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
   }
 
   /** Queued behind the updates before it, so the editor gets them in order. */
@@ -245,64 +250,47 @@ export class AcpSession {
   }
 }
 
-/** The prompt with the embedded resources' text below it and the media after. */
-function withExtras(content: PromptContent, sections: string[], media: Part[]): PromptContent {
-  const extra = sections.join('\n\n');
-  if (typeof content === 'string' && media.length === 0)
-    return extra ? [content, extra].filter(Boolean).join('\n\n') : content;
-  const parts: Part[] =
-    typeof content === 'string' ? (content ? [{ text: content }] : []) : [...content];
-  if (extra) parts.push({ text: extra });
-  return [...parts, ...media];
-}
-
 /**
- * Opens a toolhost session for `session/new` or `session/load`; it stays open until
- * `close()`. No model configured: authentication is required (the message says how).
+ * Opens a toolhost session for `session/new` or `session/load`, in the editor's folder with
+ * its MCP servers; it stays open until `close()`. No model configured: authentication is
+ * required (the message says how).
  */
-export function openAcpSession(
+export async function openAcpSession(
   flags: AgentFlags,
   request: AcpSessionRequest,
   client: AgentContext,
   warn: (line: string) => void,
 ): Promise<AcpSession> {
-  return new Promise((resolve, reject) => {
-    let opened = false;
-    let closed: Promise<unknown> = Promise.resolve();
-    const sessionFlags: AgentFlags = {
-      ...flags,
-      root: request.cwd,
-      includeDirectories: [
-        ...(flags.includeDirectories ?? []),
-        ...(request.additionalDirectories ?? []),
-      ],
-      continue: false,
-      // Each editor session gets its own id; a --session-id given to --acp names none.
-      sessionId: undefined,
-      ...(request.loadId !== undefined ? { resume: request.loadId } : { resume: undefined }),
-    };
-    closed = withAgentStart(
-      sessionFlags,
-      warn,
-      (start) =>
-        new Promise<void>((ended) => {
-          opened = true;
-          resolve(new AcpSession(start, client, request.editor, warn, ended, () => closed));
-        }),
-      () => reject(RequestError.authRequired(undefined, HOW_TO_CONFIGURE_MODEL)),
-      false,
-      { mcpServers: mcpServerSettings(request.mcpServers) },
-    );
-    closed.catch((error: unknown) => {
-      if (opened) {
-        warn(
-          `the session did not close cleanly: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        return;
-      }
-      reject(
-        error instanceof UsageError ? RequestError.invalidParams(undefined, error.message) : error,
-      );
+  try {
+    const agent = agentOptionsFrom(flags);
+    const resume =
+      request.loadId !== undefined ? sessionById(realRoot(request.cwd), request.loadId) : undefined;
+    const conversation = await openFor({
+      ...agent,
+      workspace: {
+        root: request.cwd,
+        includeDirectories: [
+          ...(extraDirectoriesFrom(flags) ?? []),
+          ...(request.additionalDirectories ?? []),
+        ],
+      },
+      // The editor's MCP servers: the same layer as the flags' settings (--mcp-config's
+      // servers still win by name).
+      settings: {
+        ...agent.settings,
+        mcpServers: { ...mcpServerSettings(request.mcpServers), ...agent.settings?.mcpServers },
+      },
+      ...(resume ? { resume: resume.session } : {}),
+      answersQuestions: true,
+      onEvent: (event) => {
+        if (event.type === 'warning') warn(`warning: ${event.message}`);
+      },
     });
-  });
+    if (!conversation) throw RequestError.authRequired(undefined, HOW_TO_CONFIGURE_MODEL);
+    return new AcpSession(conversation, client, request.editor, warn);
+  } catch (error) {
+    throw error instanceof UsageError
+      ? RequestError.invalidParams(undefined, error.message)
+      : error;
+  }
 }

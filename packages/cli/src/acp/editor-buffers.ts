@@ -7,9 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AgentContext } from '@agentclientprotocol/sdk';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import type { ToolResult } from '@toolhost/core/internal/tools/tools.js';
-import { DEFAULT_LINE_LIMIT } from '@toolhost/core/internal/utils/file-loader.js';
+import { DEFAULT_LINE_LIMIT } from '@toolhost/core/files';
+import type { ToolRegistry, ToolResult } from '@toolhost/core/tools';
 
 interface ReadParams {
   absolute_path: string;

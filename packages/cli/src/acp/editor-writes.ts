@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AgentContext } from '@agentclientprotocol/sdk';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import type { ToolRegistry } from '@toolhost/core/tools';
 
 const WRITING_TOOLS = ['write_file', 'edit'];
 

@@ -12,14 +12,11 @@ import type {
   CreateElicitationResponse,
   ElicitationSchema,
 } from '@agentclientprotocol/sdk';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
-} from '@toolhost/core/internal/tools/tools.js';
+} from '@toolhost/core/tools';
 
 export async function askEditorForm(
   client: AgentContext,

@@ -3,9 +3,9 @@
  * the session: the person's prompts, the answers, and each tool call with how it ended.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { historyItemsFromMessages } from '../ui/resumed-history.js';
+import type { ChatMessage } from '@toolhost/core/conversation';
+import { resumedItems } from '@toolhost/core/conversation';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import { toolKind, toolTitle } from './tool-calls.js';
 
 export function replayUpdates(
@@ -13,12 +13,7 @@ export function replayUpdates(
   registry: ToolRegistry,
 ): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
-  // What each call answered the model, shown under the call as it was then.
-  const results = new Map<string, string>();
-  for (const message of messages) {
-    if (message.role === 'tool') results.set(message.tool_call_id, textOf(message.content));
-  }
-  for (const item of historyItemsFromMessages(messages, registry)) {
+  for (const item of resumedItems(messages, registry)) {
     if (item.kind === 'user') {
       updates.push({
         sessionUpdate: 'user_message_chunk',
@@ -29,22 +24,22 @@ export function replayUpdates(
         sessionUpdate: 'agent_message_chunk',
         content: { type: 'text', text: item.text },
       });
-    } else if (item.kind === 'tools') {
-      for (const row of item.rows) {
-        const tool = registry.getTool(row.toolName);
+    } else {
+      for (const call of item.calls) {
+        const tool = registry.getTool(call.toolName);
         updates.push({
           sessionUpdate: 'tool_call',
-          toolCallId: row.callId,
-          title: toolTitle(tool, row.toolName, row.args),
-          kind: toolKind(tool, row.toolName),
-          status: row.status === 'success' ? 'completed' : 'failed',
-          rawInput: row.args,
+          toolCallId: call.callId,
+          title: toolTitle(tool, call.toolName, call.args),
+          kind: toolKind(tool, call.toolName),
+          status: call.status === 'success' ? 'completed' : 'failed',
+          rawInput: call.args,
           content: [
             {
               type: 'content',
               content: {
                 type: 'text',
-                text: shortened(results.get(row.callId) ?? row.failure ?? ''),
+                text: shortened(call.result || (call.failure ?? '')),
               },
             },
           ],
@@ -60,9 +55,4 @@ const MAX_REPLAYED_CHARS = 2000;
 
 function shortened(text: string): string {
   return text.length > MAX_REPLAYED_CHARS ? `${text.slice(0, MAX_REPLAYED_CHARS)}…` : text;
-}
-
-function textOf(content: ChatMessage['content']): string {
-  if (typeof content === 'string') return content;
-  return (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

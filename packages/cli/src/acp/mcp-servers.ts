@@ -4,7 +4,7 @@
  * editor speaks for the person, so the project's trust does not cut them).
  */
 import type { McpServer } from '@agentclientprotocol/sdk';
-import type { McpServerSettings } from '@toolhost/core/internal/config/settings-types.js';
+import type { McpServerSettings } from '@toolhost/core/config';
 
 export function mcpServerSettings(
   servers: readonly McpServer[],

@@ -11,11 +11,8 @@ import type {
   PermissionOptionKind,
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
+import { ToolConfirmationOutcome } from '@toolhost/core/tools';
 import { type Choice, choicesFor, decisionFor, type SaveTargets } from '../approval-choices.js';
 import { askEditorForm } from './elicitation.js';
 import { confirmationContent, describeToolCall } from './tool-calls.js';

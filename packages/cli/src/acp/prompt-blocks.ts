@@ -8,8 +8,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import type { Part } from '@toolhost/core/internal/core/content.js';
-import { escapePath } from '../ui/input/at-references.js';
+import { escapePath } from '@toolhost/core/conversation';
+import type { Part } from '@toolhost/core/tools';
 
 export interface PromptFromBlocks {
   /** The person's words, with `@` references for linked files. */

@@ -1,9 +1,6 @@
 /** toolhost's approval modes offered to the editor as ACP session modes. */
 import type { SessionModeState } from '@agentclientprotocol/sdk';
-import {
-  APPROVAL_MODES,
-  type ApprovalMode,
-} from '@toolhost/core/internal/config/settings-types.js';
+import { APPROVAL_MODES, type ApprovalMode } from '@toolhost/core/config';
 import { MEANINGS } from '../ui/commands/builtin/approval-mode-command.js';
 
 const NAMES: Record<ApprovalMode, string> = {

@@ -1,6 +1,5 @@
-import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { type AnyTool, Kind } from '@toolhost/core/internal/tools/tools.js';
+import type { ToolCall, ToolRegistry } from '@toolhost/core/tools';
+import { type AnyTool, Kind } from '@toolhost/core/tools';
 import { describe, expect, it } from 'vitest';
 import { ToolCallTracker } from './tool-calls.js';
 

@@ -12,14 +12,14 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
-import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import { describeCall } from '@toolhost/core/conversation';
 import type {
   AnyTool,
+  ToolCall,
   ToolCallConfirmationDetails,
+  ToolRegistry,
   ToolResultDisplay,
-} from '@toolhost/core/internal/tools/tools.js';
-import { describeCall } from '../ui/tool-rows.js';
+} from '@toolhost/core/tools';
 
 const STATUS: Record<ToolCall['status'], ToolCallStatus> = {
   validating: 'pending',

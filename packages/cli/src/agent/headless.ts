@@ -4,20 +4,19 @@
  * ended (0 done, 1 failed, 2 usage, 53 turn limit, 55 tool-call or time budget, 130
  * interrupted).
  */
-import type { AgentEvent, AgentStopReason } from '@toolhost/core/internal/agent/agent-events.js';
-import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { AgentStopReason } from '@toolhost/core/conversation';
+import {
+  type ConversationEvent,
+  HOW_TO_CONFIGURE_MODEL,
+  isAgentEvent,
+} from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
+import type { AgentFlags, OutputFormat } from '../conversation/agent-flags.js';
+import { conversationOptionsFrom, withConversation } from '../conversation/conversation-options.js';
+import { createPrinter, type Printer } from '../conversation/printers.js';
+import { cancelOnStopSignals } from '../conversation/stop-signals.js';
+import { loadJsonSchema } from '../conversation/structured-output.js';
 import { ExitCode, UsageError } from '../errors.js';
-import type { Session } from '../session.js';
-import { attachReferences, findAtReferences } from '../ui/input/at-references.js';
-import type { PromptContent } from '../ui/prompt-content.js';
-import type { AgentFlags, OutputFormat } from './agent-flags.js';
-import { withAgentStart } from './agent-start.js';
-import { createPrinter } from './printers.js';
-import { cancelOnStopSignals } from './stop-signals.js';
-import { loadJsonSchema, runForSchema, withSchemaInstructions } from './structured-output.js';
 
 export interface HeadlessIo {
   stdout: NodeJS.WriteStream;
@@ -70,59 +69,39 @@ export async function runHeadless(
   }
   const warn = (line: string) =>
     io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
-  return withAgentStart(
-    schema ? withSchemaInstructions(flags, schema) : flags,
-    warn,
-    async ({ session, endpoint, recorder, cutOffNote, unanswered, createAgent }) => {
+  const { options, cutOffNote, unanswered } = conversationOptionsFrom(flags);
+  let printer: Printer | undefined;
+  let model = '';
+  const onEvent = (event: ConversationEvent) => {
+    if (event.type === 'warning') warn(`warning: ${event.message}`);
+    // Once tools are discovered: the init event names them and how each server ended.
+    else if (event.type === 'prompt_started') printer?.start(model);
+    else if (isAgentEvent(event)) printer?.event(event);
+  };
+  return withConversation(
+    { ...options, ...(schema ? { outputSchema: schema } : {}), onEvent },
+    async (conversation) => {
       if (cutOffNote) warn(cutOffNote);
       // Said whole, so the person can send what got no answer again.
       for (const text of unanswered)
         warn(
           `A prompt of the earlier session got no answer and is not in the conversation: ${text}`,
         );
-      const printer = createPrinter(format, io, session, {
+      model = conversation.endpoint.model;
+      printer = createPrinter(format, io, conversation, {
         version: io.version,
         partialMessages: flags.includePartialMessages === true,
       });
-      const controller = new AbortController();
-      const stopListening = cancelOnStopSignals(controller, io.exitNow);
-      let running: Promise<unknown> = Promise.resolve();
-      // TERM or HUP: cancel the run and let it finish (result printed, session ended) before exiting.
-      const forgetCleanup = addTerminationCleanup(async () => {
-        controller.abort(new Error('stopped by a signal'));
-        await running.catch(() => undefined);
-      });
+      const stopListening = cancelOnStopSignals(
+        (reason) => conversation.cancel(reason),
+        io.exitNow,
+      );
       try {
-        const agent = createAgent({
-          onWarning: (message) => warn(`warning: ${message}`),
-          onEvent: (event: AgentEvent) => printer.event(event),
-        });
-        await untilDone(
-          Promise.all([
-            // Nobody sees tools arrive in a one-shot run: the first request has the MCP
-            // servers' tools (each server bounded by its start timeout; the init event says
-            // how each ended) and the server's context size.
-            session.registry.whenDiscoveryComplete(),
-            agent.model.learnContextWindow(controller.signal),
-          ]),
-          controller.signal,
-        );
-        printer.start(endpoint.model);
-        const content = await withAttachments(prompt, session, controller.signal, warn);
-        const attempt = (retry: string | undefined) => {
-          const run = agent.loop.run(retry ?? content, controller.signal);
-          running = run;
-          return run;
-        };
-        const { result, structured } = schema
-          ? await runForSchema(schema, attempt)
-          : { result: await attempt(undefined), structured: undefined };
-        recorder.recordEnd(result.status);
-        printer.finish(result, agent.usage.usage, structured);
-        return EXIT_CODES[result.status];
+        const outcome = await conversation.send(prompt);
+        printer.finish(outcome.result, conversation.agent.usage.usage, outcome.structured);
+        return EXIT_CODES[outcome.reason];
       } finally {
         stopListening();
-        forgetCleanup();
       }
     },
     () => {
@@ -130,49 +109,6 @@ export async function runHeadless(
       return ExitCode.Usage;
     },
   );
-}
-
-/** Waits for the work, or until the run is cancelled (the run then ends as cancelled). */
-export async function untilDone(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  const cancelled = new Promise<void>((resolve) =>
-    signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
-  await Promise.race([work, cancelled]);
-}
-
-/**
- * The prompt with what its `@` references name attached (files, folders, images, PDFs),
- * read the way the interactive app reads them; problems are warnings, the run goes on.
- */
-export async function withAttachments(
-  prompt: string,
-  session: Session,
-  signal: AbortSignal,
-  warn: (line: string) => void,
-): Promise<PromptContent> {
-  if (findAtReferences(prompt).length === 0) return prompt;
-  // Nobody to ask: a read the settings would not allow without asking is refused.
-  const scheduler = new CoreToolScheduler({
-    config: session.config,
-    toolRegistry: session.registry,
-  });
-  let next = 0;
-  const attached = await attachReferences(prompt, {
-    config: session.config,
-    registry: session.registry,
-    signal,
-    runTool: async (name, args, toolSignal) => {
-      const [call] = await scheduler.schedule(
-        { callId: `prompt-attachment-${++next}`, name, args },
-        toolSignal,
-      );
-      if (!call) throw new Error(`${name} did not run.`);
-      return call;
-    },
-  });
-  for (const problem of attached.problems) warn(problem);
-  return attached.content;
 }
 
 /** Piped standard input, read to its end; nothing when it is a terminal. */

@@ -1,18 +1,21 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
-import { approvalModesThatSkip } from '@toolhost/core/internal/core/approval-rules.js';
-import { partsToText, toParts } from '@toolhost/core/internal/core/content.js';
-import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
+
+import { describeMedia } from '@toolhost/core/files';
+import { approvalModesThatSkip, CoreToolScheduler } from '@toolhost/core/scheduler';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
   WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import { ToolErrorType } from '@toolhost/core/internal/tools/tool-error.js';
-import { type AnyTool, ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
-import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
-import { describeMedia } from '@toolhost/core/internal/utils/image-size.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/tools';
+import {
+  type AnyTool,
+  closestNames,
+  partsToText,
+  ToolConfirmationOutcome,
+  ToolErrorType,
+  toParts,
+} from '@toolhost/core/tools';
+import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';

@@ -1,22 +1,17 @@
 /** `toolhost doctor`: whether this machine can run commands the way toolhost promises. */
-import { Config } from '@toolhost/core/internal/config/config.js';
-import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
-import type { LoadedExtensions } from '@toolhost/core/internal/extensions/extensions.js';
-import {
-  PROFILE_SUMMARIES,
-  type ProfileName,
-} from '@toolhost/core/internal/shell/sandbox/profiles/profiles.js';
+import { Config, SETTING_DEFAULTS } from '@toolhost/core/config';
+import type { LoadedExtensions } from '@toolhost/core/extensions';
 import {
   type CoveredPath,
+  PROFILE_SUMMARIES,
+  type ProfileName,
   resolveCoveredPaths,
-  sessionPathRules,
-} from '@toolhost/core/internal/shell/sandbox/rule-paths/covered-paths.js';
-import {
   type SandboxStatus,
   sandboxStatus,
-} from '@toolhost/core/internal/shell/sandbox/sandbox.js';
-import { shellProgram } from '@toolhost/core/internal/shell/shell-execution.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+  sessionPathRules,
+  shellProgram,
+} from '@toolhost/core/shell';
+import { visibleText } from '@toolhost/core/utils';
 
 export function runDoctorCommand(
   options: { root?: string },

@@ -1,12 +1,9 @@
 /** `toolhost mcp auth <server>` and `toolhost mcp logout <server>`: OAuth sign-in and sign-out. */
-import { Config } from '@toolhost/core/internal/config/config.js';
-import type { McpServerSettings } from '@toolhost/core/internal/config/settings-types.js';
-import { configuredServers } from '@toolhost/core/internal/tools/mcp/server-list.js';
-import {
-  signInToMcpServer,
-  signOutOfMcpServer,
-} from '@toolhost/core/internal/tools/mcp/sign-in.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+
+import type { McpServerSettings } from '@toolhost/core/config';
+import { Config } from '@toolhost/core/config';
+import { configuredServers, signInToMcpServer, signOutOfMcpServer } from '@toolhost/core/mcp';
+import { visibleText } from '@toolhost/core/utils';
 import { openInBrowser } from '../browser.js';
 import { UsageError } from '../errors.js';
 import type { SessionOptions } from '../session-options.js';

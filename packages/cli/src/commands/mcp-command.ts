@@ -6,9 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
-import { StdioServerTransport } from '@toolhost/core/internal/mcp/stdio-transport.js';
-import { exitCleanlyOnSignals } from '@toolhost/core/internal/utils/termination.js';
+import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp';
+import { exitCleanlyOnSignals } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { allowedHostProblem, isLoopback } from './mcp/allowed-hosts.js';

@@ -7,24 +7,21 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   type Checkpoint,
+  CheckpointError,
   CheckpointStore,
-} from '@toolhost/core/internal/agent/checkpoints/checkpoint-store.js';
-import {
   checkpointChangedFiles,
   checkpointLimits,
   checkpointRestorePreview,
   describeCheckpoint,
+  describeSkipped,
   listCheckpoints,
   restoreCheckpoint,
-} from '@toolhost/core/internal/agent/checkpoints/restore-checkpoint.js';
-import { CheckpointError } from '@toolhost/core/internal/agent/checkpoints/shadow-git.js';
-import { describeSkipped } from '@toolhost/core/internal/agent/checkpoints/snapshot.js';
-import { sessionFile } from '@toolhost/core/internal/agent/sessions/session-file.js';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+  sessionFile,
+} from '@toolhost/core/conversation';
+import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
 import { projectSettings } from '../session.js';

@@ -1,7 +1,7 @@
 /** `toolhost sessions`: the project's recorded agent sessions, newest first, to resume with -r. */
 import path from 'node:path';
-import { listSessions } from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import { userSettingsDir } from '@toolhost/core/config';
+import { listSessions } from '@toolhost/core/conversation';
 import { localDateTime } from '../local-time.js';
 
 export function runSessionsCommand(

@@ -1,6 +1,7 @@
 /** `toolhost tools`: the active tools and their declarations. */
-import type { FunctionDeclaration } from '@toolhost/core/internal/core/content.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+
+import type { FunctionDeclaration } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import type { Style } from '../render.js';
 import type { Session } from '../session.js';
 

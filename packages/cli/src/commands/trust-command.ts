@@ -1,11 +1,7 @@
 /** `toolhost trust`: lets a project's own settings apply in full (or makes them only stricter again). */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import {
-  setFolderTrust,
-  trustedFoldersPath,
-} from '@toolhost/core/internal/config/trusted-folders.js';
+import { setFolderTrust, trustedFoldersPath, userSettingsDir } from '@toolhost/core/config';
 import { UsageError } from '../errors.js';
 
 export async function runTrustCommand(

@@ -4,12 +4,13 @@
  * `mcp_server_status` (Claude's `mcp_status`). Anything else is answered with an error that names it, so a host
  * written for another agent learns what toolhost does not do instead of waiting.
  */
-import { PERMISSION_MODES } from '../agent/agent-flags.js';
+import { PERMISSION_MODES } from '../conversation/agent-flags.js';
 import type { Session } from '../session.js';
 import type { ControlRequestBody } from './input-lines.js';
 
 export interface ControlTarget {
-  session: Session;
+  /** The session's settings and tools. */
+  session: Pick<Session, 'config' | 'registry'>;
   /** Cancels the running turn, if any (its commands' process groups end). */
   interrupt(): void;
 }

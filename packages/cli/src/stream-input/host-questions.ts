@@ -7,11 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
+import { ToolConfirmationOutcome } from '@toolhost/core/tools';
 
 type Answer = { response: Record<string, unknown> | undefined; error?: string };
 

@@ -4,8 +4,9 @@
  * toolhost), a `control_response` (the host answers toolhost's question), or a
  * `control_cancel_request`. A line that is none of these says what is wrong with it.
  */
-import type { Part } from '@toolhost/core/internal/core/content.js';
-import type { PromptContent } from '../ui/prompt-content.js';
+
+import type { PromptContent } from '@toolhost/core/conversation';
+import type { Part } from '@toolhost/core/tools';
 
 export type InputLine =
   | { kind: 'user'; content: PromptContent }

@@ -8,27 +8,28 @@
  * and the control protocol; the agent, its events and the printers are the headless ones.
  */
 import { createInterface } from 'node:readline';
-import { HOW_TO_CONFIGURE_MODEL } from '@toolhost/core/internal/models/endpoint.js';
-import { addTerminationCleanup } from '@toolhost/core/internal/utils/termination.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
-import type { AgentFlags } from '../agent/agent-flags.js';
-import { withAgentStart } from '../agent/agent-start.js';
-import { type HeadlessIo, untilDone, withAttachments } from '../agent/headless.js';
-import { createPrinter, type Printer } from '../agent/printers.js';
-import { cancelOnStopSignals } from '../agent/stop-signals.js';
+import type { Conversation } from '@toolhost/core/conversation';
 import {
-  loadJsonSchema,
-  runForSchema,
-  withSchemaInstructions,
-} from '../agent/structured-output.js';
+  type ConversationEvent,
+  HOW_TO_CONFIGURE_MODEL,
+  isAgentEvent,
+} from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
+import type { AgentFlags } from '../conversation/agent-flags.js';
+import { conversationOptionsFrom, withConversation } from '../conversation/conversation-options.js';
+import { createPrinter, type Printer, type PrinterIo } from '../conversation/printers.js';
+import { cancelOnStopSignals } from '../conversation/stop-signals.js';
+import { loadJsonSchema } from '../conversation/structured-output.js';
 import { ExitCode, UsageError } from '../errors.js';
-import type { PromptContent } from '../ui/prompt-content.js';
 import { answerControlRequest } from './control-requests.js';
 import { HostQuestions } from './host-questions.js';
 import { readInputLine } from './input-lines.js';
 
-export interface StreamSessionIo extends HeadlessIo {
+export interface StreamSessionIo extends PrinterIo {
   stdin: NodeJS.ReadStream;
+  exitNow: (code: number) => void;
+  /** toolhost's version, named in each turn's init event. */
+  version: string;
 }
 
 export async function runStreamSession(
@@ -58,74 +59,69 @@ export async function runStreamSession(
   const warn = (line: string) =>
     io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
   const write = (line: unknown) => io.stdout.write(`${JSON.stringify(line)}\n`);
-  return withAgentStart(
-    schema ? withSchemaInstructions(flags, schema) : flags,
-    warn,
-    async ({ session, endpoint, recorder, cutOffNote, createAgent }) => {
+  const { options, cutOffNote } = conversationOptionsFrom(flags);
+  let conversation: Conversation | undefined;
+  let stopped = false;
+  const interrupt = () => conversation?.cancel('interrupted by the host');
+  const questions = new HostQuestions(write, warn, interrupt);
+  // The host's open questions, by the conversation's question id: closed when the turn is.
+  const asked = new Map<string, AbortController>();
+  let printer: Printer | undefined;
+  const onEvent = (event: ConversationEvent) => {
+    switch (event.type) {
+      case 'warning':
+        warn(`warning: ${event.message}`);
+        break;
+      case 'prompt_started':
+        // Turns are sent once the conversation is open.
+        if (!conversation) break;
+        printer = createPrinter('stream-json', io, conversation, {
+          version: io.version,
+          partialMessages: flags.includePartialMessages === true,
+        });
+        printer.start(conversation.endpoint.model);
+        break;
+      case 'prompt_ended': {
+        const { result, structured } = event.outcome;
+        // A turn's result counts that turn, as each `-p` run's counts its run.
+        printer?.finish(result, result.usage, structured);
+        printer = undefined;
+        break;
+      }
+      case 'question': {
+        const { question, id } = event;
+        if (question.kind === 'trust') break;
+        const closed = new AbortController();
+        asked.set(id, closed);
+        void questions.canUseTool(question.call, closed.signal).then((decision) => {
+          asked.delete(id);
+          conversation?.answer(id, decision);
+        });
+        break;
+      }
+      case 'question_closed':
+        asked.get(event.id)?.abort();
+        asked.delete(event.id);
+        break;
+      default:
+        if (isAgentEvent(event)) printer?.event(event);
+    }
+  };
+  return withConversation(
+    { ...options, ...(schema ? { outputSchema: schema } : {}), answersQuestions: true, onEvent },
+    async (opened) => {
+      conversation = opened;
       if (cutOffNote) warn(cutOffNote);
-      const stopped = new AbortController();
-      const stopListening = cancelOnStopSignals(stopped, io.exitNow);
-      let turn: AbortController | undefined;
-      const interrupt = () => turn?.abort(new Error('interrupted by the host'));
-      const questions = new HostQuestions(write, warn, interrupt);
-      let printer: Printer | undefined;
-      let turns: Promise<void> = Promise.resolve();
-      const forgetCleanup = addTerminationCleanup(async () => {
-        stopped.abort(new Error('stopped by a signal'));
-        await turns.catch(() => undefined);
-      });
-      const agent = createAgent({
-        onWarning: (message) => warn(`warning: ${message}`),
-        onEvent: (event) => printer?.event(event),
-        onConfirmationRequest: (call) =>
-          questions.canUseTool(call, turn?.signal ?? AbortSignal.abort()),
-      });
-
-      const runTurn = async (prompt: PromptContent) => {
-        if (stopped.signal.aborted) return;
-        const controller = new AbortController();
-        const stop = () => controller.abort(new Error('stopped by a signal'));
-        stopped.signal.addEventListener('abort', stop, { once: true });
-        turn = controller;
-        try {
-          printer = createPrinter('stream-json', io, session, {
-            version: io.version,
-            partialMessages: flags.includePartialMessages === true,
-          });
-          printer.start(endpoint.model);
-          const content =
-            typeof prompt === 'string'
-              ? await withAttachments(prompt, session, controller.signal, warn)
-              : prompt;
-          const attempt = (retry: string | undefined) =>
-            agent.loop.run(retry ?? content, controller.signal);
-          const { result, structured } = schema
-            ? await runForSchema(schema, attempt)
-            : { result: await attempt(undefined), structured: undefined };
-          recorder.recordEnd(result.status);
-          // A turn's result counts that turn, as each `-p` run's counts its run.
-          printer.finish(result, result.usage, structured);
-        } finally {
-          stopped.signal.removeEventListener('abort', stop);
-          turn = undefined;
-          printer = undefined;
-        }
-      };
-
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       // Made now, so no line that arrives before the loop below reads it is lost.
       const input = lines[Symbol.asyncIterator]();
-      stopped.signal.addEventListener('abort', () => lines.close(), { once: true });
+      const stopListening = cancelOnStopSignals((reason) => {
+        stopped = true;
+        opened.cancel(reason);
+        lines.close();
+      }, io.exitNow);
+      let turns: Promise<unknown> = Promise.resolve();
       try {
-        // The first turn has the MCP servers' tools and the server's context size; control
-        // requests (initialize first) are answered meanwhile.
-        turns = untilDone(
-          Promise.all([
-            session.registry.whenDiscoveryComplete(),
-            agent.model.learnContextWindow(stopped.signal),
-          ]),
-          stopped.signal,
-        ).catch(() => undefined);
         let lineNumber = 0;
         for (let next = await input.next(); !next.done; next = await input.next()) {
           lineNumber++;
@@ -136,21 +132,23 @@ export async function runStreamSession(
               warn(`standard input line ${lineNumber} was skipped: ${line.problem}.`);
               break;
             case 'user': {
-              const prompt = line.content;
-              // One turn at a time, in the order sent; the lines after keep being read.
-              turns = turns.then(() =>
-                runTurn(prompt).catch((error: unknown) => {
+              // One turn at a time, in the order sent (the conversation queues them); the
+              // lines after keep being read. The first waits for tool discovery and the
+              // server's context size; control requests are answered meanwhile.
+              const turn = opened.send(line.content).catch((error: unknown) => {
+                printer = undefined;
+                if (!stopped)
                   warn(
                     `the turn failed: ${error instanceof Error ? error.message : String(error)}`,
                   );
-                }),
-              );
+              });
+              turns = Promise.all([turns, turn]);
               break;
             }
             case 'control_request':
               try {
                 const response = answerControlRequest(line.request, {
-                  session,
+                  session: opened,
                   interrupt,
                 });
                 write({
@@ -179,15 +177,14 @@ export async function runStreamSession(
         }
         // End of input: nobody is left to answer a question; the turns sent still run.
         questions.end();
-        await turns;
+        if (!stopped) await turns;
         // Each turn's outcome is in its result event; the session itself ended as asked
         // (the SDKs take any other exit code for a crash).
-        return stopped.signal.aborted ? ExitCode.Interrupted : ExitCode.Success;
+        return stopped ? ExitCode.Interrupted : ExitCode.Success;
       } finally {
         questions.end();
         lines.close();
         stopListening();
-        forgetCleanup();
       }
     },
     () => {

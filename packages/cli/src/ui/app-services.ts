@@ -4,18 +4,16 @@
  * tools, the history on screen, approvals, and the app's own life. One object of this type
  * is made by the session controller and passed down; commands never reach into React.
  */
-import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+
+import type { ApprovalMode, Config } from '@toolhost/core/config';
 import type {
-  CompletedToolCall,
-  ScheduleInput,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
-import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+  AgentSession,
+  ModelEndpoint,
+  PromptContent,
+  TokenUsage,
+} from '@toolhost/core/conversation';
+import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
-import type { PromptContent } from './prompt-content.js';
 import type { PickerItem } from './session-store.js';
 import type { ThemeName } from './theme.js';
 

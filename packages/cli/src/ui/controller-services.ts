@@ -1,19 +1,26 @@
 /** The AppServices face of a SessionController: what the prompt editor and slash commands use. */
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import type { ApprovalMode } from '@toolhost/core/config';
+import type { Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel } from './app-services.js';
 import type { ControllerOptions, SessionController } from './session-controller.js';
 import type { ThemeName } from './theme.js';
 
-export function servicesOf(controller: SessionController, options: ControllerOptions): AppServices {
-  const { config, registry, endpoint } = options;
+export function servicesOf(
+  controller: SessionController,
+  conversation: Conversation,
+  options: ControllerOptions,
+): AppServices {
+  const { config, registry } = conversation;
   return {
     get agent() {
       return controller.agent;
     },
     config,
     registry,
-    endpoint,
+    get endpoint() {
+      return conversation.endpoint;
+    },
     get sessionId() {
       return config.sessionId;
     },

@@ -1,4 +1,4 @@
-import { elicitationFields } from '@toolhost/core/internal/tools/mcp/elicitation.js';
+import { elicitationFields } from '@toolhost/core/mcp';
 import { describe, expect, it } from 'vitest';
 import {
   deleteBack,

@@ -3,13 +3,10 @@
  * React: one value per field of the server's flat schema (text typed, a yes/no, one or
  * several choices), the focus, and the check before the answers go back.
  */
-import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
-import {
-  completeAnswers,
-  type ElicitationField,
-  parseFieldAnswer,
-} from '@toolhost/core/internal/tools/mcp/elicitation.js';
-import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
+
+import { completeAnswers, type ElicitationField, parseFieldAnswer } from '@toolhost/core/mcp';
+import type { ConfirmationDecision } from '@toolhost/core/tools';
+import { ToolConfirmationOutcome } from '@toolhost/core/tools';
 import type { EditorKey } from './input/key-decoder.js';
 
 export type FieldValue =

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveEditorCommand } from '@toolhost/core/internal/core/external-editor.js';
-import type { EditProposal } from '@toolhost/core/internal/core/tool-call-types.js';
+import { resolveEditorCommand } from '@toolhost/core/scheduler';
+import type { EditProposal } from '@toolhost/core/tools';
 import type { SessionController } from './session-controller.js';
 
 /** How long to wait for Ink to leave raw mode before the editor starts anyway. */

@@ -1,5 +1,5 @@
 /** What the screen shows: finished items (the history, printed once) and the live turn. */
-import type { ToolResultDisplay } from '@toolhost/core/internal/tools/tools.js';
+import type { ToolResultDisplay } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
 import type { MessageLevel } from './app-services.js';
 

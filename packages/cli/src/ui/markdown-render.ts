@@ -3,7 +3,7 @@
  * blocks as ANSI text wrapped to the width given (marked + marked-terminal). Colours
  * follow chalk's level, which is 0 when NO_COLOR is set (see interactive.ts).
  */
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { visibleText } from '@toolhost/core/utils';
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 import { hangWrap } from './hang-wrap.js';

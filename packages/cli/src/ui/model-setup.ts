@@ -7,14 +7,13 @@
  */
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { editSettingsFile } from '@toolhost/core/internal/config/settings-file-edit.js';
+import { editSettingsFile, userSettingsDir } from '@toolhost/core/config';
 import {
   DEFAULT_BASE_URLS,
   KEY_VARIABLES,
   type ModelProvider,
   PROVIDER_LABELS,
-} from '@toolhost/core/internal/models/provider.js';
+} from '@toolhost/core/conversation';
 import { dropTypeahead, readSecret, wrapForTerminal } from './input/raw-questions.js';
 
 const CHOICES: ReadonlyArray<{ provider: ModelProvider; examples: string; model?: string }> = [

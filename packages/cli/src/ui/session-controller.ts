@@ -6,28 +6,25 @@
  * snapshots and call this object's methods; commands and the prompt editor reach it
  * through `AppServices` (app-services.ts).
  */
-import type { AgentEvent } from '@toolhost/core/internal/agent/agent-events.js';
-import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import type { LoadedSession } from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import { partsToText } from '@toolhost/core/internal/core/content.js';
-import { CoreToolScheduler } from '@toolhost/core/internal/core/core-tool-scheduler.js';
+
+import type { ApprovalMode } from '@toolhost/core/config';
 import type {
-  CompletedToolCall,
-  ConfirmationDecision,
-  ScheduleInput,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { ToolConfirmationOutcome } from '@toolhost/core/internal/tools/tools.js';
+  AgentSession,
+  Conversation,
+  ModelEndpoint,
+  PromptContent,
+} from '@toolhost/core/conversation';
+import {
+  type ConversationEvent,
+  isAgentEvent,
+  type TurnOutcome,
+} from '@toolhost/core/conversation';
+import type { CompletedToolCall, ConfirmationDecision, ScheduleInput } from '@toolhost/core/tools';
+import { partsToText } from '@toolhost/core/tools';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, SessionStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';
 import type { HistoryItemContent } from './history-items.js';
-import { type PromptContent, withNoteBefore } from './prompt-content.js';
 import { resumedSession } from './resumed-history.js';
 import {
   type PendingApproval,
@@ -41,17 +38,10 @@ import { TurnDisplay } from './turn-display.js';
 export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
 
 export interface ControllerOptions {
-  config: Config;
-  registry: ToolRegistry;
-  endpoint: ModelEndpoint;
+  /** The conversation the app shows and drives (the core runs its turns). */
+  conversation: Conversation;
   /** Called once the person quits (Ctrl+C twice, Ctrl+D, /quit). */
   onQuit: () => void;
-  /** Tells the recorder a turn ended (the session file marks it). */
-  onTurnEnd?: (status: string) => void;
-  /** Tells the recorder the conversation was replaced (/clear, compression). */
-  onHistoryReplaced?: (history: ChatMessage[]) => void;
-  /** Another saved session goes on here (/resume): record in its file from now on. */
-  onSessionResumed?: (session: LoadedSession) => void;
   /** Writes a control sequence straight to the terminal (the clipboard's OSC 52). */
   writeToTerminal?: (sequence: string) => void;
   /**
@@ -61,32 +51,28 @@ export interface ControllerOptions {
   clearTerminal?: () => void;
 }
 
-const CANCELLED_NOTE =
-  '[The person cancelled the previous turn before it finished (Esc); anything it was doing was stopped. Continue with the request below.]';
-
 export class SessionController {
   private readonly store: SessionStore;
   private readonly display: TurnDisplay;
-  private agentSession: AgentSession | undefined;
-  private turn: { controller: AbortController; startedAt: number } | undefined;
-  private readonly queue: Array<{
-    prompt: PromptContent;
-    shown: string;
-    echoed: boolean;
-    done: () => void;
-  }> = [];
+  private readonly conversation: Conversation;
+  /** Prompts sent, by turn: what the person typed, and whether it is shown already. */
+  private readonly prompts = new Map<number, { shown: string; echoed: boolean }>();
+  private turnStartedAt: number | undefined;
+  private extraCalls = 0;
+  private readonly extraAborts = new Set<AbortController>();
   private servicesObject: AppServices | undefined;
   private savingTo: SaveTargets | undefined;
-  private readonly approvals: PendingApproval[] = [];
-  private cancelledLastTurn = false;
+  /** The questions waiting, in the order asked; the first is shown. */
+  private readonly approvals: Array<PendingApproval & { questionId: string }> = [];
   private readonly startedAt = Date.now();
   private activeMs = 0;
   private readonly modesInCycle: ApprovalMode[];
-  private extraScheduler: CoreToolScheduler | undefined;
   private draft: string | undefined;
 
   constructor(private readonly options: ControllerOptions) {
-    const mode = options.config.getApprovalMode();
+    this.conversation = options.conversation;
+    const { config, registry } = this.conversation;
+    const mode = config.getApprovalMode();
     // yolo only through its flag: it stays in the cycle only when the app started in it.
     this.modesInCycle = [
       'default',
@@ -94,27 +80,22 @@ export class SessionController {
       'plan',
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
-    const theme = options.config.settings.ui?.theme;
+    const theme = config.settings.ui?.theme;
     this.store = new SessionStore(mode, isThemeName(theme) ? theme : 'dark');
     this.display = new TurnDisplay(this.store, () => this.endpoint());
-    options.config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
+    config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
-    options.registry.onServerNotice((text) => this.add({ kind: 'message', level: 'info', text }));
+    registry.onServerNotice((text) => this.add({ kind: 'message', level: 'info', text }));
+    this.conversation.subscribe(this.onEvent);
   }
 
-  /** The agent is made after the controller, since it reports to it. */
-  attach(agent: AgentSession): void {
-    this.agentSession = agent;
-  }
-
-  /** The endpoint the session talks to now: the start's, until `/model` switches it. */
+  /** The endpoint the session talks to now (`/model` switches it). */
   endpoint(): ModelEndpoint {
-    return this.agentSession?.model.endpoint ?? this.options.endpoint;
+    return this.conversation.endpoint;
   }
 
   get agent(): AgentSession {
-    if (!this.agentSession) throw new Error('the agent is not attached yet');
-    return this.agentSession;
+    return this.conversation.agent;
   }
 
   // ---- for React -------------------------------------------------------------------
@@ -135,26 +116,53 @@ export class SessionController {
     this.store.add(item);
   }
 
-  onEvent = (event: AgentEvent): void => this.display.onEvent(event);
+  /** The conversation's events, shown: the loop's through TurnDisplay, questions in place. */
+  private readonly onEvent = (event: ConversationEvent): void => {
+    switch (event.type) {
+      case 'prompt_queued':
+        this.update({ queuedPrompts: this.queuedPrompts() });
+        return;
+      case 'prompt_started':
+        this.turnStarted(event.turnId);
+        return;
+      case 'prompt_ended':
+        this.turnEnded(event.outcome);
+        return;
+      case 'question':
+        if (event.question.kind === 'trust') return;
+        this.approvals.push({
+          id: this.store.nextId(),
+          questionId: event.id,
+          call: event.question.call,
+          resolve: (decision) => this.conversation.answer(event.id, decision),
+        });
+        this.update({ approval: this.approvals[0] });
+        return;
+      case 'question_closed': {
+        const at = this.approvals.findIndex((approval) => approval.questionId === event.id);
+        if (at >= 0) this.approvals.splice(at, 1);
+        this.update({ approval: this.approvals[0] });
+        return;
+      }
+      case 'calls_finished':
+        this.display.finishCalls();
+        return;
+      case 'warning':
+        this.add({ kind: 'message', level: 'warning', text: event.message });
+        return;
+      case 'error':
+        this.add({ kind: 'message', level: 'error', text: event.message });
+        return;
+      default:
+        if (isAgentEvent(event)) this.display.onEvent(event);
+    }
+  };
 
   // ---- approvals ---------------------------------------------------------------------
 
-  requestApproval = (call: WaitingToolCall): Promise<ConfirmationDecision> =>
-    new Promise((resolve) => {
-      this.approvals.push({ id: this.store.nextId(), call, resolve });
-      this.update({ approval: this.approvals[0] });
-    });
-
   answerApproval(decision: ConfirmationDecision): void {
-    const answered = this.approvals.shift();
-    this.update({ approval: this.approvals[0] });
-    answered?.resolve(decision);
-  }
-
-  private declineAllApprovals(): void {
-    const pending = this.approvals.splice(0);
-    this.update({ approval: undefined });
-    for (const approval of pending) approval.resolve({ outcome: ToolConfirmationOutcome.Cancel });
+    // Answered in the conversation: its question_closed takes it off the screen.
+    this.approvals[0]?.resolve(decision);
   }
 
   /** Hands the terminal to an external program (the editor) and takes it back after. */
@@ -170,89 +178,79 @@ export class SessionController {
 
   // ---- turns -------------------------------------------------------------------------
 
-  /** `shown` is what the person typed, when the prompt sent carries more (attached files). */
+  /**
+   * Sends a prompt (the conversation queues it behind a running turn). `shown` is what the
+   * person typed, when the prompt sent carries more (attached files); `echoed` when it is
+   * shown already. The prompt's `@` references were attached by the prompt editor.
+   */
   submitPrompt = (prompt: PromptContent, shown = textOf(prompt), echoed = false): Promise<void> => {
-    if (this.turn) {
-      return new Promise((done) => {
-        this.queue.push({ prompt, shown, echoed, done });
-        this.update({ queuedPrompts: this.queue.length });
-      });
-    }
-    return this.runTurn(prompt, shown, echoed);
+    const sent = this.conversation.send(prompt, { shown, resolveReferences: false });
+    // The conversation numbers its turns in the order sent: this is the next one.
+    this.prompts.set(this.conversation.turnsSent, { shown, echoed });
+    return sent.then(
+      () => undefined,
+      () => undefined,
+    );
   };
 
-  private async runTurn(prompt: PromptContent, shown: string, echoed = false): Promise<void> {
-    if (!echoed) this.add({ kind: 'user', text: shown });
-    const controller = new AbortController();
-    const startedAt = Date.now();
-    this.turn = { controller, startedAt };
-    this.update({ busy: true, turnStartedAt: startedAt, hint: undefined });
-    const sent = this.cancelledLastTurn ? withNoteBefore(CANCELLED_NOTE, prompt) : prompt;
-    this.cancelledLastTurn = false;
-    try {
-      const result = await this.agent.loop.run(sent, controller.signal);
-      this.options.onTurnEnd?.(result.status);
-      if (result.status === 'cancelled') {
-        this.cancelledLastTurn = true;
-        this.add({
-          kind: 'message',
-          level: 'warning',
-          text: 'Cancelled. Tell me what to do instead.',
-        });
-      } else if (result.status !== 'success') {
-        this.add({ kind: 'message', level: 'error', text: result.message ?? 'The turn failed.' });
-      }
-    } catch (error) {
-      this.add({
-        kind: 'message',
-        level: 'error',
-        text: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      this.flushLive();
-      this.activeMs += Date.now() - startedAt;
-      this.turn = undefined;
-      this.update({ busy: false, turnStartedAt: undefined });
-    }
-    const next = this.queue.shift();
-    this.update({ queuedPrompts: this.queue.length });
-    if (next) void this.runTurn(next.prompt, next.shown, next.echoed).then(next.done);
+  private turnStarted(turnId: number): void {
+    const prompt = this.prompts.get(turnId);
+    if (prompt && !prompt.echoed) this.add({ kind: 'user', text: prompt.shown });
+    this.turnStartedAt = Date.now();
+    this.update({
+      busy: true,
+      turnStartedAt: this.turnStartedAt,
+      hint: undefined,
+      queuedPrompts: this.queuedPrompts(),
+    });
   }
 
-  /** What a stopped turn left on screen goes into the history. */
-  private flushLive(): void {
+  private turnEnded(outcome: TurnOutcome): void {
+    this.prompts.delete(outcome.turnId);
+    const { result } = outcome;
+    // What a stopped turn left on screen goes into the history.
     this.display.flush();
-    this.declineAllApprovals();
+    if (result.status === 'cancelled') {
+      this.add({
+        kind: 'message',
+        level: 'warning',
+        text: 'Cancelled. Tell me what to do instead.',
+      });
+    } else if (result.status !== 'success') {
+      this.add({ kind: 'message', level: 'error', text: result.message ?? 'The turn failed.' });
+    }
+    if (this.turnStartedAt !== undefined) this.activeMs += Date.now() - this.turnStartedAt;
+    this.turnStartedAt = undefined;
+    this.update({ busy: false, turnStartedAt: undefined, queuedPrompts: this.queuedPrompts() });
+  }
+
+  private queuedPrompts(): number {
+    return Math.max(0, this.prompts.size - (this.turnStartedAt === undefined ? 0 : 1));
   }
 
   cancelTurn = (): void => {
-    if (!this.turn) return;
-    this.turn.controller.abort(new Error('cancelled by the person'));
-    this.declineAllApprovals();
+    if (!this.isBusy()) return;
+    for (const abort of this.extraAborts) abort.abort(new Error('cancelled by the person'));
+    this.conversation.cancel('cancelled by the person');
   };
 
-  isBusy = (): boolean => this.turn !== undefined;
+  isBusy = (): boolean => this.turnStartedAt !== undefined || this.extraCalls > 0;
 
   /** Runs calls the person asked for (a `!` line) with the same approvals and display. */
   runToolCalls = async (calls: ScheduleInput[]): Promise<CompletedToolCall[]> => {
-    this.extraScheduler ??= new CoreToolScheduler({
-      config: this.options.config,
-      toolRegistry: this.options.registry,
-      onToolCallsUpdate: (updated) => this.display.showCalls(updated),
-      outputUpdateHandler: (callId, output) => this.display.showOutput(callId, output),
-      onConfirmationRequest: this.requestApproval,
-    });
-    const controller = new AbortController();
     const startedAt = Date.now();
-    this.turn ??= { controller, startedAt };
-    const ownsTurn = this.turn.controller === controller;
-    if (ownsTurn) this.update({ busy: true, turnStartedAt: startedAt });
+    const ownsScreen = !this.isBusy();
+    this.extraCalls++;
+    if (ownsScreen) this.update({ busy: true, turnStartedAt: startedAt });
+    // Esc stops them too (inside a turn, the turn's cancel does).
+    const own = new AbortController();
+    this.extraAborts.add(own);
     try {
-      return await this.extraScheduler.schedule(calls, this.turn.controller.signal);
+      return await this.conversation.runCalls(calls, own.signal);
     } finally {
-      this.display.finishCalls();
-      if (ownsTurn) {
-        this.turn = undefined;
+      this.extraAborts.delete(own);
+      this.extraCalls--;
+      if (ownsScreen) {
         this.activeMs += Date.now() - startedAt;
         this.update({ busy: false, turnStartedAt: undefined });
       }
@@ -262,15 +260,15 @@ export class SessionController {
   // ---- modes, keys, screen -----------------------------------------------------------
 
   cycleApprovalMode = (): void => {
-    const current = this.options.config.getApprovalMode();
+    const current = this.conversation.config.getApprovalMode();
     const at = this.modesInCycle.indexOf(current);
     const next = this.modesInCycle[(at + 1) % this.modesInCycle.length] ?? 'default';
-    this.options.config.setApprovalMode(next);
+    this.conversation.config.setApprovalMode(next);
   };
 
   /** Where "always" answers may save their rules (approval-choices.ts). */
   saveTargets(): SaveTargets {
-    this.savingTo ??= saveTargets(this.options.config);
+    this.savingTo ??= saveTargets(this.conversation.config);
     return this.savingTo;
   }
 
@@ -313,10 +311,10 @@ export class SessionController {
   }
 
   quit = async (): Promise<void> => {
-    if (this.turn) {
+    if (this.isBusy()) {
       this.cancelTurn();
       const deadline = Date.now() + 5000;
-      while (this.turn && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (this.isBusy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }
     this.options.onQuit();
   };
@@ -327,22 +325,21 @@ export class SessionController {
       requests: this.agent.usage.requests,
       toolCalls: { ...this.display.toolCounts },
       startedAt: this.startedAt,
-      activeMs: this.activeMs + (this.turn ? Date.now() - this.turn.startedAt : 0),
+      activeMs:
+        this.activeMs + (this.turnStartedAt !== undefined ? Date.now() - this.turnStartedAt : 0),
       contextLeftPercent: this.live.contextLeftPercent,
     };
   }
 
   /** Continues a saved session's conversation here (recorded in this session's file). */
   async resumeSession(id: string): Promise<string | undefined> {
-    const { config, registry } = this.options;
+    const { config, registry } = this.conversation;
     const resumed = resumedSession(config, registry, id);
     if (typeof resumed === 'string') {
       this.add({ kind: 'message', level: 'error', text: resumed });
       return undefined;
     }
-    this.agent.loop.history = resumed.loaded.history;
-    this.cancelledLastTurn = false;
-    this.options.onSessionResumed?.(resumed.loaded);
+    this.conversation.continueSession(resumed.loaded);
     this.clearScreen();
     for (const item of resumed.items) this.add(item);
     return resumed.unanswered;
@@ -350,17 +347,13 @@ export class SessionController {
 
   /** The object the prompt editor and slash commands use (one per app). */
   services(): AppServices {
-    this.servicesObject ??= servicesOf(this, this.options);
+    this.servicesObject ??= servicesOf(this, this.conversation, this.options);
     return this.servicesObject;
   }
 
   /** Starts the conversation over (/clear): SessionEnd and SessionStart hooks run. */
   resetConversation(): void {
-    this.agent.loop.history = [];
-    this.cancelledLastTurn = false;
-    const agent = this.agent;
-    void agent.end('clear').then(() => agent.start('clear'));
-    this.options.onHistoryReplaced?.([]);
+    void this.conversation.restart();
     this.clearScreen();
   }
 

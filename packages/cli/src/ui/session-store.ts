@@ -3,11 +3,8 @@
  * and the live part of the turn. Changes make a new snapshot (so React sees them) and tell
  * every subscriber; nothing here knows about the agent.
  */
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
-import type {
-  ConfirmationDecision,
-  WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
+import type { ApprovalMode } from '@toolhost/core/config';
+import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
 import type { HistoryItem, HistoryItemContent, ToolRow } from './history-items.js';
 import type { ThemeName } from './theme.js';
 

@@ -3,24 +3,10 @@
  * row takes from a model, a tool or a server is made visible here (visibleText), so the
  * row views print only text that cannot move the cursor or hide.
  */
-import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { AnyTool, ToolResultDisplay } from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { describeCall } from '@toolhost/core/conversation';
+import type { ToolCall, ToolResultDisplay } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import type { ToolRow, ToolRowStatus } from './history-items.js';
-
-/** The tool's own one-line description of a call, or its arguments when it has none. */
-export function describeCall(tool: AnyTool | undefined, args: Record<string, unknown>): string {
-  if (tool) {
-    try {
-      const description = tool.getDescription(args);
-      if (description) return oneLine(description);
-    } catch {
-      // arguments the tool cannot describe: show them instead
-    }
-  }
-  const text = JSON.stringify(args);
-  return text === '{}' ? '' : oneLine(text);
-}
 
 /**
  * The row's words, saying each thing once: a built-in's description already starts with
@@ -45,11 +31,6 @@ export function rowLabel(
   if (description.toLowerCase().startsWith(`${name.toLowerCase()} `))
     return { head: name, rest: description.slice(name.length + 1) };
   return { head: name, rest: description };
-}
-
-function oneLine(text: string): string {
-  const line = visibleText(text.replace(/\s*\n\s*/g, ' ').trim());
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 const lines = (text: string) => visibleText(text, { multiline: true });

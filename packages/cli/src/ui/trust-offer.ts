@@ -1,18 +1,11 @@
 /**
- * The interactive terminal's first start in a folder the person never decided about, whose
- * project settings asked for more than an untrusted project may: one question, one key.
- * Yes records the trust as `toolhost trust` does (the session then loads the settings in
- * full); no records that too, so the question is not asked again. Headless runs never come
- * here: they keep the cut.
+ * The interactive terminal's side of the trust question: the conversation core decides
+ * whether a project is offered trust (conversation/trust-offer.ts, for every settings file
+ * toolhost reads) and records the answer; this asks it with one key. Headless runs never
+ * ask: they keep the cut.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { loadSettings, userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import {
-  folderTrustLevel,
-  setFolderTrust,
-  trustedFoldersPath,
-} from '@toolhost/core/internal/config/trusted-folders.js';
+import { trustedFoldersPath, userSettingsDir } from '@toolhost/core/config';
+import type { TrustOffer } from '@toolhost/core/conversation';
 import {
   CTRL_C,
   dropTypeahead,
@@ -21,26 +14,18 @@ import {
   wrapForTerminal,
 } from './input/raw-questions.js';
 
-export type TrustAnswer = 'trusted' | 'declined' | 'not asked' | 'quit';
+/** What the person answered: yes, no, or Ctrl+C (quit). */
+export type TrustAnswer = 'trusted' | 'declined' | 'quit';
 
-/** Asks whether to trust `root` when its settings were cut and nobody decided yet. */
-export async function offerTrust(
-  root: string | undefined,
+/** Asks whether to trust the offer's folder (the conversation records the answer). */
+export async function askTrust(
+  offer: TrustOffer,
   io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
 ): Promise<TrustAnswer> {
-  const folder = path.resolve(root ?? '.');
-  // Cheap checks first: most folders have no settings file or were decided about long ago.
-  if (!io.stdin.isTTY || !existsSync(path.join(folder, '.toolhost', 'settings.json')))
-    return 'not asked';
-  const userDir = userSettingsDir();
-  if (folderTrustLevel(folder, userDir) !== undefined) return 'not asked';
-  const cut = loadSettings({ workspaceRoot: folder }).untrustedProject;
-  if (!cut) return 'not asked';
-
   const say = (text: string) => io.stdout.write(wrapForTerminal(text, io.stdout.columns));
   say(
-    `\n${cut.file} asks for more than a folder you have not trusted may:\n  ${cut.keys.join(', ')}\n` +
-      `Until you trust ${folder}, its settings may only make toolhost stricter, and these are ignored.\n\n`,
+    `\n${offer.file} asks for more than a folder you have not trusted may:\n  ${offer.keys.join(', ')}\n` +
+      `Until you trust ${offer.folder}, its settings may only make toolhost stricter, and these are ignored.\n\n`,
   );
   // Keys typed before the question was on screen are not its answer.
   if ((await dropTypeahead(io.stdin)) === 'quit') {
@@ -60,11 +45,10 @@ export async function offerTrust(
       if (answer === 'y' || answer === 'n' || key === ESCAPE) {
         keys.close();
         const trusted = answer === 'y';
-        await setFolderTrust(folder, userDir, trusted ? 'TRUST_FOLDER' : 'DO_NOT_TRUST');
         say(
           trusted
-            ? `yes\nTrusted: ${folder} (recorded in ${trustedFoldersPath(userDir)}).\n`
-            : `no\nNot trusted: its settings stay cut. "toolhost trust" trusts it later.\n`,
+            ? `yes\nTrusted: ${offer.folder} (recorded in ${trustedFoldersPath(userSettingsDir())}).\n`
+            : 'no\nNot trusted: its settings stay cut. "toolhost trust" trusts it later.\n',
         );
         return trusted ? 'trusted' : 'declined';
       }

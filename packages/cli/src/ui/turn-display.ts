@@ -3,9 +3,8 @@
  * live part and moved into the history block by block, tool calls as rows (a subagent's
  * nested under its `task`), notices as messages. It counts the calls' outcomes for /stats.
  */
-import type { AgentEvent } from '@toolhost/core/internal/agent/agent-events.js';
-import type { ToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ModelEndpoint } from '@toolhost/core/internal/models/endpoint.js';
+import type { AgentEvent, ModelEndpoint } from '@toolhost/core/conversation';
+import type { ToolCall } from '@toolhost/core/tools';
 import { splitFinishedBlocks } from './markdown-split.js';
 import type { SessionStore } from './session-store.js';
 import { toolRow } from './tool-rows.js';

@@ -18,13 +18,13 @@ import {
   type ToolRegistry,
   type WaitingToolCall,
 } from '@toolhost/core';
+import type { ToolRunner } from '@toolhost/core/conversation';
 import { makeTempDirs, type TempDirs } from '../../../core/test/helpers/temp-workspace.js';
 import type {
   CommandContext,
   MessageKind,
   SlashCommand,
 } from '../../src/ui/commands/command-types.js';
-import type { ToolRunner } from '../../src/ui/input/at-references.js';
 
 export interface TestSession {
   dirs: TempDirs;

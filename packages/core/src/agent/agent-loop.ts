@@ -18,9 +18,10 @@ import type { ResultOptions } from '../providers/tool-results.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { assistantMessage, RunState, withValidToolArguments } from './agent-loop-run.js';
+import { BatchCheckpointGate } from './checkpoints/batch-checkpoint.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
-import { brokenOffMessage, checkpointBatch, stopMessage } from './model-stops.js';
+import { brokenOffMessage, stopMessage } from './model-stops.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
 import { parseToolCalls, runToolBatch } from './tool-batch.js';
 
@@ -41,6 +42,8 @@ export class AgentLoop {
   private options: AgentLoopOptions;
   /** Context waiting for the next prompt (SessionStart hooks, maybe still running). */
   private readonly pendingContext: Promise<string | undefined>[] = [];
+  /** The running batch's checkpoint, taken before the first of its calls that runs and may change files. */
+  private batchCheckpoint: BatchCheckpointGate | undefined;
 
   constructor(options: AgentLoopOptions) {
     this.options = options;
@@ -56,6 +59,7 @@ export class AgentLoop {
         : {}),
       ...(options.editProposal ? { editProposal: options.editProposal } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      beforeExecute: async (request, signal) => this.batchCheckpoint?.beforeCall(request, signal),
     });
   }
 
@@ -214,22 +218,17 @@ export class AgentLoop {
         this.answerUnrun(calls, `Not run: ${callLoop}`);
         return run.finish('loop_detected', answer, this.usage.usage, callLoop);
       }
-      const refusal = await checkpointBatch(
-        this.options,
-        calls,
-        this.history.length - 1,
-        run.signal,
-        (event) => this.emit(event),
+      // Taken just before the first call that runs and may change files (batch-checkpoint.ts).
+      const gate = new BatchCheckpointGate(calls, this.history.length - 1, this.options, (event) =>
+        this.emit(event),
       );
-      if (run.signal.aborted) {
-        this.answerUnrun(calls, 'Not run: the run was cancelled.');
-        return run.stopped(answer, this.usage.usage);
+      this.batchCheckpoint = gate;
+      let outcome: Awaited<ReturnType<typeof runToolBatch>>;
+      try {
+        outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
+      } finally {
+        this.batchCheckpoint = undefined;
       }
-      if (refusal) {
-        this.answerUnrun(calls, refusal);
-        return run.finish('error', answer, this.usage.usage, refusal);
-      }
-      const outcome = await runToolBatch(this.scheduler, calls, run.toolBudget(), run.signal);
       for (const message of toChatToolMessages(outcome.responseParts, this.mediaOptions())) {
         this.append(message);
       }
@@ -237,6 +236,7 @@ export class AgentLoop {
       run.toolCalls += outcome.executed;
       run.denials.push(...outcome.denials);
       if (run.signal.aborted) return run.stopped(answer, this.usage.usage);
+      if (gate.refusal) return run.finish('error', answer, this.usage.usage, gate.refusal);
       if (run.toolCalls >= run.limits.maxToolCalls) {
         return run.finish(
           'max_tool_calls',

@@ -96,6 +96,19 @@ export function userSettingsDir(homeDir = os.homedir()): string {
   return path.join(homeDir, '.toolhost');
 }
 
+/**
+ * Every project settings file toolhost reads, lowest layer first (Qwen Code's, then
+ * toolhost's own): the one list both loading and the trust offer go by.
+ */
+export function projectSettingsFiles(
+  workspaceRoot: string,
+): { origin: SettingsFile['origin']; path: string }[] {
+  return [
+    { origin: 'qwen', path: qwenSettingsPaths(undefined, workspaceRoot).project },
+    { origin: 'toolhost', path: path.join(workspaceRoot, '.toolhost', 'settings.json') },
+  ];
+}
+
 export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const env = options.env ?? process.env;
   const homeDir = options.homeDir ?? os.homedir();
@@ -116,12 +129,10 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
       origin: 'toolhost',
       path: path.join(userSettingsDir(homeDir), 'settings.json'),
     },
-    { scope: 'project', origin: 'qwen', path: qwen.project },
-    {
-      scope: 'project',
-      origin: 'toolhost',
-      path: path.join(options.workspaceRoot, '.toolhost', 'settings.json'),
-    },
+    ...projectSettingsFiles(options.workspaceRoot).map((file) => ({
+      scope: 'project' as const,
+      ...file,
+    })),
     { scope: 'system', origin: 'toolhost', path: systemPath },
   ];
   // The user's and the project's file are the same file when toolhost runs in the home folder.

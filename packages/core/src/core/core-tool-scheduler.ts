@@ -31,6 +31,7 @@ import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
 import { partsToText } from './content.js';
 import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
+import type { CoreToolSchedulerOptions } from './scheduler-options.js';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
@@ -42,10 +43,7 @@ import type {
 import { cancelledResponse, errorResponse, resultResponse } from './tool-responses.js';
 
 export { approvalModesThatSkip } from './approval-rules.js';
-
-import type { CoreToolSchedulerOptions } from './scheduler-options.js';
-
-export type { CoreToolSchedulerOptions };
+export type { CoreToolSchedulerOptions } from './scheduler-options.js';
 
 type HookVerdict = Extract<BeforeToolCall, { kind: 'run' }>;
 
@@ -156,8 +154,11 @@ export class CoreToolScheduler {
     try {
       const hooked = await this.beforeHooks(index, tool, signal);
       if (!hooked) return;
-      const approved = await this.approve(index, tool, signal, hooked);
-      if (!approved) return;
+      if (!(await this.approve(index, tool, signal, hooked))) return;
+      const refusal = await this.options.beforeExecute?.(this.calls[index]!.request, signal);
+      if (signal.aborted)
+        return this.finishCancelled(index, 'The call was cancelled before it started.');
+      if (refusal) return this.finishWithError(index, ToolErrorType.EXECUTION_FAILED, refusal);
       await this.execute(index, tool, signal, hooked.context);
     } catch (error) {
       // Anything a tool throws ends here, once, as an execution failure.

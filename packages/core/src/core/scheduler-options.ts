@@ -7,6 +7,7 @@ import type {
   ConfirmationDecision,
   EditProposal,
   ToolCall,
+  ToolCallRequestInfo,
   WaitingToolCall,
 } from './tool-call-types.js';
 
@@ -31,4 +32,13 @@ export interface CoreToolSchedulerOptions {
   editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
   /** The session's PreToolUse and PostToolUse hooks (hooks/). */
   hooks?: HookRunner;
+  /**
+   * Called for each call once it is approved, just before it runs (the agent loop takes
+   * its checkpoint here, so a call that is refused or declined never gets one). A message
+   * refuses the call with it.
+   */
+  beforeExecute?: (
+    request: ToolCallRequestInfo,
+    signal: AbortSignal,
+  ) => Promise<string | undefined>;
 }

@@ -6,6 +6,7 @@
 import type { CommandAnalysis } from './command-analysis.js';
 import { EXECUTION_VARIABLES, OPAQUE_RUNNERS, RUNNERS, SHELLS } from './command-runners.js';
 import { GIT_CONFIG_CHANGING, gitGlobals } from './git-global-options.js';
+import { outputOptions } from './output-options.js';
 import { hasOption, parseOptions } from './parse-options.js';
 import { literalProgramName, PLAIN_IDENTIFIER, type ShellWord } from './shell-words.js';
 
@@ -136,6 +137,11 @@ export function invoke(words: ShellWord[], text: string, context: InvocationCont
       break;
     case 'find':
       findExec(args, text, context);
+      outputOptions(name, args, context.analysis);
+      break;
+    case 'sort':
+    case 'uniq':
+      outputOptions(name, args, context.analysis);
       break;
     case 'git':
       gitOptions(args, context);

@@ -96,10 +96,11 @@ export function ruleMatches(
     return true;
   // `git -C . -c k=v push` runs `git push`: its own options are left out for the rules.
   if (command.name !== 'git') return false;
-  const view = gitRuleView(
-    command.args.map((value, i) => ({ value, literal: command.literal[i] ?? false })),
-  );
-  if (!view) return false;
+  const words = command.args.map((value, i) => ({ value, literal: command.literal[i] ?? false }));
+  const view = gitRuleView(words) ?? words;
+  const same = kind === 'deny' && view[0]?.literal ? GIT_SAME_AS[view[0].value] : undefined;
+  if (same) view[0] = { value: same, literal: true };
+  else if (view === words) return false;
   return wordsMatch(
     rule,
     command.name,
@@ -109,6 +110,16 @@ export function ruleMatches(
     kind,
   );
 }
+
+/**
+ * Plumbing that does what a porcelain subcommand does: a deny or ask rule naming the
+ * porcelain (`git push`) covers it too, so the rule is not passed by its other name.
+ */
+const GIT_SAME_AS: Record<string, string> = {
+  'send-pack': 'push',
+  'http-push': 'push',
+  'fetch-pack': 'fetch',
+};
 
 function wordsMatch(
   rule: ShellRule,

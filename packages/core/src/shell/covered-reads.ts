@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { commandWords } from './allowed-command-checks.js';
 import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
+import { coveredWalks } from './covered-walks.js';
 import { GIT_NAMES_ONLY, gitContentProblem } from './git-content-paths.js';
 import { gitGlobals } from './git-global-options.js';
 import { expandWord } from './glob-expansion.js';
@@ -49,6 +50,7 @@ export function readsOfCovered(
       }
       readOnlyProblem(command, collecting);
       coveredArguments(command, collecting, found.could);
+      coveredWalks(command, collecting, found);
     }
     if (FOLDER_CHANGES.has(command.name)) {
       const moved = movedTo(command, folders, context);

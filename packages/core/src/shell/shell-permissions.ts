@@ -15,6 +15,7 @@ import type { CommandAnalysis, ShellCommand } from './command-analysis.js';
 import { findMatchingRule, type ShellRule } from './command-rules.js';
 import { readsOfCovered } from './covered-reads.js';
 import { gitAliasViews } from './git-aliases.js';
+import { inlineProgramProblem } from './inline-programs.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { isSystemProgram } from './system-programs.js';
 import { judgeWrites } from './write-targets.js';
@@ -76,9 +77,12 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       findMatchingRule(rules, command, 'allow') !== undefined
     );
   };
+  // Program text in another language cannot be checked against deny or ask rules.
+  const shellRuled = policy.denyRules.length > 0 || (policy.askRules ?? []).length > 0;
   const unclear = [
     ...analysis.unclear,
     ...aliases.unclear,
+    ...(shellRuled ? analysis.commands.map(inlineProgramProblem).filter((p) => p !== null) : []),
     ...analysis.commands
       .filter((command) => key(command) !== command.name && !allowed(command))
       .map((command) => `${command.program} runs a program by its path, not a known command`),

@@ -22,11 +22,12 @@ export function ruleSession(
   dirs: TempDirs,
   permissions: Settings['permissions'],
   approvalMode: ApprovalMode = 'default',
+  shell: NonNullable<Settings['tools']>['shell'] = {},
 ): RuleSession {
   const config = new Config({
     roots: [dirs.root],
     homeDir: dirs.home,
-    settings: { permissions, tools: { approvalMode } },
+    settings: { permissions, tools: { approvalMode, shell } },
     // Read-only lines run unasked whether or not a sandbox works on this machine.
     parseOnlyAutoApproval: true,
   });

@@ -5,19 +5,19 @@
  * for its declared settings, then put it in place.
  */
 import { createInterface } from 'node:readline/promises';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { setEnablement } from '@toolhost/core/internal/extensions/enablement.js';
-import { shownSource } from '@toolhost/core/internal/extensions/extension-files.js';
-import { loadExtensions } from '@toolhost/core/internal/extensions/extensions.js';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   commitInstall,
   ExtensionSourceError,
   type InstallRequest,
+  loadExtensions,
   type PreparedInstall,
   prepareInstall,
+  setEnablement,
+  shownSource,
   updateRequest,
-} from '@toolhost/core/internal/extensions/install.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/extensions';
+import { visibleText } from '@toolhost/core/utils';
 import { ExitCode } from '../../errors.js';
 
 export interface ExtensionsIo {

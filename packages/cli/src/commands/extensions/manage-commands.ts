@@ -1,26 +1,23 @@
 /** `toolhost extensions list | enable | disable | uninstall | new | marketplace ...`. */
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import { describeContributions } from '@toolhost/core/internal/extensions/contributions.js';
-import { setEnablement } from '@toolhost/core/internal/extensions/enablement.js';
-import { EXTENSION_NAME, shownSource } from '@toolhost/core/internal/extensions/extension-files.js';
-import {
-  type InstalledExtension,
-  loadExtensions,
-  readInstalled,
-} from '@toolhost/core/internal/extensions/extensions.js';
-import {
-  ExtensionSourceError,
-  newExtension,
-  uninstallExtension,
-} from '@toolhost/core/internal/extensions/install.js';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   addedMarketplaces,
   addMarketplace,
+  describeContributions,
+  EXTENSION_NAME,
+  ExtensionSourceError,
+  type InstalledExtension,
+  loadExtensions,
+  newExtension,
   openMarketplace,
+  readInstalled,
   readMarketplace,
   removeMarketplace,
-} from '@toolhost/core/internal/extensions/marketplace.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+  setEnablement,
+  shownSource,
+  uninstallExtension,
+} from '@toolhost/core/extensions';
+import { visibleText } from '@toolhost/core/utils';
 import { ExitCode } from '../../errors.js';
 import type { ExtensionsIo } from './install-command.js';
 

@@ -5,13 +5,13 @@
  * tools over MCP (mcp-command.ts); this folder only manages the servers toolhost uses.
  */
 import path from 'node:path';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
+import type { McpServerSettings } from '@toolhost/core/config';
 import {
   editSettingsFile,
+  isFolderTrusted,
   SettingsEditError,
-} from '@toolhost/core/internal/config/settings-file-edit.js';
-import type { McpServerSettings } from '@toolhost/core/internal/config/settings-types.js';
-import { isFolderTrusted } from '@toolhost/core/internal/config/trusted-folders.js';
+  userSettingsDir,
+} from '@toolhost/core/config';
 import { UsageError } from '../../errors.js';
 
 export type Scope = 'user' | 'project';

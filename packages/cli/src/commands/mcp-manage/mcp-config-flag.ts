@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseSettingsText } from '@toolhost/core/internal/config/settings-file-edit.js';
-import type { McpServerSettings } from '@toolhost/core/internal/config/settings-types.js';
+import type { McpServerSettings } from '@toolhost/core/config';
+import { parseSettingsText } from '@toolhost/core/config';
 import { UsageError } from '../../errors.js';
 
 export function collectMcpConfig(value: string, previous: string[] = []): string[] {

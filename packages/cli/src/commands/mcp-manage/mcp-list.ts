@@ -1,12 +1,8 @@
 /** `toolhost mcp remove <name>` and `toolhost mcp list` (each server connected and counted). */
 import path from 'node:path';
-import {
-  editSettingsFile,
-  readSettingsValue,
-  SettingsEditError,
-} from '@toolhost/core/internal/config/settings-file-edit.js';
-import type { McpServerSettings } from '@toolhost/core/internal/config/settings-types.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { McpServerSettings } from '@toolhost/core/config';
+import { editSettingsFile, readSettingsValue, SettingsEditError } from '@toolhost/core/config';
+import { visibleText } from '@toolhost/core/utils';
 import { UsageError } from '../../errors.js';
 import type { Style } from '../../render.js';
 import { closeSession, openSession, type SessionOptions } from '../../session.js';

@@ -5,11 +5,8 @@
  * shows at once. A prompt runs nothing here: its `!{command}` blocks ask the model to run
  * them, through the tools and their approvals.
  */
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import type {
-  OfferedPrompt,
-  PromptSource,
-} from '@toolhost/core/internal/mcp/workspace-offerings.js';
+import type { Config } from '@toolhost/core/config';
+import type { OfferedPrompt, PromptSource } from '@toolhost/core/mcp';
 import type { SlashCommand } from '../../ui/commands/command-types.js';
 
 /** The one argument a command takes: the text typed after its name. */

@@ -13,10 +13,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import type { createToolhostMcpServer } from '@toolhost/core/internal/mcp/mcp-server.js';
-import { isInitializeRequest } from '@toolhost/core/internal/mcp/mcp-transports.js';
-import { spawnFromThread } from '@toolhost/core/internal/utils/spawn-thread.js';
-import { stopGracefullyOnSignal } from '@toolhost/core/internal/utils/termination.js';
+import { spawnFromThread } from '@toolhost/core/files';
+import type { createToolhostMcpServer } from '@toolhost/core/mcp';
+import { isInitializeRequest } from '@toolhost/core/mcp-http';
+import { stopGracefullyOnSignal } from '@toolhost/core/utils';
 import { UsageError } from '../../errors.js';
 import { hostPolicy } from './allowed-hosts.js';
 import {

@@ -4,9 +4,10 @@
  * run through run_shell_command (its approvals) with its output put in its place, the
  * arguments inside it quoted for the shell.
  */
-import { partsToText } from '@toolhost/core/internal/core/content.js';
-import type { ToolRunner } from '../input/at-references.js';
-import { escapePath } from '../input/at-references.js';
+
+import type { ToolRunner } from '@toolhost/core/conversation';
+import { escapePath } from '@toolhost/core/conversation';
+import { partsToText } from '@toolhost/core/tools';
 
 const PLACEHOLDER = /\$ARGUMENTS\b|\{\{args\}\}|\$([1-9])(?!\d)/g;
 

@@ -2,8 +2,8 @@
  * Every command the prompt offers: the built-ins, the user commands (read again when
  * their files may have changed) and the connected MCP servers' prompts.
  */
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import type { Config } from '@toolhost/core/config';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import { agentsCommand } from './builtin/agents-command.js';
 import { approvalModeCommand } from './builtin/approval-mode-command.js';
 import { contextCommand } from './builtin/context-command.js';

@@ -3,7 +3,7 @@
  * answer for a name that is no command (with the nearest names), and the completion menu
  * while the line is typed.
  */
-import { closestNames } from '@toolhost/core/internal/utils/closest-names.js';
+import { closestNames } from '@toolhost/core/tools';
 import type { Completion, Suggestion } from '../input/prompt-editor.js';
 import type { CommandContext, SlashCommand } from './command-types.js';
 

@@ -3,10 +3,10 @@
  * only through CommandContext, so each one can be tested with a real Config and registry
  * and a context that records what it printed.
  */
-import type { AgentSession } from '@toolhost/core/internal/agent/agent-session.js';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import type { ToolRunner } from '../input/at-references.js';
+
+import type { Config } from '@toolhost/core/config';
+import type { AgentSession, ToolRunner } from '@toolhost/core/conversation';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import type { PickerItem } from '../session-store.js';
 import type { ThemeName } from '../theme.js';
 

@@ -4,9 +4,8 @@
  * sends the result to the model.
  */
 
-import type { McpPrompt } from '@toolhost/core/internal/tools/mcp/offerings.js';
-import type { McpServerConnection } from '@toolhost/core/internal/tools/mcp-client.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
+import type { McpPrompt, McpServerConnection } from '@toolhost/core/mcp';
+import type { ToolRegistry } from '@toolhost/core/tools';
 import { splitWords } from './command-body.js';
 import type { SlashCommand } from './command-types.js';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Config } from '@toolhost/core/internal/config/config.js';
+import { Config } from '@toolhost/core/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from './command-types.js';
 import { loadUserCommands, userCommandFolders } from './user-commands.js';

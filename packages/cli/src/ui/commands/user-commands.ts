@@ -12,10 +12,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { USER_COMMAND_FOLDERS } from '@toolhost/core/internal/config/prompt-folders.js';
-import { readFrontMatterFile } from '@toolhost/core/internal/utils/front-matter.js';
-import { leadsOutside } from '@toolhost/core/internal/workspace/workspace-context.js';
+import type { Config } from '@toolhost/core/config';
+import { leadsOutside, USER_COMMAND_FOLDERS } from '@toolhost/core/config';
+import { readFrontMatterFile } from '@toolhost/core/files';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { renderCommandBody, usesArguments } from './command-body.js';
 import type { CommandSource, SlashCommand } from './command-types.js';

@@ -1,9 +1,9 @@
 import type {
   ConfirmationDecision,
+  ToolCallConfirmationDetails,
   WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import { visibleConfirmation } from '@toolhost/core/internal/core/visible-confirmation.js';
-import type { ToolCallConfirmationDetails } from '@toolhost/core/internal/tools/tools.js';
+} from '@toolhost/core/tools';
+import { visibleConfirmation } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { choicesFor, decisionFor, type SaveTargets } from '../../approval-choices.js';
 import { type ChoiceState, choiceKey } from '../input/question-keys.js';

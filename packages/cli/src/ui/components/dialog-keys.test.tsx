@@ -7,9 +7,9 @@
  */
 import type {
   ConfirmationDecision,
+  ToolCallConfirmationDetails,
   WaitingToolCall,
-} from '@toolhost/core/internal/core/tool-call-types.js';
-import type { ToolCallConfirmationDetails } from '@toolhost/core/internal/tools/tools.js';
+} from '@toolhost/core/tools';
 import { render } from 'ink-testing-library';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ApprovalDialog } from './approval-dialog.js';

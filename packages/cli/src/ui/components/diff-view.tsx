@@ -1,4 +1,4 @@
-import type { FileDiff } from '@toolhost/core/internal/tools/tools.js';
+import type { FileDiff } from '@toolhost/core/tools';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 import { numberDiffLines } from './diff-numbers.js';

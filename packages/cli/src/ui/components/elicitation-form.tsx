@@ -1,7 +1,9 @@
-import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
-import { elicitationFields } from '@toolhost/core/internal/tools/mcp/elicitation.js';
-import type { ToolElicitationConfirmationDetails } from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { elicitationFields } from '@toolhost/core/mcp';
+import type {
+  ConfirmationDecision,
+  ToolElicitationConfirmationDetails,
+} from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import {
   type FieldValue,

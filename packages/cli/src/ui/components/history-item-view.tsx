@@ -1,4 +1,4 @@
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { formatDuration } from '../format.js';
 import type { HistoryItem } from '../history-items.js';

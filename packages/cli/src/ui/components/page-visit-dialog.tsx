@@ -1,9 +1,9 @@
-import type { ConfirmationDecision } from '@toolhost/core/internal/core/tool-call-types.js';
+import type { ConfirmationDecision } from '@toolhost/core/tools';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationUrlConfirmationDetails,
-} from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+} from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { openInBrowser, systemOpener } from '../../browser.js';

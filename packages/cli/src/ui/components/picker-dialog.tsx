@@ -3,7 +3,7 @@
  * ↑/↓ move, Enter takes the marked item, Esc closes without a choice. Only the rows around
  * the marked one are drawn, so a long list keeps the screen's height.
  */
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { type ChoiceState, choiceKey } from '../input/question-keys.js';
 import { useQuestionKeys } from '../input/use-question-keys.js';

@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '@toolhost/core/internal/config/settings-types.js';
+import type { ApprovalMode } from '@toolhost/core/config';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 

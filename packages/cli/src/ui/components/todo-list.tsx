@@ -1,5 +1,5 @@
-import type { TodoItem } from '@toolhost/core/internal/tools/tools.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { TodoItem } from '@toolhost/core/tools';
+import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { useUi } from '../ui-context.js';
 

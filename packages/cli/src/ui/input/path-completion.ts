@@ -5,12 +5,12 @@
  * resources complete as `@server:uri`.
  */
 import path from 'node:path';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { SETTING_DEFAULTS } from '@toolhost/core/internal/config/settings-types.js';
-import { ignoreFlags } from '@toolhost/core/internal/tools/ignore-options.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { listFiles } from '@toolhost/core/internal/utils/file-listing.js';
-import { escapePath } from './at-references.js';
+import type { Config } from '@toolhost/core/config';
+import { SETTING_DEFAULTS } from '@toolhost/core/config';
+import { escapePath } from '@toolhost/core/conversation';
+import { listFiles } from '@toolhost/core/files';
+import type { ToolRegistry } from '@toolhost/core/tools';
+import { ignoreFlags } from '@toolhost/core/tools';
 import type { Suggestion } from './prompt-editor.js';
 
 const MAX_SUGGESTIONS = 12;

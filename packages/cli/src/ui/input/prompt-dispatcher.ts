@@ -3,10 +3,16 @@
  * the shell, anything else to the model with its `@` references attached and the notes
  * of `!` commands run since the last prompt.
  */
+
+import {
+  attachReferences,
+  findAtReferences,
+  type PromptContent,
+  type ToolRunner,
+  withNoteBefore,
+} from '@toolhost/core/conversation';
 import { parseSlashLine } from '../commands/command-line.js';
 import type { CommandContext, MessageKind, SlashCommand } from '../commands/command-types.js';
-import { type PromptContent, withNoteBefore } from '../prompt-content.js';
-import { attachReferences, findAtReferences, type ToolRunner } from './at-references.js';
 import { runShellLine, shellCommandOf } from './shell-line.js';
 
 export interface DispatcherServices {

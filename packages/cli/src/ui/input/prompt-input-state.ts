@@ -3,13 +3,14 @@
  * the editor with this project's history, the commands, the `@` path listing, the
  * completion source and the dispatcher that sends each line where it belongs.
  */
+
+import { atTokenBeforeCursor, type ToolRunner } from '@toolhost/core/conversation';
 import { createElement } from 'react';
 import type { AppServices } from '../app-services.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../commands/command-catalog.js';
 import { completeSlashLine } from '../commands/command-line.js';
 import type { CommandContext, MessageKind } from '../commands/command-types.js';
 import { MarkdownText } from '../components/markdown-text.js';
-import { atTokenBeforeCursor, type ToolRunner } from './at-references.js';
 import { suggestAtPaths, WorkspacePaths } from './path-completion.js';
 import { PromptDispatcher } from './prompt-dispatcher.js';
 import { type Completion, PromptEditor } from './prompt-editor.js';

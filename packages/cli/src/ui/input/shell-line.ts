@@ -3,8 +3,9 @@
  * approvals and sandbox as the model's commands), the person sees its output, and the
  * model is told about it with the next prompt, so "why did that fail?" needs no paste.
  */
-import { partsToText } from '@toolhost/core/internal/core/content.js';
-import type { ToolRunner } from './at-references.js';
+
+import type { ToolRunner } from '@toolhost/core/conversation';
+import { partsToText } from '@toolhost/core/tools';
 
 /** The command of a `!` line, or undefined for any other line. */
 export function shellCommandOf(line: string): string | undefined {

@@ -6,6 +6,8 @@
  * discovered tools, unknown tools, and anything not understood count as changes.
  */
 import type { Config } from '../../config/config.js';
+import { sessionRules } from '../../permissions/call-rules.js';
+import { shellPolicyRules } from '../../permissions/decision.js';
 import { analyzeCommand } from '../../shell/command-analysis.js';
 import { decideShell } from '../../shell/shell-permissions.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
@@ -50,6 +52,7 @@ async function mayChangeFiles(
   return !isReadOnlyKind(tool.kind) || WRITING_THINK_TOOLS.has(tool.name);
 }
 
+/** True when the line cannot change files: proven read-only, or refused by a deny rule. */
 async function shellIsReadOnly(args: Record<string, unknown>, config: Config): Promise<boolean> {
   if (typeof args.command !== 'string') return false;
   const workspace = config.workspace;
@@ -57,16 +60,27 @@ async function shellIsReadOnly(args: Record<string, unknown>, config: Config): P
     typeof args.directory === 'string' ? workspace.check(args.directory, 'read') : undefined;
   const cwd = directory?.ok ? directory.realPath : workspace.projectRoot;
   try {
+    const analysis = await analyzeCommand(args.command);
+    // A command a deny rule refuses never runs (the shell tool refuses it in every mode).
+    const { deny } = shellPolicyRules(sessionRules(config));
+    const readOnly = {
+      cwd,
+      canRead: (file: string) => workspace.check(file, 'read').ok,
+      homeDir: config.homeDir,
+    };
+    const refused = decideShell(analysis, {
+      allowRules: [],
+      denyRules: deny,
+      sessionAllowed: new Set(),
+      readOnly,
+    });
+    if (refused.kind === 'deny') return true;
     // No allow rules and no "always" answers: a command allowed by a rule still changes files.
-    const decision = decideShell(await analyzeCommand(args.command), {
+    const decision = decideShell(analysis, {
       allowRules: [],
       denyRules: [],
       sessionAllowed: new Set(),
-      readOnly: {
-        cwd,
-        canRead: (file) => workspace.check(file, 'read').ok,
-        homeDir: config.homeDir,
-      },
+      readOnly,
     });
     return decision.kind === 'allow' && decision.reason === 'read_only';
   } catch {

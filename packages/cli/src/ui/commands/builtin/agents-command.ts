@@ -5,12 +5,9 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  loadSubagents,
-  parseSubagentFile,
-} from '@toolhost/core/internal/agent/subagents/subagent-files.js';
-import { joinFrontMatter } from '@toolhost/core/internal/utils/front-matter.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { loadSubagents, parseSubagentFile } from '@toolhost/core/conversation';
+import { joinFrontMatter } from '@toolhost/core/files';
+import { plural } from '@toolhost/core/utils';
 import type { ArgumentSuggestion, CommandContext, SlashCommand } from '../command-types.js';
 
 const SUBCOMMANDS: ArgumentSuggestion[] = [

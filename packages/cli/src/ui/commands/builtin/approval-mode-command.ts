@@ -1,8 +1,5 @@
 /** /approval-mode: shows or sets when calls need the person's approval (yolo included). */
-import {
-  APPROVAL_MODES,
-  type ApprovalMode,
-} from '@toolhost/core/internal/config/settings-types.js';
+import { APPROVAL_MODES, type ApprovalMode } from '@toolhost/core/config';
 import type { SlashCommand } from '../command-types.js';
 
 /** What each mode means, one line each (also the modes' descriptions an editor shows). */

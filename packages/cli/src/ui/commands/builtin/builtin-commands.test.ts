@@ -1,9 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  SessionRecorder,
-  sessionFile,
-} from '@toolhost/core/internal/agent/sessions/session-file.js';
+import { SessionRecorder, sessionFile } from '@toolhost/core/conversation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestSession, type TestSession } from '../../../../test/helpers/command-context.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../command-catalog.js';

@@ -3,9 +3,8 @@
  * own guidance, the memory files in it, the tools' declarations, the conversation), in
  * estimated tokens against the window's size.
  */
-import { loadMemory } from '@toolhost/core/internal/memory/load-memory.js';
-import { estimateJsonTokens, estimateTokens } from '@toolhost/core/internal/models/token-usage.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { estimateJsonTokens, estimateTokens, loadMemory } from '@toolhost/core/conversation';
+import { plural } from '@toolhost/core/utils';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 export interface ContextPart {

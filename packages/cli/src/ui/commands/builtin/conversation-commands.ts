@@ -1,6 +1,6 @@
 /** Commands about the conversation itself: /clear, /compress, /stats, /resume, /quit. */
-import { listSessions } from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { listSessions } from '@toolhost/core/conversation';
+import { plural } from '@toolhost/core/utils';
 import type { SlashCommand } from '../command-types.js';
 
 export const clearCommand: SlashCommand = {

@@ -3,8 +3,9 @@
  * prompts as typed (what `@` references attached left out), the answers as written, each
  * tool call with its arguments and the start of its result.
  */
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import { promptAsTyped, withoutAppNote } from '../../../agent/resume.js';
+
+import type { ChatMessage } from '@toolhost/core/conversation';
+import { promptAsTyped, withoutAppNote } from '@toolhost/core/conversation';
 
 /** Characters of a tool result kept in the export. */
 const RESULT_CHARS = 2000;

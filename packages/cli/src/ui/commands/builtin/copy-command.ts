@@ -1,5 +1,5 @@
 /** /copy: the model's last answer to the clipboard (OSC 52 and the system's clipboard program). */
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { plural } from '@toolhost/core/utils';
 import { copyToClipboard } from '../../clipboard.js';
 import type { SlashCommand } from '../command-types.js';
 import { lastAnswer } from './conversation-markdown.js';

@@ -9,9 +9,9 @@ import {
   checkpointFileContent,
   checkpointRestorePreview,
   listCheckpoints,
-} from '@toolhost/core/internal/agent/checkpoints/restore-checkpoint.js';
-import { makeFileDiff } from '@toolhost/core/internal/utils/file-diff.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+} from '@toolhost/core/conversation';
+import { makeFileDiff } from '@toolhost/core/files';
+import { plural } from '@toolhost/core/utils';
 import type { SlashCommand } from '../command-types.js';
 import { projectOf } from './restore-command.js';
 

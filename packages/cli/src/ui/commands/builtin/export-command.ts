@@ -1,7 +1,7 @@
 /** /export: the conversation as a Markdown file (in the project folder unless a path is given). */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { plural } from '@toolhost/core/utils';
 import type { SlashCommand } from '../command-types.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 

@@ -3,8 +3,7 @@
  * on or off (`enable|disable <name> [--scope workspace]`). A change applies from the next
  * session: this one keeps the servers, hooks and prompts it started with.
  */
-import { setEnablement } from '@toolhost/core/internal/extensions/enablement.js';
-import { loadExtensions } from '@toolhost/core/internal/extensions/extensions.js';
+import { loadExtensions, setEnablement } from '@toolhost/core/extensions';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 function listExtensions(context: CommandContext): void {

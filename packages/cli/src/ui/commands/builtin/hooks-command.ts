@@ -1,6 +1,5 @@
 /** /hooks: the hooks this session runs, by event, with their matchers, commands and timeouts. */
-import { hookTimeoutMs } from '@toolhost/core/internal/hooks/hook-command.js';
-import { listHooks } from '@toolhost/core/internal/hooks/hook-runner.js';
+import { hookTimeoutMs, listHooks } from '@toolhost/core/scheduler';
 import type { SlashCommand } from '../command-types.js';
 
 /** A code span that holds any text: the fence is longer than any run of backticks inside. */

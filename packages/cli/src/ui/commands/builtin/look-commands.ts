@@ -1,5 +1,5 @@
 /** /theme and /vim: how the terminal looks and how the prompt edits, each remembered in ~/.toolhost/settings.json. */
-import { saveUserSetting } from '@toolhost/core/internal/config/save-setting.js';
+import { saveUserSetting } from '@toolhost/core/config';
 import { isThemeName, THEMES, type ThemeName } from '../../theme.js';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 

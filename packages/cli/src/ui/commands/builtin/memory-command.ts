@@ -2,9 +2,12 @@
  * /memory: what the model is told from the memory (context) files, adding a fact to one,
  * and reading them again after they were edited by hand.
  */
-import { loadMemory } from '@toolhost/core/internal/memory/load-memory.js';
-import { type MemoryScope, memoryFilePath } from '@toolhost/core/internal/memory/memory-file.js';
-import { MemoryTool } from '@toolhost/core/internal/tools/memoryTool.js';
+import {
+  loadMemory,
+  type MemoryScope,
+  MemoryTool,
+  memoryFilePath,
+} from '@toolhost/core/conversation';
 import type { ArgumentSuggestion, CommandContext, SlashCommand } from '../command-types.js';
 
 const SUBCOMMANDS: ArgumentSuggestion[] = [

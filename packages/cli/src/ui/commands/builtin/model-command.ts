@@ -8,8 +8,8 @@ import {
   configuredModels,
   findModel,
   type ModelCatalog,
-} from '@toolhost/core/internal/models/model-catalog.js';
-import { PROVIDER_LABELS } from '@toolhost/core/internal/models/provider.js';
+  PROVIDER_LABELS,
+} from '@toolhost/core/conversation';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 function catalogOf(context: CommandContext): ModelCatalog {

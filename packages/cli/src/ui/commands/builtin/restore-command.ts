@@ -4,7 +4,7 @@
  * that led to the changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
-import type { Checkpoint } from '@toolhost/core/internal/agent/checkpoints/checkpoint-store.js';
+import type { Checkpoint } from '@toolhost/core/conversation';
 import {
   type CheckpointProject,
   checkpointChangedFiles,
@@ -12,8 +12,8 @@ import {
   describeCheckpoint,
   listCheckpoints,
   restoreCheckpoint,
-} from '@toolhost/core/internal/agent/checkpoints/restore-checkpoint.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+} from '@toolhost/core/conversation';
+import { plural } from '@toolhost/core/utils';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 const LISTED = 20;

@@ -3,7 +3,7 @@
  * the project's, the system's, the environment, the command line). Secrets are masked.
  */
 import path from 'node:path';
-import { loadSettings, type Settings } from '@toolhost/core/internal/config/settings.js';
+import { loadSettings, type Settings } from '@toolhost/core/config';
 import type { SlashCommand } from '../command-types.js';
 
 /** Keys whose values are secrets (the last part of the dotted key). */

@@ -2,8 +2,7 @@
  * /skills: the skills the model is offered this session, where each comes from, and the
  * files that cannot be used; `/skills <name> [task]` asks the model to use one.
  */
-import { loadSkills } from '@toolhost/core/internal/skills/skill-files.js';
-import { SkillTool } from '@toolhost/core/internal/skills/skill-tool.js';
+import { loadSkills, SkillTool } from '@toolhost/core/conversation';
 import type { CommandContext, SlashCommand } from '../command-types.js';
 
 function offered(context: CommandContext): readonly { name: string; description: string }[] {

@@ -1,5 +1,5 @@
 /** /tools and /mcp: what the model can use right now, and the state of each MCP server. */
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+import { plural } from '@toolhost/core/utils';
 import type { ArgumentSuggestion, SlashCommand } from '../command-types.js';
 
 const DESCRIPTIONS: ArgumentSuggestion[] = [

@@ -2,13 +2,13 @@
  * Ctrl+C during a headless run: the first one cancels the run (the scheduler ends running
  * commands, whole process groups; the session file already holds every completed
  * exchange) and the run ends with 130; the second one exits at once. SIGTERM and SIGHUP
- * go through core's termination handlers (utils/termination.ts), whose cleanup cancels
- * the run the same way (see headless.ts) before the process exits with 128 + the signal.
+ * go through core's termination handlers (utils/termination.ts): the conversation's close
+ * cancels the run the same way before the process exits with 128 + the signal.
  */
 const SIGNALS: NodeJS.Signals[] = ['SIGINT'];
 
 export function cancelOnStopSignals(
-  controller: AbortController,
+  cancel: (reason: string) => void,
   exitNow: (code: number) => void,
 ): () => void {
   let received = 0;
@@ -18,7 +18,7 @@ export function cancelOnStopSignals(
       exitNow(130);
       return;
     }
-    controller.abort(new Error(`stopped by ${signal}`));
+    cancel(`stopped by ${signal}`);
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
   return () => {

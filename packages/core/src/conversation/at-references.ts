@@ -7,13 +7,13 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '@toolhost/core/internal/config/config.js';
-import { type Part, partsToText, toParts } from '@toolhost/core/internal/core/content.js';
-import type { CompletedToolCall } from '@toolhost/core/internal/core/tool-call-types.js';
-import type { McpServerConnection } from '@toolhost/core/internal/tools/mcp-client.js';
-import type { ToolRegistry } from '@toolhost/core/internal/tools/tool-registry.js';
-import { type IgnoreReason, IgnoreRules } from '@toolhost/core/internal/utils/ignore-rules.js';
-import type { PromptContent } from '../prompt-content.js';
+import type { Config } from '../config/config.js';
+import { type Part, partsToText, toParts } from '../core/content.js';
+import type { CompletedToolCall } from '../core/tool-call-types.js';
+import type { McpServerConnection } from '../tools/mcp-client.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { type IgnoreReason, IgnoreRules } from '../utils/ignore-rules.js';
+import type { PromptContent } from './prompt-content.js';
 
 export interface AtReference {
   /** Offsets of the whole token, `@` included. */

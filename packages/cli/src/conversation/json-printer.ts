@@ -2,10 +2,14 @@
  * `-o json` (every message event as one array at the end) and `-o stream-json` (one event
  * per line as it happens, with `--include-partial-messages` the text as it streams too).
  */
-import type { AgentEvent, PermissionDenial } from '@toolhost/core/internal/agent/agent-events.js';
-import { loadSubagents } from '@toolhost/core/internal/agent/subagents/subagent-files.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { AgentEvent, PermissionDenial } from '@toolhost/core/conversation';
+import { loadSubagents } from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { Session } from '../session.js';
+
+/** What the printers read of the session: its settings and its tools. */
+type SessionView = Pick<Session, 'config' | 'registry'>;
+
 import { CommandCatalog } from '../ui/commands/command-catalog.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
 import { PartialMessages } from './partial-messages.js';
@@ -14,7 +18,7 @@ import type { Printer, PrinterIo, PrinterOptions } from './printers.js';
 export function jsonPrinter(
   format: 'json' | 'stream-json',
   io: PrinterIo,
-  session: Session,
+  session: SessionView,
   options: PrinterOptions,
 ): Printer {
   const collected: unknown[] = [];

@@ -1,6 +1,7 @@
 /** The flags of the agent (`toolhost -p`, `toolhost "<prompt>"`), checked and turned into settings and limits. */
-import type { AgentLimits } from '@toolhost/core/internal/agent/agent-loop-options.js';
-import type { ApprovalMode, Settings } from '@toolhost/core/internal/config/settings-types.js';
+
+import type { ApprovalMode, Settings } from '@toolhost/core/config';
+import type { AgentLimits } from '@toolhost/core/conversation';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { providerFromAuthType } from './qwen-flags.js';

@@ -3,7 +3,7 @@
  * line that refuses it and names toolhost's way. `--allowed-tools`, `--include-directories`
  * and `--approval-mode` mean the same in both and need nothing here.
  */
-import type { ModelProvider } from '@toolhost/core/internal/models/provider.js';
+import type { ModelProvider } from '@toolhost/core/conversation';
 import { UsageError } from '../errors.js';
 
 /** Qwen Code's `--auth-type` values that name a model API toolhost speaks. */

@@ -8,8 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { AgentToolCall } from '@toolhost/core/internal/agent/agent-events.js';
-import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
+import type { AgentToolCall, TokenUsage } from '@toolhost/core/conversation';
 import { jsonUsage, stopReason } from './json-events.js';
 
 type BlockKind = 'text' | 'thinking';

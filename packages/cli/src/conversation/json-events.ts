@@ -13,8 +13,8 @@ import type {
   AgentToolCall,
   AgentToolResult,
   PermissionDenial,
-} from '@toolhost/core/internal/agent/agent-events.js';
-import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
+  TokenUsage,
+} from '@toolhost/core/conversation';
 import type { StructuredOutcome } from './structured-output.js';
 
 export interface JsonUsage {

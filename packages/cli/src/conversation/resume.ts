@@ -5,15 +5,15 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { userSettingsDir } from '@toolhost/core/config';
 import {
   findSession,
   type LoadedSession,
   listSessions,
   loadSession,
-} from '@toolhost/core/internal/agent/sessions/session-loader.js';
-import { userSettingsDir } from '@toolhost/core/internal/config/settings.js';
-import type { ChatMessage } from '@toolhost/core/internal/models/model-types.js';
-import { plural } from '@toolhost/core/internal/utils/plural.js';
+  unansweredPrompts,
+} from '@toolhost/core/conversation';
+import { plural } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
 import type { AgentFlags } from './agent-flags.js';
 
@@ -31,12 +31,7 @@ export function sessionToResume(flags: AgentFlags): SessionToResume | undefined 
     throw new UsageError('--continue and --resume both pick a session; pass one of them.');
   }
   const root = projectRoot(flags);
-  if (flags.resume !== undefined) {
-    const found = findSession(userSettingsDir(), root, { id: flags.resume });
-    if (typeof found === 'string') throw new UsageError(found);
-    const session = loadSession(found.file);
-    return withNote(session, [], unansweredPrompts(session.dropped));
-  }
+  if (flags.resume !== undefined) return sessionById(root, flags.resume);
   // -c: the newest session with a complete exchange; newer ones that have none (every
   // prompt failed) are passed over, their prompts kept.
   const sessions = listSessions(userSettingsDir(), root);
@@ -58,6 +53,14 @@ export function sessionToResume(flags: AgentFlags): SessionToResume | undefined 
   return withNote(newest, older, unanswered);
 }
 
+/** The saved session `id` of the project at `root` (`-r`, an editor's session/load). */
+export function sessionById(root: string, id: string): SessionToResume {
+  const found = findSession(userSettingsDir(), root, { id });
+  if (typeof found === 'string') throw new UsageError(found);
+  const session = loadSession(found.file);
+  return withNote(session, [], unansweredPrompts(session.dropped));
+}
+
 function withNote(
   session: LoadedSession,
   passed: LoadedSession[],
@@ -76,35 +79,6 @@ function withNote(
     );
   }
   return { session, unanswered, note: parts.length > 0 ? parts.join(' ') : undefined };
-}
-
-/** Notes the app adds before a prompt, left out when the prompt is shown or given back. */
-const APP_NOTE = /^\[The person cancelled the previous turn[^\]]*\]\n\n/;
-
-export function withoutAppNote(text: string): string {
-  return text.replace(APP_NOTE, '');
-}
-
-/** What the person typed in messages that got no answer (attached file contents left out). */
-export function unansweredPrompts(dropped: readonly ChatMessage[]): string[] {
-  return dropped.flatMap((message) => {
-    if (message.role !== 'user') return [];
-    const content: unknown = message.content;
-    const raw =
-      typeof content === 'string'
-        ? content
-        : Array.isArray(content)
-          ? content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
-          : '';
-    const text = promptAsTyped(withoutAppNote(raw));
-    return text.trim() ? [text] : [];
-  });
-}
-
-/** A prompt as the person typed it: what its `@` references attached is left out. */
-export function promptAsTyped(text: string): string {
-  const at = text.search(/\n\n--- Content from (referenced files|MCP resource )/);
-  return at >= 0 ? text.slice(0, at) : text;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -131,7 +105,11 @@ export function newSessionId(flags: AgentFlags): string | undefined {
 }
 
 function projectRoot(flags: AgentFlags): string {
-  const resolved = path.resolve(flags.root ?? '.');
-  // The same real path the workspace uses, so a symlinked folder finds its sessions.
+  return realRoot(flags.root);
+}
+
+/** The same real path the workspace uses, so a symlinked folder finds its sessions. */
+export function realRoot(root: string | undefined): string {
+  const resolved = path.resolve(root ?? '.');
   return existsSync(resolved) ? realpathSync.native(resolved) : resolved;
 }

@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestSession, type TestSession } from '../../../test/helpers/command-context.js';
+import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
+import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import type { CompletedToolCall } from '../core/tool-call-types.js';
+import { createToolRegistry } from '../tools/builtin.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   atTokenBeforeCursor,
   attachReferences,
@@ -34,10 +38,11 @@ describe('finding @ references', () => {
 });
 
 describe('attaching @ references', () => {
-  let session: TestSession;
+  let session: TempWorkspace & { registry: ToolRegistry };
   beforeEach(() => {
-    session = makeTestSession();
-    const { root } = session.dirs;
+    const workspace = makeWorkspace();
+    session = { ...workspace, registry: createToolRegistry(workspace.config) };
+    const { root } = session;
     mkdirSync(path.join(root, 'src'));
     writeFileSync(path.join(root, 'src/main.ts'), 'export const answer = 42;\n');
     writeFileSync(path.join(root, 'src/util.ts'), 'export function helper() {}\n');
@@ -46,13 +51,20 @@ describe('attaching @ references', () => {
     writeFileSync(path.join(root, 'secret.txt'), 'the password\n');
     mkdirSync(path.join(root, '.git'));
   });
-  afterEach(() => session.close());
+  afterEach(() => session.cleanup());
 
   const attach = (text: string) =>
     attachReferences(text, {
       config: session.config,
       registry: session.registry,
-      runTool: session.runTool,
+      runTool: async (name, args, signal) => {
+        const scheduler = new CoreToolScheduler({
+          config: session.config,
+          toolRegistry: session.registry,
+        });
+        const [call] = await scheduler.schedule({ callId: 'attach', name, args }, signal);
+        return call as CompletedToolCall;
+      },
       signal: new AbortController().signal,
     });
 

@@ -3,10 +3,13 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult } from '@toolhost/core/internal/agent/agent-events.js';
-import type { TokenUsage } from '@toolhost/core/internal/models/token-usage.js';
-import { visibleText } from '@toolhost/core/internal/utils/visible-text.js';
+import type { AgentEvent, AgentRunResult, TokenUsage } from '@toolhost/core/conversation';
+import { visibleText } from '@toolhost/core/utils';
 import type { Session } from '../session.js';
+
+/** What the printers read of the session: its settings and its tools. */
+type SessionView = Pick<Session, 'config' | 'registry'>;
+
 import type { OutputFormat } from './agent-flags.js';
 import { jsonPrinter } from './json-printer.js';
 import type { StructuredOutcome } from './structured-output.js';
@@ -33,13 +36,13 @@ export interface PrinterOptions {
 export function createPrinter(
   format: OutputFormat,
   io: PrinterIo,
-  session: Session,
+  session: SessionView,
   options: PrinterOptions,
 ): Printer {
   return format === 'text' ? textPrinter(io, session) : jsonPrinter(format, io, session, options);
 }
 
-function textPrinter(io: PrinterIo, session: Session): Printer {
+function textPrinter(io: PrinterIo, session: SessionView): Printer {
   return {
     start() {},
     event(event) {
