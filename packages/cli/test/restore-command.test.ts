@@ -53,7 +53,7 @@ describe('/restore', () => {
     // Back to before the prompt that led to the change: the prompt is offered again.
     expect(session.agent.loop.history).toEqual([]);
     expect(session.events).toEqual(['prompt text: rewrite notes.txt']);
-    expect(report).toContain('The conversation is back to that point');
+    expect(report).toContain('The conversation is back to before the prompt');
     const undo = /\/restore ([0-9a-f]+)`/.exec(report)?.[1] ?? '';
     expect(undo).not.toBe('');
 

@@ -133,17 +133,18 @@ describe('toolhost restore', { timeout: 180_000 }, () => {
     expect(readFileSync(path.join(root, 'build', 'out.js'), 'utf8')).toBe('rebuilt\n');
     const sessionId = checkpoint?.session_id ?? '';
     expect(restored.stdout).toContain(`Session ${sessionId} now ends before those calls`);
+    expect(restored.stdout).toContain('The prompt that led to them was: rewrite the notes');
     const undoId = /toolhost restore ([0-9a-f]{8})/.exec(restored.stdout)?.[1];
     expect(undoId).toBeDefined();
 
-    // The session goes on from the read: the overwrite and its answer are gone.
+    // The checkpoint is in the middle of the turn (after the read): the session goes on from
+    // before that turn's prompt, so the read, the overwrite and the answer are all gone.
     const resumed = await toolhost(['-r', sessionId, '-p', 'what is in the notes?', '--yolo'], env);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('Resumed.\n');
     const sent = server?.requests.at(-1)?.body.messages ?? [];
-    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
-    expect(sent[1]?.content).toBe('rewrite the notes');
-    expect(String(sent[3]?.content)).toContain('original notes');
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(sent[1]?.content).toBe('what is in the notes?');
     expect(JSON.stringify(sent)).not.toContain('overwritten');
 
     // The restore can itself be undone.

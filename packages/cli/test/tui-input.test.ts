@@ -242,5 +242,60 @@ describe.skipIf(!hasTmux)(
       // The prompt that led to the change is offered again.
       await term.waitFor('> rewrite notes.txt');
     });
+
+    it('/restore of a checkpoint in the middle of a turn puts that turn’s prompt back', async () => {
+      let a = '';
+      let b = '';
+      // One turn with two batches that change files: a.txt, then (next response) b.txt.
+      app = await openApp(
+        (_request, index) =>
+          index === 0
+            ? {
+                toolCalls: [
+                  { id: 'wa', name: 'write_file', args: { file_path: a, content: 'a new\n' } },
+                ],
+              }
+            : index === 1
+              ? {
+                  toolCalls: [
+                    { id: 'wb', name: 'write_file', args: { file_path: b, content: 'b new\n' } },
+                  ],
+                }
+              : index === 2
+                ? { text: 'Both written.' }
+                : { text: 'Asked again.' },
+        { args: ['--approval-mode', 'auto-edit'] },
+      );
+      const term = app.terminal;
+      a = path.join(app.dirs.root, 'a.txt');
+      b = path.join(app.dirs.root, 'b.txt');
+      writeFileSync(a, 'a before\n');
+      writeFileSync(b, 'b before\n');
+      await term.waitFor(idle);
+      term.type('write a and b');
+      term.press('Enter');
+      await term.waitFor('Both written.');
+      expect(readFileSync(b, 'utf8')).toBe('b new\n');
+      await term.waitFor(idle);
+      term.type('/restore');
+      term.press('Enter');
+      // Newest first: the second batch's checkpoint, then the first's.
+      const listing = await term.waitFor(/changed since: b\.txt[\s\S]*changed since: a\.txt/);
+      const ids = [...listing.matchAll(/[-*] `?([0-9a-f]{6,})`? \d/g)].map((match) => match[1]);
+      expect(ids).toHaveLength(2);
+      term.type(`/restore ${ids[0]}`);
+      term.press('Enter');
+      await term.waitFor('brought back');
+      expect(readFileSync(b, 'utf8')).toBe('b before\n');
+      expect(readFileSync(a, 'utf8')).toBe('a new\n');
+      // The turn's prompt is offered again, and the conversation is back to before that turn.
+      await term.waitFor('> write a and b');
+      term.press('Enter');
+      await term.waitFor('Asked again.');
+      const sent = app.server.requests[3]?.body.messages ?? [];
+      expect(sent.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+        'write a and b',
+      ]);
+    });
   },
 );

@@ -53,13 +53,11 @@ describe('checkpoints in the agent loop', () => {
 
       const restored = await restoreCheckpoint(project, checkpoint?.id ?? '');
       expect(readFileSync(file, 'utf8')).toBe('original\n');
-      // Back to the read: the prompt, the read_file call and its result.
-      expect(restored.conversation?.history.map((m) => m.role)).toEqual([
-        'user',
-        'assistant',
-        'tool',
-      ]);
-      expect(restored.conversation?.removedMessages).toBe(3);
+      // The checkpoint is in the middle of the turn (after the read): the conversation goes
+      // back to before the turn's prompt, and the prompt is offered again.
+      expect(restored.conversation?.history).toEqual([]);
+      expect(restored.conversation?.prompt).toBe('rewrite notes.txt');
+      expect(restored.conversation?.removedMessages).toBe(6);
       expect(loadSession(sessionPath).history).toEqual(restored.conversation?.history);
     } finally {
       await h.close();

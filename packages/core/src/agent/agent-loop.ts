@@ -21,6 +21,7 @@ import { assistantMessage, RunState, withValidToolArguments } from './agent-loop
 import { BatchCheckpointGate } from './checkpoints/batch-checkpoint.js';
 import type { CheckpointHook } from './checkpoints/checkpointer.js';
 import { LoopDetector } from './loop-detection.js';
+import { CONTINUE_AFTER_LENGTH, NUDGE_AFTER_EMPTY } from './loop-notes.js';
 import { brokenOffMessage, stopMessage } from './model-stops.js';
 import { toChatToolMessages, toChatTools, toChatUserMessage } from './provider-seam.js';
 import { parseToolCalls, runToolBatch } from './tool-batch.js';
@@ -28,10 +29,6 @@ import { parseToolCalls, runToolBatch } from './tool-batch.js';
 export type { AgentLimits, AgentLoopOptions, HistoryCompressor } from './agent-loop-options.js';
 
 const MAX_CONTINUATIONS = 3;
-const CONTINUE_AFTER_LENGTH =
-  'Your previous answer was cut off by the output token limit. Continue exactly where it stopped, without repeating anything.';
-const NUDGE_AFTER_EMPTY =
-  'Your previous answer was empty. Continue with the task: call a tool, or give your final answer.';
 
 class LoopStop extends Error {}
 

@@ -9,6 +9,7 @@ import type { ModelClient } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import { estimateJsonTokens, estimateTokens, type UsageTracker } from '../models/token-usage.js';
 import type { HistoryCompressor } from './agent-loop.js';
+import { SUMMARY_HEADING } from './loop-notes.js';
 import { completeLength } from './sessions/session-loader.js';
 
 export interface CompressionOptions {
@@ -25,7 +26,6 @@ const SUMMARY_INSTRUCTIONS = `You compress the earlier part of a coding agent's 
 4. What is left: the next steps, open questions, and anything that failed and still needs another approach.
 Be specific and compact; keep code, paths and identifiers exactly. Do not add anything that is not in the conversation.`;
 
-const SUMMARY_HEADING = '[Summary of the earlier conversation, made to save context space]';
 const MAX_TOOL_TEXT = 2_000;
 
 export class ContextCompressor implements HistoryCompressor {

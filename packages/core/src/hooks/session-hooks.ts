@@ -4,6 +4,8 @@
  * PreCompact, SessionStart (context for the first prompt), SessionEnd and Notification.
  * Each returns what the agent loop or the front end acts on; none throws.
  */
+
+import { stopHookNote } from '../agent/loop-notes.js';
 import { type Part, partsToText } from '../core/content.js';
 import type { HookRunner } from './hook-runner.js';
 
@@ -80,7 +82,7 @@ export async function stopping(
   );
   if (outcome.stop) return undefined;
   if (outcome.blocked.length === 0) return undefined;
-  return `A ${event} hook asks you to continue: ${outcome.blocked.join('\n')}`;
+  return stopHookNote(event, outcome.blocked);
 }
 
 export async function compacting(

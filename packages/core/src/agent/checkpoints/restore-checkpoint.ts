@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { SETTING_DEFAULTS, type Settings } from '../../config/settings-types.js';
 import type { ChatMessage } from '../../models/model-types.js';
+import { lastPromptIndex } from '../loop-notes.js';
 import { SessionRecorder, sessionFile } from '../sessions/session-file.js';
 import { loadSession, loadSessionAtCheckpoint } from '../sessions/session-loader.js';
 import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
@@ -47,7 +48,10 @@ export interface RestoredConversation {
   file: string;
   /** The conversation to go on from (hand it to the loop: `loop.history = history`). */
   history: ChatMessage[];
-  /** The person's prompt that was cut off with the calls it led to, to offer it again. */
+  /**
+   * The person's prompt that was cut off with the calls it led to, to offer it again (for a
+   * checkpoint in the middle of a turn, that turn's prompt: the history ends before it).
+   */
   prompt?: string;
   /** Messages the conversation lost. */
   removedMessages: number;
@@ -150,6 +154,12 @@ export async function restoreCheckpoint(
     if (!at) {
       restore.conversationNote = `Session ${checkpoint.sessionId} has no record of this checkpoint; its conversation was left as it is.`;
     } else {
+      // A checkpoint in the middle of a turn (a later batch of the same prompt) goes back to
+      // before that turn's prompt, so the prompt offered again is not in the history twice.
+      // A restore's undo checkpoint brings back the whole conversation as it was.
+      const start = checkpoint.kind === 'tool_calls' ? lastPromptIndex(at.messages) : -1;
+      const history = start >= 0 ? at.history.slice(0, start) : at.history;
+      const prompt = start >= 0 ? at.messages[start]?.content : undefined;
       const before = loadSession(session).history.length;
       const recorder = new SessionRecorder(
         session,
@@ -158,17 +168,13 @@ export async function restoreCheckpoint(
       );
       // The marker first: restoring `undo` brings back the conversation as it is now.
       recorder.recordCheckpoint(undo.id);
-      recorder.recordHistoryReplaced(at.history);
-      const prompt = at.messages
-        .slice(at.history.length)
-        .filter((m) => m.role === 'user' && typeof m.content === 'string')
-        .at(-1)?.content;
+      recorder.recordHistoryReplaced(history);
       restore.conversation = {
         sessionId: checkpoint.sessionId,
         file: session,
-        history: at.history,
+        history,
         ...(typeof prompt === 'string' ? { prompt } : {}),
-        removedMessages: Math.max(0, before - at.history.length),
+        removedMessages: Math.max(0, before - history.length),
       };
     }
   }

@@ -102,8 +102,11 @@ async function restore(context: CommandContext, id: string): Promise<void> {
   lines.push(changed.length > 0 ? changed.join('\n') : 'The files were already as they were then.');
   if (conversation && conversation.sessionId === context.config.sessionId) {
     context.agent.loop.history = conversation.history;
+    const forgotten = `${plural(conversation.removedMessages, 'message')} after it forgotten by the model`;
     lines.push(
-      `The conversation is back to that point (${plural(conversation.removedMessages, 'message')} after it forgotten by the model).`,
+      conversation.prompt
+        ? `The conversation is back to before the prompt that led to the changes (${forgotten}); the prompt is in the input to send again.`
+        : `The conversation is back to that point (${forgotten}).`,
     );
     if (conversation.prompt) context.setPromptText(conversation.prompt);
   } else if (conversation) {
