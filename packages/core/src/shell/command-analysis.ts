@@ -12,6 +12,7 @@ import type { Node } from 'web-tree-sitter';
 import { getBashParser } from './bash-parser.js';
 import { type InvocationContext, invoke } from './command-invocation.js';
 import { EXECUTION_VARIABLES, SHELLS } from './command-runners.js';
+import { loadOutputOptionSpecs } from './output-options.js';
 import { PLAIN_IDENTIFIER, type ShellWord, wordValue } from './shell-words.js';
 
 export { programName } from './shell-words.js';
@@ -82,6 +83,7 @@ export async function analyzeCommand(command: string): Promise<CommandAnalysis> 
     notReadOnly: [],
   };
   const line: LineFacts = { sources: [], counters: new Set(), counting: new Set() };
+  await loadOutputOptionSpecs();
   await analyzeInto(command, analysis, 0, line);
   checkCounters(analysis, line);
   analysis.unclear = [...new Set(analysis.unclear)];

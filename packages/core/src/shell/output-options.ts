@@ -9,7 +9,6 @@
  */
 import type { CommandAnalysis } from './command-analysis.js';
 import { parseOptions } from './parse-options.js';
-import { READ_ONLY_COMMANDS } from './read-only-commands.js';
 import type { ShellWord } from './shell-words.js';
 
 /** Stands for a file only known when the command runs (judgeWrites asks or refuses). */
@@ -18,6 +17,18 @@ function unknownFile(why: string): ShellWord {
 }
 
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+
+type ReadOnlyTable = typeof import('./read-only-commands.js').READ_ONLY_COMMANDS;
+let readOnlyTable: ReadOnlyTable | undefined;
+
+/**
+ * Loads the read-only table, whose sort and uniq options say where their output file is.
+ * analyzeCommand awaits it before a line is walked; a static import would load the whole
+ * table wherever the shell tool is merely listed (`toolhost tools`, an MCP server's start).
+ */
+export async function loadOutputOptionSpecs(): Promise<void> {
+  readOnlyTable ??= (await import('./read-only-commands.js')).READ_ONLY_COMMANDS;
+}
 
 /** Records what `name args` writes through its options in `analysis`. */
 export function outputOptions(name: string, args: ShellWord[], analysis: CommandAnalysis): void {
@@ -30,8 +41,10 @@ export function outputOptions(name: string, args: ShellWord[], analysis: Command
       if (word.value === '-delete')
         analysis.notReadOnly.push('find -delete removes files only known when it runs');
     }
+  } else if ((name === 'sort' || name === 'uniq') && !readOnlyTable) {
+    targets.push(unknownFile(`${name}: its options were not loaded`));
   } else if (name === 'sort' || name === 'uniq') {
-    const spec = READ_ONLY_COMMANDS[name]!.options;
+    const spec = readOnlyTable![name]!.options;
     const parsed = parseOptions(
       args,
       name === 'sort'
