@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settledValue } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { hasTmux, startToolhostInTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import { type AppUnderTest, openApp, send } from './helpers/tui-app.js';
@@ -80,10 +81,10 @@ describe.skipIf(!hasTmux)(
       }
       terminal.press('n');
       await terminal.waitFor('Not trusted');
-      const rules = JSON.parse(
-        readFileSync(path.join(dirs.home, '.toolhost', 'trustedFolders.json'), 'utf8'),
-      );
-      expect(Object.values(rules)).toEqual(['DO_NOT_TRUST']);
+      // The answer is saved a moment after the screen says so: wait for the file itself.
+      const file = path.join(dirs.home, '.toolhost', 'trustedFolders.json');
+      const saved = () => Object.values(JSON.parse(readFileSync(file, 'utf8')));
+      expect(await settledValue(saved, ['DO_NOT_TRUST'])).toEqual(['DO_NOT_TRUST']);
     });
 
     it('an API key typed into the setup guide is masked, and saved', async () => {

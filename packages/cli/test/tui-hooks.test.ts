@@ -85,6 +85,8 @@ describe.skipIf(!hasTmux)(
       expect(
         await waitUntil(() => events(log).some((e) => e.hook_event_name === 'Notification')),
       ).toBe(true);
+      // The prompt's Enter came just before the question: its answers show after a pause.
+      await app.terminal.waitFor('(n)');
       app.terminal.type('n');
       await app.terminal.waitFor('not touching it');
       await idle(app.terminal);
