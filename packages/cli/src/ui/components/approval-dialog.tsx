@@ -6,8 +6,7 @@ import type {
 import { visibleConfirmation } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { choicesFor, decisionFor, type SaveTargets } from '../../approval-choices.js';
-import { type ChoiceState, choiceKey } from '../input/question-keys.js';
-import { useQuestionKeys } from '../input/use-question-keys.js';
+import { useChoiceKeys } from '../input/use-question-keys.js';
 import { useUi } from '../ui-context.js';
 import { ChoiceRows } from './choice-rows.js';
 import { DiffLines } from './diff-view.js';
@@ -56,20 +55,11 @@ function ChoiceDialog({
 }: ApprovalDialogProps) {
   const { theme } = useUi();
   const choices = choicesFor(call, { saving });
-  const { state, armed } = useQuestionKeys<ChoiceState>({
+  const { state, armed } = useChoiceKeys({
     isActive,
-    initial: { selected: 0 },
-    guardTypeahead: true,
-    step: (at, key) =>
-      choiceKey(at, key, {
-        count: choices.length,
-        letters: choices.map((choice) => choice.key),
-        numbers: true,
-      }),
-    isDone: (at) => at.answer !== undefined,
-    onDone: (at) => {
-      if (at.answer === 'escape' || at.answer === undefined) return onEscape();
-      const choice = choices[at.answer.index];
+    letters: choices.map((choice) => choice.key),
+    onChoice: (index) => {
+      const choice = index === undefined ? undefined : choices[index];
       if (!choice) return onEscape();
       void decisionFor(choice).then(({ decision, notice }) => {
         if (notice) onNotice?.(notice);

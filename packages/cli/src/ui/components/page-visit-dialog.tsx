@@ -7,8 +7,7 @@ import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { openInBrowser, systemOpener } from '../../browser.js';
-import { type ChoiceState, choiceKey } from '../input/question-keys.js';
-import { useQuestionKeys } from '../input/use-question-keys.js';
+import { useChoiceKeys } from '../input/use-question-keys.js';
 import { useUi } from '../ui-context.js';
 import { ChoiceRows } from './choice-rows.js';
 import { QuestionBox } from './question-box.js';
@@ -53,19 +52,11 @@ export function PageVisitDialog({ details, onAnswer, isActive }: PageVisitDialog
       : []),
     { key: 'n', label: 'No', decision: { outcome: ToolConfirmationOutcome.Cancel } },
   ];
-  const { state, armed } = useQuestionKeys<ChoiceState>({
+  const { state, armed } = useChoiceKeys({
     isActive,
-    initial: { selected: 0 },
-    guardTypeahead: true,
-    step: (at, key) =>
-      choiceKey(at, key, {
-        count: choices.length,
-        letters: choices.map((choice) => choice.key),
-        numbers: true,
-      }),
-    isDone: (at) => at.answer !== undefined,
-    onDone: (at) => {
-      const choice = at.answer === 'escape' ? undefined : choices[at.answer?.index ?? -1];
+    letters: choices.map((choice) => choice.key),
+    onChoice: (index) => {
+      const choice = index === undefined ? undefined : choices[index];
       if (!choice)
         return onAnswer({ outcome: ToolConfirmationOutcome.Cancel, payload: { dismissed: true } });
       if (choice.open) openInBrowser(details.url, opener);

@@ -14,7 +14,13 @@ import {
   ENABLE_BRACKETED_PASTE,
   KeyDecoder,
 } from './key-decoder.js';
-import { lastKeyPressedAt, TypeaheadGuard, toPrompt } from './question-keys.js';
+import {
+  type ChoiceState,
+  choiceKey,
+  lastKeyPressedAt,
+  TypeaheadGuard,
+  toPrompt,
+} from './question-keys.js';
 
 export interface QuestionKeysOptions<S> {
   isActive: boolean;
@@ -129,4 +135,25 @@ export function useQuestionKeys<S>(options: QuestionKeysOptions<S>): QuestionKey
 function decodeOneByOne(decoder: KeyDecoder, sequence: string): EditorKey[] {
   if (sequence.startsWith('\x1b') || decoder.inPaste) return decoder.push(sequence);
   return [...sequence].flatMap((char) => decoder.push(char));
+}
+
+/**
+ * The keys of a question that arrives on its own with a list of lettered choices (arrows,
+ * numbers, the letters, Enter; Esc): `onChoice` gets the index chosen, or undefined for Esc.
+ */
+export function useChoiceKeys(options: {
+  isActive: boolean;
+  letters: readonly string[];
+  onChoice(index: number | undefined): void;
+}): QuestionKeys<ChoiceState> {
+  const { isActive, letters, onChoice } = options;
+  return useQuestionKeys<ChoiceState>({
+    isActive,
+    initial: { selected: 0 },
+    guardTypeahead: true,
+    step: (at, key) =>
+      choiceKey(at, key, { count: letters.length, letters: [...letters], numbers: true }),
+    isDone: (at) => at.answer !== undefined,
+    onDone: (at) => onChoice(at.answer === 'escape' ? undefined : at.answer?.index),
+  });
 }
