@@ -127,23 +127,8 @@ export {
   type TrustLevel,
   trustedFoldersPath,
 } from './config/trusted-folders.js';
-export {
-  ApprovalMemory,
-  activeApprovalMemory,
-  withApprovalMemory,
-} from './core/approval-memory.js';
 // Content and conversions
-export * from './core/content.js';
-export {
-  approvalModesThatSkip,
-  CoreToolScheduler,
-  type CoreToolSchedulerOptions,
-} from './core/core-tool-scheduler.js';
-export { editInExternalEditor, resolveEditorCommand } from './core/external-editor.js';
-export { convertToFunctionResponse, createErrorResponse } from './core/function-response.js';
-export { type TruncatedOutput, truncateAndSave } from './core/output-truncation.js';
-export type * from './core/tool-call-types.js';
-export { visibleConfirmation } from './core/visible-confirmation.js';
+export * from './contract/content.js';
 // Hooks from settings (createAgentSession makes them from the Config by itself)
 export {
   type ConfiguredHook,
@@ -215,6 +200,21 @@ export {
 } from './permissions/permission-rules.js';
 // Model API adapters
 export * from './providers/index.js';
+export {
+  ApprovalMemory,
+  activeApprovalMemory,
+  withApprovalMemory,
+} from './scheduler/approval-memory.js';
+export {
+  approvalModesThatSkip,
+  CoreToolScheduler,
+  type CoreToolSchedulerOptions,
+} from './scheduler/core-tool-scheduler.js';
+export { editInExternalEditor, resolveEditorCommand } from './scheduler/external-editor.js';
+export { convertToFunctionResponse, createErrorResponse } from './scheduler/function-response.js';
+export { type TruncatedOutput, truncateAndSave } from './scheduler/output-truncation.js';
+export type * from './scheduler/tool-call-types.js';
+export { visibleConfirmation } from './scheduler/visible-confirmation.js';
 export { type BackgroundProcess, BackgroundProcesses } from './shell/background-processes.js';
 export {
   analyzeCommand,
@@ -222,11 +222,6 @@ export {
   type ShellCommand,
 } from './shell/command-analysis.js';
 export { type ShellRule, shellPattern, shellRules } from './shell/command-rules.js';
-export {
-  endRunningProcessGroups,
-  runningProcessGroups,
-  trackProcessGroup,
-} from './shell/process-group.js';
 export { type ReadOnlyContext, readOnlyProblem } from './shell/read-only-check.js';
 export { READ_ONLY_COMMANDS } from './shell/read-only-commands.js';
 export { CREDENTIAL_LOCATIONS } from './shell/sandbox/profiles/credentials.js';
@@ -357,6 +352,11 @@ export { describeMedia, type ImageSize, imageSize } from './utils/image-size.js'
 export { dropNullOptionals } from './utils/json-schema.js';
 export { KeyedMutex } from './utils/keyed-mutex.js';
 export { plural } from './utils/plural.js';
+export {
+  endRunningProcessGroups,
+  runningProcessGroups,
+  trackProcessGroup,
+} from './utils/process-group.js';
 export { type IgnoreFlags, ignoreArguments, ripgrepPath } from './utils/ripgrep.js';
 export {
   type SchemaProblem,

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmationDecision, WaitingToolCall } from '../src/core/tool-call-types.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../src/scheduler/tool-call-types.js';
 import {
   ToolConfirmationOutcome,
   type ToolElicitationUrlConfirmationDetails,

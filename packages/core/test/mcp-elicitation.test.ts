@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/config.js';
-import type { ConfirmationDecision, WaitingToolCall } from '../src/core/tool-call-types.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../src/scheduler/tool-call-types.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
 import { sdkServerScript } from './helpers/mcp-servers.js';

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { McpServerSettings } from '../src/config/settings.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
+import { CoreToolScheduler } from '../src/scheduler/core-tool-scheduler.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import { ToolErrorType } from '../src/tools/tools.js';

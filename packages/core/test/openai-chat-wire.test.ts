@@ -8,8 +8,8 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
 import { toOpenAIToolMessages, toOpenAITools } from '../src/providers/openai-chat.js';
+import { CoreToolScheduler } from '../src/scheduler/core-tool-scheduler.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import {
   type RecordingApiServer,

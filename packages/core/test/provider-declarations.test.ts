@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
-import type { FunctionDeclaration } from '../src/core/content.js';
+import type { FunctionDeclaration } from '../src/contract/content.js';
 import { checkDeclarations, checkSentDeclarations } from '../src/providers/declaration-checks.js';
 import { prepareDeclarations } from '../src/providers/declarations.js';
 import type { ProviderId } from '../src/providers/provider-rules.js';

@@ -12,13 +12,13 @@ import { generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
 import OpenAI from 'openai';
 import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FunctionCall } from '../src/core/content.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
-import type { CompletedToolCall } from '../src/core/tool-call-types.js';
+import type { FunctionCall } from '../src/contract/content.js';
 import { toAISDKTools } from '../src/providers/ai-sdk.js';
 import { toAnthropicToolResults, toAnthropicTools } from '../src/providers/anthropic.js';
 import { toGeminiFunctionResponses, toGeminiTools } from '../src/providers/gemini.js';
 import { toResponsesToolOutputs, toResponsesTools } from '../src/providers/openai-responses.js';
+import { CoreToolScheduler } from '../src/scheduler/core-tool-scheduler.js';
+import type { CompletedToolCall } from '../src/scheduler/tool-call-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import type { ToolRegistry } from '../src/tools/tool-registry.js';
 import {

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Config } from '../src/config/config.js';
 import type { Settings } from '../src/config/settings.js';
-import { CoreToolScheduler } from '../src/core/core-tool-scheduler.js';
+import { CoreToolScheduler } from '../src/scheduler/core-tool-scheduler.js';
 import { sandboxStatus } from '../src/shell/sandbox/sandbox.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ShellTool, type ShellToolParams } from '../src/tools/shell.js';

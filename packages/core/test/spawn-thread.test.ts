@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partsToText } from '../src/core/content.js';
+import { partsToText } from '../src/contract/content.js';
 import { GrepTool } from '../src/tools/grep.js';
 import { spawnFromThread, spawnThread, type ThreadChild } from '../src/utils/spawn-thread.js';
 import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';

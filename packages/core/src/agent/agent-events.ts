@@ -3,9 +3,10 @@
  * model answer, the states of tool calls, their results, and notices. A terminal UI, the
  * headless printer and a subagent's parent all subscribe to the same events.
  */
-import type { ToolCall } from '../core/tool-call-types.js';
+
 import type { ModelStop } from '../models/model-types.js';
 import type { TokenUsage } from '../models/token-usage.js';
+import type { ToolCall } from '../scheduler/tool-call-types.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
 import type { Checkpoint } from './checkpoints/checkpoint-store.js';
 

@@ -1,14 +1,14 @@
 /** What an agent loop is made with: its parts, its limits and the hooks front ends give it. */
 import type { Config } from '../config/config.js';
-import type {
-  ConfirmationDecision,
-  EditProposal,
-  WaitingToolCall,
-} from '../core/tool-call-types.js';
 import type { HookRunner } from '../hooks/hook-runner.js';
 import type { ModelClient } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import type { UsageTracker } from '../models/token-usage.js';
+import type {
+  ConfirmationDecision,
+  EditProposal,
+  WaitingToolCall,
+} from '../scheduler/tool-call-types.js';
 import type { DeferredTools } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentEventListener } from './agent-events.js';

@@ -8,13 +8,13 @@
  * its events). Tool declarations are read from the registry at every turn, so tools that
  * arrive later (an MCP server connecting) are offered from the next request on.
  */
-import type { Part } from '../core/content.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import type { Part } from '../contract/content.js';
 import { compacting, stopping, withHookContext } from '../hooks/session-hooks.js';
 import { ModelError } from '../models/model-errors.js';
 import type { ChatMessage, ModelResponse, ModelStop } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
 import type { ResultOptions } from '../providers/tool-results.js';
+import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type { AgentEvent, AgentRunResult, AgentToolCall } from './agent-events.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { assistantMessage, RunState, withValidToolArguments } from './agent-loop-run.js';

@@ -4,11 +4,6 @@
  * requests, and the loop. The caller owns the Config, the registry and what is shown.
  */
 import type { Config } from '../config/config.js';
-import type {
-  ConfirmationDecision,
-  EditProposal,
-  WaitingToolCall,
-} from '../core/tool-call-types.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { notify, sessionEnded, sessionStarted } from '../hooks/session-hooks.js';
 import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
@@ -16,6 +11,11 @@ import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
 import type { ChatMessage } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';
+import type {
+  ConfirmationDecision,
+  EditProposal,
+  WaitingToolCall,
+} from '../scheduler/tool-call-types.js';
 import { SkillTool, skillToolFor } from '../skills/skill-tool.js';
 import { DeferredTools } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';

@@ -4,7 +4,7 @@
  * registry's), a whole batch of function responses back. It delegates to the provider
  * adapter (../providers), so switching adapters touches only this file.
  */
-import type { FunctionDeclaration, Part } from '../core/content.js';
+import type { FunctionDeclaration, Part } from '../contract/content.js';
 import type { ChatMessage, ChatTool } from '../models/model-types.js';
 import type { ModelProvider } from '../models/provider.js';
 import { toolNameMap } from '../providers/declarations.js';

@@ -5,11 +5,11 @@
  * approval, execution). Returns the results in the model's order, with the response
  * parts the model receives.
  */
-import type { Part } from '../core/content.js';
-import { partsToText } from '../core/content.js';
-import type { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import { createErrorResponse } from '../core/function-response.js';
+import type { Part } from '../contract/content.js';
+import { partsToText } from '../contract/content.js';
 import type { ModelToolCall } from '../models/model-types.js';
+import type { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
+import { createErrorResponse } from '../scheduler/function-response.js';
 import { ToolErrorType } from '../tools/tools.js';
 import type { AgentToolCall, AgentToolResult, PermissionDenial } from './agent-events.js';
 

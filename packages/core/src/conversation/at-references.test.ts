@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import type { CompletedToolCall } from '../core/tool-call-types.js';
+import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
+import type { CompletedToolCall } from '../scheduler/tool-call-types.js';
 import { createToolRegistry } from '../tools/builtin.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {

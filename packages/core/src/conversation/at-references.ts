@@ -8,8 +8,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { type Part, partsToText, toParts } from '../core/content.js';
-import type { CompletedToolCall } from '../core/tool-call-types.js';
+import { type Part, partsToText, toParts } from '../contract/content.js';
+import type { CompletedToolCall } from '../scheduler/tool-call-types.js';
 import type { McpServerConnection } from '../tools/mcp-client.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { type IgnoreReason, IgnoreRules } from '../utils/ignore-rules.js';

@@ -11,15 +11,15 @@ import type {
 import type { AgentLimits } from '../agent/agent-loop.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { ApprovalMode, Settings } from '../config/settings-types.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
+import type { ModelEndpoint } from '../models/endpoint.js';
+import type { TokenUsage } from '../models/token-usage.js';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
   EditProposal,
   WaitingToolCall,
-} from '../core/tool-call-types.js';
-import type { ModelEndpoint } from '../models/endpoint.js';
-import type { TokenUsage } from '../models/token-usage.js';
+} from '../scheduler/tool-call-types.js';
 import type { TodoItem } from '../tools/tools.js';
 import type { PromptContent } from './prompt-content.js';
 import type { JsonSchema, StructuredOutcome } from './structured-output.js';

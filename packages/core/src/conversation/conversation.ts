@@ -15,16 +15,16 @@ import type { AgentSession } from '../agent/agent-session.js';
 import type { SessionRecorder } from '../agent/sessions/session-file.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { Config } from '../config/config.js';
-import { raceAbort } from '../core/call-requests.js';
-import { partsToText } from '../core/content.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
+import { partsToText } from '../contract/content.js';
+import type { ModelEndpoint } from '../models/endpoint.js';
+import { raceAbort } from '../scheduler/call-requests.js';
+import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
   ScheduleInput,
   WaitingToolCall,
-} from '../core/tool-call-types.js';
-import type { ModelEndpoint } from '../models/endpoint.js';
+} from '../scheduler/tool-call-types.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../tools/tools.js';
 import { addTerminationCleanup } from '../utils/termination.js';

@@ -2,7 +2,7 @@
  * What a prompt sends to the model: text, or text with attached files (images, PDFs) as
  * parts, the way the agent loop takes it.
  */
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 
 export type PromptContent = string | Part[];
 

@@ -5,8 +5,9 @@
  * under another name, e.g. `file_path` for read_file, are taken the same way), so a
  * resumed row reads `Read src/math.js` as it did live.
  */
-import { callParams } from '../core/call-requests.js';
+
 import type { ChatMessage } from '../models/model-types.js';
+import { callParams } from '../scheduler/call-requests.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tools.js';
 import { visibleText } from '../utils/visible-text.js';

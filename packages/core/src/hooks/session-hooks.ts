@@ -6,7 +6,7 @@
  */
 
 import { stopHookNote } from '../agent/loop-notes.js';
-import { type Part, partsToText } from '../core/content.js';
+import { type Part, partsToText } from '../contract/content.js';
 import type { HookRunner } from './hook-runner.js';
 
 /** The loop's hooks, and the subagent it runs (undefined: the main agent). */

@@ -4,7 +4,7 @@
  * or answer the person's question with yes; after it ran, they may add text the model reads
  * with the result (a block's reason, additional context).
  */
-import { type PartListUnion, partsToText } from '../core/content.js';
+import { type PartListUnion, partsToText } from '../contract/content.js';
 import type { AnyTool, ToolCallConfirmationDetails, ToolResult } from '../tools/tools.js';
 import { hookToolName, toolMatchNames } from './hook-matcher.js';
 import type { HookRunner, PermissionDecision } from './hook-runner.js';

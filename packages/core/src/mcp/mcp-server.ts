@@ -17,10 +17,10 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
-import { ApprovalMemory, withApprovalMemory } from '../core/approval-memory.js';
-import type { Part } from '../core/content.js';
-import { CoreToolScheduler } from '../core/core-tool-scheduler.js';
-import type { ConfirmationDecision, WaitingToolCall } from '../core/tool-call-types.js';
+import type { Part } from '../contract/content.js';
+import { ApprovalMemory, withApprovalMemory } from '../scheduler/approval-memory.js';
+import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
+import type { ConfirmationDecision, WaitingToolCall } from '../scheduler/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
 import { withProgressForwarding } from '../tools/mcp/progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';

@@ -7,8 +7,11 @@
  * for the person stays in the execute result.
  */
 import type { Config } from '../config/config.js';
-import type { Part } from '../core/content.js';
-import { CoreToolScheduler, type CoreToolSchedulerOptions } from '../core/core-tool-scheduler.js';
+import type { Part } from '../contract/content.js';
+import {
+  CoreToolScheduler,
+  type CoreToolSchedulerOptions,
+} from '../scheduler/core-tool-scheduler.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolConfirmationOutcome, type ToolResultDisplay } from '../tools/tools.js';
 import type { Schema } from '../utils/json-schema.js';

@@ -3,7 +3,7 @@
  * results become one `user` message of `tool_result` blocks, one per call in order, each
  * carrying its text, images and PDFs (as `document` blocks named after the file).
  */
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import type { Schema } from '../utils/json-schema.js';
 import { type DeclarationOptions, prepareDeclarations } from './declarations.js';
 import { type MediaPolicy, prepareCallMedia } from './media.js';

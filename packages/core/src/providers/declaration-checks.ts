@@ -5,7 +5,7 @@
  * strict tools, OpenAI's strict rules. The tests run every built-in and real MCP tool
  * through them; library users can run their own tool sets through `checkDeclarations`.
  */
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import { isObject, resolvePointer, type Schema } from '../utils/json-schema.js';
 import { prepareDeclarations } from './declarations.js';
 import { PROVIDERS, type ProviderId } from './provider-rules.js';

@@ -5,7 +5,7 @@
  * request carries more tools than the API takes.
  */
 import { createHash } from 'node:crypto';
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import { isObject, type Schema } from '../utils/json-schema.js';
 import { PROVIDERS, type ProviderId, type ProviderRules } from './provider-rules.js';
 import { transformSchema } from './schema-transform.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertToFunctionResponse } from '../core/function-response.js';
+import { convertToFunctionResponse } from '../scheduler/function-response.js';
 import { toolNameMap } from './declarations.js';
 import { toGeminiFunctionResponses, toGeminiTools } from './gemini.js';
 

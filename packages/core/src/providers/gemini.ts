@@ -5,7 +5,7 @@
  * PDFs and text files it returned inside `functionResponse.parts`, followed by any audio
  * or video Gemini takes only as ordinary parts.
  */
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import type { Schema } from '../utils/json-schema.js';
 import { type DeclarationOptions, prepareDeclarations, type ToolNameMap } from './declarations.js';
 import { type MediaPolicy, prepareCallMedia } from './media.js';

@@ -5,7 +5,7 @@
  * modalities.ts) replaced by a short placeholder naming what was left out. File names
  * travel with the data.
  */
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import { canConvertToPng, convertToPng } from './image-convert.js';
 import { type Modality, modalityOf } from './modalities.js';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode as decodePng } from 'fast-png';
 import { describe, expect, it } from 'vitest';
-import type { Part } from '../core/content.js';
-import { convertToFunctionResponse } from '../core/function-response.js';
+import type { Part } from '../contract/content.js';
+import { convertToFunctionResponse } from '../scheduler/function-response.js';
 import { toOpenAIToolMessages, toOpenAITools, toOpenAIUserMessage } from './openai-chat.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');

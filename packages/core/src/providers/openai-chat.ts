@@ -11,7 +11,7 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
-import type { FunctionDeclaration, Part } from '../core/content.js';
+import type { FunctionDeclaration, Part } from '../contract/content.js';
 import { type DeclarationOptions, prepareDeclarations } from './declarations.js';
 import { type MediaPolicy, prepareCallMedia, prepareMedia } from './media.js';
 import {

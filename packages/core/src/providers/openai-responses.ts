@@ -9,7 +9,7 @@ import type {
   ResponseFunctionCallOutputItem,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import { type DeclarationOptions, prepareDeclarations } from './declarations.js';
 import { type MediaPolicy, prepareCallMedia } from './media.js';
 import {

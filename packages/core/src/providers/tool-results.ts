@@ -3,8 +3,8 @@
  * the response parts they produced) read as one output per call, with its text, whether
  * it failed, and its media parts in order.
  */
-import type { Part } from '../core/content.js';
-import type { CompletedToolCall } from '../core/tool-call-types.js';
+import type { Part } from '../contract/content.js';
+import type { CompletedToolCall } from '../scheduler/tool-call-types.js';
 import { type Modality, modelModalities } from './modalities.js';
 
 /** A batch: the scheduler's completed calls, or their `responseParts` in order. */

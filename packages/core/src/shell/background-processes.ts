@@ -12,7 +12,7 @@ import {
   processGroupMembers,
   trackProcessGroup,
   untrackProcessGroup,
-} from './process-group.js';
+} from '../utils/process-group.js';
 import { feedFd3, type ShellProgram, shellProgram, shellStdio } from './shell-execution.js';
 
 export interface BackgroundProcess {

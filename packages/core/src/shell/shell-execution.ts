@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { decodeText } from '../utils/file-content.js';
-import { endProcessGroup, processGroupMembers, trackProcessGroup } from './process-group.js';
+import { endProcessGroup, processGroupMembers, trackProcessGroup } from '../utils/process-group.js';
 
 export interface ShellRunOptions {
   cwd: string;

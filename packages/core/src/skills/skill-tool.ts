@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { ToolErrorType } from '../tools/tool-error.js';
+import { ToolErrorType } from '../contract/tool-error.js';
 import { BaseTool, errorResult, Kind, type ToolResult } from '../tools/tools.js';
 import { closestNames } from '../utils/closest-names.js';
 import { readFrontMatterFile } from '../utils/front-matter.js';

@@ -9,7 +9,7 @@
  * of the model's context window. `tools.deferLoading` overrides it (true: always defer
  * MCP tools; false: never). This file decides and searches; it runs nothing.
  */
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import { estimateJsonTokens } from '../models/token-usage.js';
 import type { AnyTool } from './tools.js';
 

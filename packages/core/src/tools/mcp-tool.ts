@@ -4,7 +4,7 @@ import {
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import { visitNeededMessage } from './mcp/elicitation-url.js';
 import { describeError, McpConnectionError } from './mcp/errors.js';
 import { progressReporter } from './mcp/progress.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import { hashContent } from '../utils/file-read-tracker.js';
 import { EditTool } from './edit.js';
 import { ReadFileTool } from './read-file.js';

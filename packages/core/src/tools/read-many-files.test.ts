@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSearchWorkspace, withOwnSearchWorkspace } from '../../test/helpers/search-fixture.js';
 import { FIXTURES, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import { type Part, partsToText } from '../core/content.js';
+import { type Part, partsToText } from '../contract/content.js';
 import { type ReadManyFilesParams, ReadManyFilesTool } from './read-many-files.js';
 
 let ws: TempWorkspace;

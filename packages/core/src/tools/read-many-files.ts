@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import { FolderHandles } from '../utils/confined-fs.js';
 import { detectFileType } from '../utils/file-content.js';

@@ -5,7 +5,7 @@
  * nothing of where discovered tools come from (tool-registry.ts does).
  */
 import type { Config } from '../config/config.js';
-import type { FunctionDeclaration } from '../core/content.js';
+import type { FunctionDeclaration } from '../contract/content.js';
 import { toolRemovedBy } from '../permissions/call-rules.js';
 import type { AnyTool } from './tools.js';
 

@@ -2,12 +2,12 @@
  * The tool contract: what every tool, built-in or discovered, offers the registry and
  * the scheduler. See DESIGN.md, "The contract".
  */
-import type { FunctionDeclaration, PartListUnion } from '../core/content.js';
+import type { FunctionDeclaration, PartListUnion } from '../contract/content.js';
+import type { ToolErrorType } from '../contract/tool-error.js';
 import { coerceToSchema } from '../utils/schema-coercion.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
-import type { ToolErrorType } from './tool-error.js';
 
-export { ToolErrorType } from './tool-error.js';
+export { ToolErrorType } from '../contract/tool-error.js';
 
 /** What a tool does to the world; decides parallelism, plan mode and approvals. */
 export enum Kind {

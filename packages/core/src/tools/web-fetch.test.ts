@@ -5,7 +5,7 @@ import { startProxy, startServer, type TestServer } from '../../test/helpers/htt
 import { scriptedScheduler } from '../../test/helpers/scheduler.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { Config } from '../config/config.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import type { Resolver } from '../web/address-guard.js';
 import { ToolRegistry } from './tool-registry.js';
 import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';

@@ -3,7 +3,7 @@
  * image), clearly marked as untrusted data, behind the private-network guard.
  */
 import type { Config } from '../config/config.js';
-import type { Part } from '../core/content.js';
+import type { Part } from '../contract/content.js';
 import { fetchRuleChecks } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitedPid, makeTempFolder, openDescriptorsInto } from '../../test/helpers/file-system.js';
-import { ToolErrorType } from '../tools/tool-error.js';
+import { ToolErrorType } from '../contract/tool-error.js';
 import { FileWriteError, TEMP_FILE_MARKER, toWriteError, writeFileAtomic } from './atomic-write.js';
 import { ConfinementError } from './confined-fs.js';
 

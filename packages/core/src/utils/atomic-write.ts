@@ -9,7 +9,7 @@
 import { closeSync, constants } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolErrorType } from '../tools/tool-error.js';
+import { ToolErrorType } from '../contract/tool-error.js';
 import {
   assertFolderStill,
   ConfinementError,

@@ -6,8 +6,8 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Part } from '../core/content.js';
-import { ToolErrorType } from '../tools/tool-error.js';
+import type { Part } from '../contract/content.js';
+import { ToolErrorType } from '../contract/tool-error.js';
 import { closestNames } from './closest-names.js';
 import {
   ConfinementError,

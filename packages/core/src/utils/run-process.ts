@@ -3,7 +3,7 @@
  * limit that ends its whole process group, and a cap on the output kept.
  */
 import { spawn } from 'node:child_process';
-import { endProcessGroup, processGroupMembers, trackProcessGroup } from '../shell/process-group.js';
+import { endProcessGroup, processGroupMembers, trackProcessGroup } from './process-group.js';
 
 export interface ProcessResult {
   stdout: string;

@@ -7,7 +7,7 @@
  * the groups get KILL and the process exits at once.
  */
 import os from 'node:os';
-import { endRunningProcessGroups, killRunningProcessGroups } from '../shell/process-group.js';
+import { endRunningProcessGroups, killRunningProcessGroups } from './process-group.js';
 
 type Cleanup = () => Promise<void> | void;
 

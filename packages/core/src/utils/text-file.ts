@@ -4,7 +4,7 @@
  */
 import { closeSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { ToolErrorType } from '../tools/tool-error.js';
+import { ToolErrorType } from '../contract/tool-error.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfinementError, openFileConfined } from './confined-fs.js';
 import {

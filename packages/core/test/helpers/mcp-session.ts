@@ -9,8 +9,8 @@ import type { McpServerSettings } from '../../src/config/settings.js';
 import {
   CoreToolScheduler,
   type CoreToolSchedulerOptions,
-} from '../../src/core/core-tool-scheduler.js';
-import type { CompletedToolCall } from '../../src/core/tool-call-types.js';
+} from '../../src/scheduler/core-tool-scheduler.js';
+import type { CompletedToolCall } from '../../src/scheduler/tool-call-types.js';
 import { createToolRegistry } from '../../src/tools/builtin.js';
 import type { ToolRegistry } from '../../src/tools/tool-registry.js';
 import { makeWorkspace, type TempWorkspace } from './temp-workspace.js';

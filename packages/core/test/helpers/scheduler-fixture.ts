@@ -13,12 +13,12 @@ import type { ApprovalMode, Settings } from '../../src/config/settings.js';
 import {
   CoreToolScheduler,
   type CoreToolSchedulerOptions,
-} from '../../src/core/core-tool-scheduler.js';
+} from '../../src/scheduler/core-tool-scheduler.js';
 import type {
   ConfirmationDecision,
   ToolCall,
   WaitingToolCall,
-} from '../../src/core/tool-call-types.js';
+} from '../../src/scheduler/tool-call-types.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 import { Kind, ToolConfirmationOutcome } from '../../src/tools/tools.js';
 import { ImageTool, newRunLog, RecordingTool, type RunLog } from './test-tools.js';

@@ -6,7 +6,7 @@
  * checkpoint fails and settings say stop, that call and every later changing call of the
  * batch are refused with the reason, and the run ends as an error.
  */
-import type { ToolCallRequestInfo } from '../../core/tool-call-types.js';
+import type { ToolCallRequestInfo } from '../../scheduler/tool-call-types.js';
 import type { AgentEvent, AgentToolCall } from '../agent-events.js';
 import type { AgentLoopOptions } from '../agent-loop-options.js';
 import { checkpointBatch } from '../model-stops.js';

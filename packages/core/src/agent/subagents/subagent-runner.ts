@@ -9,15 +9,15 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
-import { ApprovalMemory, withApprovalMemory } from '../../core/approval-memory.js';
+import type { HookRunner } from '../../hooks/hook-runner.js';
+import type { ModelClient } from '../../models/model-client.js';
+import type { UsageTracker } from '../../models/token-usage.js';
+import { ApprovalMemory, withApprovalMemory } from '../../scheduler/approval-memory.js';
 import type {
   ConfirmationDecision,
   EditProposal,
   WaitingToolCall,
-} from '../../core/tool-call-types.js';
-import type { HookRunner } from '../../hooks/hook-runner.js';
-import type { ModelClient } from '../../models/model-client.js';
-import type { UsageTracker } from '../../models/token-usage.js';
+} from '../../scheduler/tool-call-types.js';
 import type { DeferredTools } from '../../tools/deferred-tools.js';
 import {
   type SubagentDefinition,

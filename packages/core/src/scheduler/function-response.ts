@@ -3,7 +3,7 @@
  * text goes into the function response, and every media part (image, audio, PDF) follows
  * it as its own part.
  */
-import { type Part, type PartListUnion, toParts } from './content.js';
+import { type Part, type PartListUnion, toParts } from '../contract/content.js';
 
 /**
  * The parts for a completed call: one `functionResponse` with `{ output }` (or `{ error }`)

@@ -1,4 +1,6 @@
 /** The states a call passes through in the scheduler, and what each state carries. */
+
+import type { FunctionCall, Part, PartListUnion } from '../contract/content.js';
 import type {
   AnyTool,
   ToolCallConfirmationDetails,
@@ -7,7 +9,6 @@ import type {
   ToolErrorType,
   ToolResultDisplay,
 } from '../tools/tools.js';
-import type { FunctionCall, Part, PartListUnion } from './content.js';
 
 export interface ToolCallRequestInfo {
   callId: string;

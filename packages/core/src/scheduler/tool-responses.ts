@@ -1,8 +1,8 @@
 /** Output shaping: a call's result, failure or cancellation as the response the model receives (long text cut and saved). */
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { type PartListUnion, partsToText, toParts } from '../contract/content.js';
 import type { ToolErrorType, ToolResult } from '../tools/tools.js';
-import { type PartListUnion, partsToText, toParts } from './content.js';
 import { convertToFunctionResponse, createErrorResponse } from './function-response.js';
 import { truncateAndSave } from './output-truncation.js';
 import type { ToolCallRequestInfo, ToolCallResponseInfo } from './tool-call-types.js';

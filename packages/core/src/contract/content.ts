@@ -1,4 +1,8 @@
 /**
+ * The bottom of the library (`contract/`): the shapes every layer shares and nothing else,
+ * so utils, hooks and the tools can all import them without importing each other. It
+ * imports nothing from toolhost.
+ *
  * Content types with the same structure as the Gemini API's, so a declaration or a
  * response built here can be handed to that API unchanged. Only the fields toolhost
  * reads or writes are declared; everything is optional exactly where Gemini's is.

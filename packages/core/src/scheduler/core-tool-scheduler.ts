@@ -9,6 +9,7 @@
  * A `schedule` while another batch is running waits for it.
  */
 import type { Config } from '../config/config.js';
+import { partsToText } from '../contract/content.js';
 import { afterToolCall, type BeforeToolCall, beforeToolCall } from '../hooks/tool-call-hooks.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
@@ -29,7 +30,6 @@ import {
 } from './approval-rules.js';
 import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
-import { partsToText } from './content.js';
 import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
 import type { CoreToolSchedulerOptions } from './scheduler-options.js';
 import type {
