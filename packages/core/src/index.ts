@@ -129,6 +129,12 @@ export {
 } from './config/trusted-folders.js';
 // Content and conversions
 export * from './contract/content.js';
+export {
+  type ConfiguredModel,
+  configuredModels,
+  findModel,
+  type ModelCatalog,
+} from './endpoints/model-catalog.js';
 // Hooks from settings (createAgentSession makes them from the Config by itself)
 export {
   type ConfiguredHook,
@@ -160,12 +166,6 @@ export {
   type ModelEndpoint,
   resolveEndpoint,
 } from './models/endpoint.js';
-export {
-  type ConfiguredModel,
-  configuredModels,
-  findModel,
-  type ModelCatalog,
-} from './models/model-catalog.js';
 export {
   type GenerateOptions,
   ModelClient,

@@ -7,8 +7,8 @@
  * until then, or when the server does not say.
  */
 import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
+import { configuredModels } from '../endpoints/model-catalog.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
-import { configuredModels } from './model-catalog.js';
 import { byModelPrefix } from './output-caps.js';
 import {
   DEFAULT_BASE_URLS,
