@@ -129,6 +129,8 @@ export {
 } from './config/trusted-folders.js';
 // Content and conversions
 export * from './contract/content.js';
+// The model endpoint settings configure
+export { HOW_TO_CONFIGURE_MODEL, resolveEndpoint } from './endpoints/endpoints.js';
 export {
   type ConfiguredModel,
   configuredModels,
@@ -162,9 +164,7 @@ export {
   contextWindowFor,
   DEFAULT_CONTEXT_WINDOW,
   defaultMaxOutputTokens,
-  HOW_TO_CONFIGURE_MODEL,
   type ModelEndpoint,
-  resolveEndpoint,
 } from './models/endpoint.js';
 export {
   type GenerateOptions,

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/settings.js';
-import { resolveEndpoint } from '../models/endpoint.js';
 import { inferProvider } from '../models/provider.js';
+import { resolveEndpoint } from './endpoints.js';
 import { configuredModels, findModel } from './model-catalog.js';
 
 const dirs: string[] = [];

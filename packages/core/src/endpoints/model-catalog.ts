@@ -8,7 +8,7 @@
  * its `envKey` variable, else its family's usual variable; never from `model.apiKey`.
  */
 import type { ModelProviderEntry, Settings } from '../config/settings-types.js';
-import { endpointFor, endpointFromModelSettings, type ModelEndpoint } from '../models/endpoint.js';
+import type { ModelEndpoint } from '../models/endpoint.js';
 import {
   DEFAULT_BASE_URLS,
   firstSet,
@@ -18,6 +18,7 @@ import {
   providerFromName,
 } from '../models/provider.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
+import { endpointFor, endpointFromModelSettings } from './endpoint-settings.js';
 
 export interface ConfiguredModel {
   /** `family:id`: what `/model` takes to pick it. */

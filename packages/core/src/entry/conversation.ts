@@ -20,6 +20,8 @@ export * from '../conversation/prompt-notes.js';
 export * from '../conversation/resumed-history.js';
 export * from '../conversation/structured-output.js';
 export * from '../conversation/trust-offer.js';
+export * from '../endpoints/endpoint-settings.js';
+export * from '../endpoints/endpoints.js';
 export * from '../endpoints/model-catalog.js';
 export * from '../memory/load-memory.js';
 export * from '../memory/memory-file.js';
