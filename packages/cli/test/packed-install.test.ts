@@ -126,8 +126,8 @@ describe('toolhost installed from packed tarballs into another project', () => {
     // The project's layout (packages hoisted into its node_modules), not the clone's.
     const script = `
       import { createRequire } from 'node:module';
-      import { pathToFileURL } from 'node:url';
-      const core = createRequire(import.meta.url).resolve('@toolhost/core');
+      import { fileURLToPath, pathToFileURL } from 'node:url';
+      const core = fileURLToPath(import.meta.resolve('@toolhost/core'));
       const wrapper = createRequire(core).resolve('@vscode/ripgrep');
       const { ripgrepPath } = await import('@toolhost/core');
       const { rgPath } = await import(pathToFileURL(wrapper).href);
