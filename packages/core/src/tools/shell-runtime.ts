@@ -35,7 +35,7 @@ export async function loadShellRuntime() {
     import('../shell/sandbox/profiles/profiles.js'),
     import('../shell/shell-permissions.js'),
     import('../shell/git-read-only.js'),
-    import('../shell/sandbox/rule-paths/covered-paths.js'),
+    import('../permissions/covered-paths.js'),
     import('../shell/sandbox/rule-paths/rule-gap.js'),
   ]);
   return {

@@ -11,10 +11,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
+import type { CoveredPaths } from '../../permissions/covered-paths.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from '../git-submodule-folders.js';
 import { gaveBackMountPoint, madeMountPoint } from './mount-point-janitor.js';
-import type { CoveredPaths } from './rule-paths/covered-paths.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';

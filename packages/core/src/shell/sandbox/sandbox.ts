@@ -10,11 +10,11 @@
 import os from 'node:os';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import type { CoveredPaths } from '../../permissions/covered-paths.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
 import type { ProfileName } from './profiles/profiles.js';
-import type { CoveredPaths } from './rule-paths/covered-paths.js';
 import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';

@@ -9,11 +9,11 @@
  */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../../config/config.js';
-import { sessionRules } from '../../../permissions/call-rules.js';
-import { type PathBases, pathMatcher } from '../../../permissions/path-patterns.js';
-import type { RuleSet } from '../../../permissions/permission-rules.js';
-import { EDITING_TOOLS } from '../../../permissions/tool-vocabulary.js';
+import type { Config } from '../config/config.js';
+import { sessionRules } from './call-rules.js';
+import { type PathBases, pathMatcher } from './path-patterns.js';
+import type { RuleSet } from './permission-rules.js';
+import { EDITING_TOOLS } from './tool-vocabulary.js';
 
 /**
  * Most entries the search of one rule root looks at: each is matched against the rules of
