@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../src/config/prompt-folders.js';
 import { pathRules, resolveCoveredPaths } from '../src/permissions/covered-paths.js';
 import { rulesFromSettings } from '../src/permissions/permission-rules.js';
 import type { SandboxPolicy } from '../src/shell/sandbox/policy.js';
@@ -99,6 +100,7 @@ function policyFor(where: { root: string; home: string; temp: string }): Sandbox
     workspaceRoots: [where.root],
     projectTempDir: where.temp,
     homeDirs: [where.home],
+    promptFolders: PROMPT_FOLDER_ROOTS,
     network: 'allow',
     covered: resolveCoveredPaths(rules),
   };

@@ -5,8 +5,8 @@
  * change a covered path, and with bwrap a rule whose paths could not all be found.
  */
 
-import type { CoveredPaths } from '../../../permissions/covered-paths.js';
 import type { ShellDecision } from '../../shell-permissions.js';
+import type { CoveredPaths } from './covered.js';
 
 export interface RuleGap {
   /** Why the command asks, for the question. */
