@@ -19,7 +19,6 @@ import {
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
 import { ApprovalMemory, withApprovalMemory } from '../scheduler/approval-memory.js';
-import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../scheduler/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
 import { withProgressForwarding } from '../tools/mcp/progress.js';
@@ -168,6 +167,9 @@ export function createToolhostMcpServer(
       refusal = `toolhost could not ask the person to approve ${call.tool.name} (${call.confirmationDetails.title}): this MCP client cannot show questions. The person can restart "toolhost mcp" with --approval-mode auto-edit (file edits) or --approval-mode yolo (everything) to allow such calls, or list the tool in tools.allowed in settings.`;
       return { outcome: ToolConfirmationOutcome.Cancel };
     };
+    // The scheduler (approval rules, hooks, output truncation) loads with the first call:
+    // answering initialize and tools/list needs none of it.
+    const { CoreToolScheduler } = await import('../scheduler/core-tool-scheduler.js');
     const scheduler = new CoreToolScheduler({
       config,
       toolRegistry: registry,

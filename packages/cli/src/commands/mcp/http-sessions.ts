@@ -11,8 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import type { createToolhostMcpServer } from '@toolhost/core/mcp';
 import { StreamableHTTPServerTransport } from '@toolhost/core/mcp-http';
+import type { createToolhostMcpServer } from '@toolhost/core/mcp-server';
 import type { EndReason, ServiceLog } from './service-log.js';
 
 type Server = ReturnType<typeof createToolhostMcpServer>;
