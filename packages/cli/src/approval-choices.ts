@@ -60,9 +60,14 @@ export function choicesFor(
       },
       { key: 'n', label: 'No', outcome: ToolConfirmationOutcome.Cancel },
     ];
+  // A question a rule forces is asked again at every call: "always" would promise what
+  // the next call does not keep, so it is not offered.
   const choices: Choice[] = options.oneShot
     ? [{ ...once, label: 'Yes' }]
-    : [{ ...once, label: 'Yes, this once' }, ...alwaysChoices(call)];
+    : [
+        { ...once, label: 'Yes, this once' },
+        ...(isForcedQuestion(details) ? [] : alwaysChoices(call)),
+      ];
   choices.push(...savedChoices(call, options.saving));
   if (details.type === 'edit' && details.isModifiable) {
     choices.push({

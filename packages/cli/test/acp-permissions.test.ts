@@ -291,10 +291,11 @@ describe('toolhost --acp: questions to the editor', { timeout: 150_000 }, () => 
     await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
     expect((await prompt(editor, sessionId, 'Read the notes.')).stopReason).toBe('end_turn');
     expect(editor.permissions).toHaveLength(1);
-    // A question a rule forces offers no rule to save that would answer it next time.
-    expect(editor.permissions[0]!.options.map((option) => option.optionId)).not.toContain(
-      'save-user',
-    );
+    // Offered only what the next call keeps: no "always" this session, no rule saved.
+    expect(editor.permissions[0]!.options.map((option) => option.kind)).toEqual([
+      'allow_once',
+      'reject_once',
+    ]);
     const told = f.server!.requests[1]!.body.messages.find((message) => message.role === 'tool');
     expect(String(told?.content)).not.toContain('ASKED-NOTES-TEXT');
   });
