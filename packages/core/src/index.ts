@@ -9,11 +9,6 @@ export {
   type HistoryCompressor,
 } from './agent/agent-loop.js';
 export {
-  type AgentSession,
-  type AgentSessionOptions,
-  createAgentSession,
-} from './agent/agent-session.js';
-export {
   type CheckpointToolCall,
   changingCalls,
 } from './agent/checkpoints/batch-changes.js';
@@ -52,6 +47,11 @@ export { CheckpointError } from './agent/checkpoints/shadow-git.js';
 export { describeSkipped, type SkippedFile } from './agent/checkpoints/snapshot.js';
 export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
+export {
+  type AgentSession,
+  type AgentSessionOptions,
+  createAgentSession,
+} from './agent/create-agent.js';
 export {
   describeEnvironment,
   type EnvironmentFacts,

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentSession, createAgentSession } from '../src/agent/agent-session.js';
+import { type AgentSession, createAgentSession } from '../src/agent/create-agent.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';

@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
 import {
   describeCheckpoint,
   listCheckpoints,
   restoreCheckpoint,
 } from '../src/agent/checkpoints/restore-checkpoint.js';
+import { createAgentSession } from '../src/agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import {

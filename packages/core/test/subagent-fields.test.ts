@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgentSession } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { Config } from '../src/config/config.js';
 import type { ApprovalMode, Settings } from '../src/config/settings-types.js';

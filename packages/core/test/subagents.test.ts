@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgentSession } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';

@@ -11,7 +11,7 @@
  * screen: front ends translate to and from it and hold no turn logic of their own.
  */
 import type { AgentEvent, AgentRunResult } from '../agent/agent-events.js';
-import type { AgentSession } from '../agent/agent-session.js';
+import type { AgentSession } from '../agent/create-agent.js';
 import type { SessionRecorder } from '../agent/sessions/session-file.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { Config } from '../config/config.js';

@@ -3,15 +3,15 @@
  * for), then the session (settings, workspace, registry), the model endpoint, the saved
  * session it continues and its recorder, and the agent with its limits and prompts.
  */
-import { createAgentSession } from '../agent/agent-session.js';
+import { createAgentSession } from '../agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../agent/sessions/session-file.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../models/endpoint.js';
 import { configuredModels } from '../models/model-catalog.js';
 import { Conversation } from './conversation.js';
 import type { Answer, ConversationOptions } from './conversation-types.js';
 import { schemaInstructions } from './structured-output.js';
-import { openToolSession } from './tool-session.js';
 import { recordTrustAnswer, trustOfferFor } from './trust-offer.js';
+import { openToolSession } from './workspace-tools.js';
 
 /** No model is configured: the message says how to configure one. */
 export class NoModelConfigured extends Error {

@@ -9,6 +9,6 @@ export * from '../config/settings-file-edit.js';
 export * from '../config/settings-layer.js';
 export * from '../config/settings-types.js';
 export * from '../config/trusted-folders.js';
-export * from '../conversation/tool-session.js';
+export * from '../conversation/workspace-tools.js';
 export * from '../permissions/saved-rule.js';
 export * from '../workspace/workspace-context.js';

@@ -3,11 +3,11 @@
  */
 export * from '../agent/agent-events.js';
 export * from '../agent/agent-loop-options.js';
-export * from '../agent/agent-session.js';
 export * from '../agent/checkpoints/checkpoint-store.js';
 export * from '../agent/checkpoints/restore-checkpoint.js';
 export * from '../agent/checkpoints/shadow-git.js';
 export * from '../agent/checkpoints/snapshot.js';
+export * from '../agent/create-agent.js';
 export * from '../agent/sessions/session-file.js';
 export * from '../agent/sessions/session-loader.js';
 export * from '../agent/subagents/subagent-files.js';

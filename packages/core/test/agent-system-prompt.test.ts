@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgentSession } from '../src/agent/create-agent.js';
 import type { ApprovalMode } from '../src/config/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';

@@ -4,8 +4,8 @@
  * requests, and the loop. The caller owns the Config, the registry and what is shown.
  */
 import type { Config } from '../config/config.js';
+import { notify, sessionEnded, sessionStarted } from '../hooks/conversation-hooks.js';
 import { HookRunner } from '../hooks/hook-runner.js';
-import { notify, sessionEnded, sessionStarted } from '../hooks/session-hooks.js';
 import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
