@@ -8,12 +8,8 @@ export {
   type AgentLoopOptions,
   type HistoryCompressor,
 } from './agent/agent-loop.js';
+export { changingCalls } from './agent/checkpoints/batch-changes.js';
 export {
-  type CheckpointToolCall,
-  changingCalls,
-} from './agent/checkpoints/batch-changes.js';
-export {
-  type Checkpoint,
   CheckpointStore,
   type CheckpointStoreOptions,
   historyDir,
@@ -21,6 +17,7 @@ export {
   projectId,
   type TakenCheckpoint,
 } from './agent/checkpoints/checkpoint-store.js';
+export type { Checkpoint, CheckpointToolCall } from './agent/checkpoints/checkpoint-types.js';
 export {
   type BatchCheckpoint,
   type BatchOwner,

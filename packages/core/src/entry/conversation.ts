@@ -4,6 +4,7 @@
 export * from '../agent/agent-events.js';
 export * from '../agent/agent-loop-options.js';
 export * from '../agent/checkpoints/checkpoint-store.js';
+export type { Checkpoint } from '../agent/checkpoints/checkpoint-types.js';
 export * from '../agent/checkpoints/restore-checkpoint.js';
 export * from '../agent/checkpoints/shadow-git.js';
 export * from '../agent/checkpoints/snapshot.js';
