@@ -4,7 +4,7 @@
  * A tool answers to every name people write for it: toolhost's, its display name, Claude
  * Code's (`Bash`, `Read`...) and, for an MCP tool, `mcp__<server>__<tool>`.
  */
-import { FOREIGN_TOOL_NAMES } from '../agent/subagents/claude-tool-names.js';
+import { claudeNamesOf } from '../permissions/tool-vocabulary.js';
 import type { AnyTool } from '../tools/tools.js';
 
 const PLAIN_NAMES = /^[A-Za-z0-9_\-|]+$/;
@@ -39,10 +39,9 @@ export function hookToolName(tool: AnyTool): string {
 
 /** Every name a matcher may use for this tool. */
 export function toolMatchNames(tool: AnyTool): string[] {
-  const names = new Set([tool.name, tool.displayName, hookToolName(tool)]);
-  for (const [foreign, own] of Object.entries(FOREIGN_TOOL_NAMES))
-    if (own === tool.name) names.add(foreign);
-  return [...names];
+  return [
+    ...new Set([tool.name, tool.displayName, hookToolName(tool), ...claudeNamesOf(tool.name)]),
+  ];
 }
 
 function mcpParts(tool: AnyTool): { server: string; tool: string } | undefined {

@@ -6,10 +6,10 @@
  * MCP server connecting) appear here too.
  */
 import type { Config } from '../../config/config.js';
+import { claudeToolTarget } from '../../permissions/tool-vocabulary.js';
 import { mcpQualifiedNameOf } from '../../tools/mcp/names.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AnyTool } from '../../tools/tools.js';
-import { FOREIGN_TOOL_NAMES } from './claude-tool-names.js';
 
 export class ToolSubset extends ToolRegistry {
   private readonly wanted: Set<string> | undefined;
@@ -22,7 +22,7 @@ export class ToolSubset extends ToolRegistry {
   ) {
     super(config);
     this.wanted = toolNames
-      ? new Set(toolNames.map((name) => FOREIGN_TOOL_NAMES[name] ?? name))
+      ? new Set(toolNames.map((name) => claudeToolTarget(name) ?? name))
       : undefined;
   }
 
