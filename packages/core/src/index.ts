@@ -45,9 +45,9 @@ export { describeSkipped, type SkippedFile } from './agent/checkpoints/snapshot.
 export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
 export {
-  type AgentSession,
-  type AgentSessionOptions,
-  createAgentSession,
+  type Agent,
+  type AgentOptions,
+  createAgent,
 } from './agent/create-agent.js';
 export {
   describeEnvironment,
@@ -126,7 +126,7 @@ export {
 } from './config/trusted-folders.js';
 // Content and conversions
 export * from './contract/content.js';
-// Hooks from settings (createAgentSession makes them from the Config by itself)
+// Hooks from settings (createAgent makes them from the Config by itself)
 export {
   type ConfiguredHook,
   type HookOutcome,
@@ -241,7 +241,7 @@ export {
   stripAnsi,
 } from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
-// Skills (createAgentSession offers them through the skill tool by itself)
+// Skills (createAgent offers them through the skill tool by itself)
 export {
   type LoadedSkills,
   loadSkills,

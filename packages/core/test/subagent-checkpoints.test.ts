@@ -13,7 +13,7 @@ import {
   listCheckpoints,
   restoreCheckpoint,
 } from '../src/agent/checkpoints/restore-checkpoint.js';
-import { createAgentSession } from '../src/agent/create-agent.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import {
@@ -79,7 +79,7 @@ describe('checkpoints of a subagent', () => {
       model: 'main-model',
     });
     const events: AgentEvent[] = [];
-    const agent = createAgentSession({
+    const agent = createAgent({
       config,
       registry: createToolRegistry(config),
       endpoint: {

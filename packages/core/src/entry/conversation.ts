@@ -1,5 +1,5 @@
 /**
- * @toolhost/core/conversation: The conversation core every front end drives: openConversation, send, cancel, answer, close and one event stream; the agent session under it, saved sessions and resuming, `@` references, prompt content, subagent and skill files, memory, the model endpoints and their usage, and checkpoints (the snapshots taken before changes, listing and restoring them).
+ * @toolhost/core/conversation: The conversation core every front end drives: openConversation, send, cancel, answer, close and one event stream; the agent under it, saved sessions and resuming, `@` references, prompt content, subagent and skill files, memory, the model endpoints and their usage, and checkpoints (the snapshots taken before changes, listing and restoring them).
  */
 export * from '../agent/agent-events.js';
 export * from '../agent/agent-loop-options.js';

@@ -50,7 +50,7 @@ export class HookRunner {
     private readonly transcriptPath: () => string | undefined,
   ) {}
 
-  /** The session's hooks, or undefined when settings configure none (or disableAllHooks). */
+  /** The hooks of settings, or undefined when settings configure none (or disableAllHooks). */
   static fromConfig(
     config: Config,
     transcriptPath: () => string | undefined = () => undefined,
