@@ -113,9 +113,12 @@ const HEAVY = [
 const BUILTIN_TOOL_MODULE =
   /^core\/dist\/tools\/(ls|read-file|write-file|edit|grep|glob|read-many-files|shell|web-fetch|web-search|memoryTool|todoWrite|exitPlanMode)\.js$/;
 
-/** What only running a shell command needs: the OS sandbox, the read-only analysis. */
+/**
+ * What only running a shell command needs: the OS sandbox, the read-only analysis, the
+ * walk for what deny rules cover.
+ */
 const SHELL_CALL_MODULE =
-  /^core\/dist\/shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)\.js$/;
+  /^core\/dist\/(shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)|permissions\/covered-paths)\.js$/;
 
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
 const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
