@@ -24,7 +24,7 @@ import {
 import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
-import { projectSettings } from '../session.js';
+import { projectSettings } from '../workspace-tools.js';
 
 export interface RestoreOptions {
   root?: string;

@@ -5,10 +5,10 @@
 import type { AgentEvent, PermissionDenial } from '@toolhost/core/conversation';
 import { loadSubagents } from '@toolhost/core/conversation';
 import { visibleText } from '@toolhost/core/utils';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 
 /** What the printers read of the session: its settings and its tools. */
-type SessionView = Pick<Session, 'config' | 'registry'>;
+type WorkspaceView = Pick<WorkspaceTools, 'config' | 'registry'>;
 
 import { CommandCatalog } from '../ui/commands/command-catalog.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
@@ -18,7 +18,7 @@ import type { Printer, PrinterIo, PrinterOptions } from './printers.js';
 export function jsonPrinter(
   format: 'json' | 'stream-json',
   io: PrinterIo,
-  session: SessionView,
+  session: WorkspaceView,
   options: PrinterOptions,
 ): Printer {
   const collected: unknown[] = [];

@@ -5,10 +5,10 @@
  */
 import type { AgentEvent, AgentRunResult, TokenUsage } from '@toolhost/core/conversation';
 import { visibleText } from '@toolhost/core/utils';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 
 /** What the printers read of the session: its settings and its tools. */
-type SessionView = Pick<Session, 'config' | 'registry'>;
+type WorkspaceView = Pick<WorkspaceTools, 'config' | 'registry'>;
 
 import type { OutputFormat } from './agent-flags.js';
 import { jsonPrinter } from './json-printer.js';
@@ -36,13 +36,13 @@ export interface PrinterOptions {
 export function createPrinter(
   format: OutputFormat,
   io: PrinterIo,
-  session: SessionView,
+  session: WorkspaceView,
   options: PrinterOptions,
 ): Printer {
   return format === 'text' ? textPrinter(io, session) : jsonPrinter(format, io, session, options);
 }
 
-function textPrinter(io: PrinterIo, session: SessionView): Printer {
+function textPrinter(io: PrinterIo, session: WorkspaceView): Printer {
   return {
     start() {},
     event(event) {

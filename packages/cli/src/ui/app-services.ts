@@ -14,7 +14,7 @@ import type {
 } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
-import type { PickerItem } from './session-store.js';
+import type { PickerItem } from './screen-store.js';
 import type { ThemeName } from './theme.js';
 
 /** How a message printed into the history looks. */

@@ -1,13 +1,13 @@
-/** The AppServices face of a SessionController: what the prompt editor and slash commands use. */
+/** The AppServices face of a ConversationController: what the prompt editor and slash commands use. */
 import type { ApprovalMode } from '@toolhost/core/config';
 import type { Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
 import type { AppServices, MessageLevel } from './app-services.js';
-import type { ControllerOptions, SessionController } from './session-controller.js';
+import type { ControllerOptions, ConversationController } from './conversation-controller.js';
 import type { ThemeName } from './theme.js';
 
 export function servicesOf(
-  controller: SessionController,
+  controller: ConversationController,
   conversation: Conversation,
   options: ControllerOptions,
 ): AppServices {

@@ -24,7 +24,7 @@ import { initCommand } from './builtin/init-command.js';
 import { themeCommand, vimCommand } from './builtin/look-commands.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { modelCommand } from './builtin/model-command.js';
-import { restoreCommand } from './builtin/restore-command.js';
+import { restoreSlashCommand } from './builtin/restore-slash-command.js';
 import { settingsCommand } from './builtin/settings-command.js';
 import { skillsCommand } from './builtin/skills-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
@@ -54,7 +54,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   approvalModeCommand,
   agentsCommand,
   resumeCommand,
-  restoreCommand,
+  restoreSlashCommand,
   initCommand,
   quitCommand,
 ];

@@ -7,7 +7,7 @@
 import type { Config } from '@toolhost/core/config';
 import type { AgentSession, ToolRunner } from '@toolhost/core/conversation';
 import type { ToolRegistry } from '@toolhost/core/tools';
-import type { PickerItem } from '../session-store.js';
+import type { PickerItem } from '../screen-store.js';
 import type { ThemeName } from '../theme.js';
 
 export type CommandSource = 'built-in' | 'project' | 'user' | 'extension' | 'mcp';

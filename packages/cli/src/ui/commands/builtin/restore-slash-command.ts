@@ -1,7 +1,8 @@
 /**
- * /restore: the checkpoints taken before the agent changed files, newest first, and
- * restoring one: the files as they were, the conversation back to that point (the prompt
- * that led to the changes offered again), and an undo checkpoint of the state before.
+ * The slash command /restore (alias /rewind; `toolhost restore` is commands/restore-command.ts):
+ * the checkpoints taken before the agent changed files, newest first, and restoring one:
+ * the files as they were, the conversation back to that point (the prompt that led to the
+ * changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
 import type { Checkpoint } from '@toolhost/core/conversation';
@@ -28,7 +29,7 @@ export function projectOf(context: CommandContext): CheckpointProject {
   };
 }
 
-export const restoreCommand: SlashCommand = {
+export const restoreSlashCommand: SlashCommand = {
   name: 'restore',
   aliases: ['rewind'],
   description: 'List checkpoints, or bring back the files and conversation of one',

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { restoreCommand } from '../src/ui/commands/builtin/restore-command.js';
+import { restoreSlashCommand } from '../src/ui/commands/builtin/restore-slash-command.js';
 import { makeTestSession, type TestSession } from './helpers/command-context.js';
 
 let session: TestSession | undefined;
@@ -31,22 +31,22 @@ describe('/restore', () => {
     const context = session.context;
     expect(session.context.config.getApprovalMode()).toBe('yolo');
 
-    await restoreCommand.run(context, '');
+    await restoreSlashCommand.run(context, '');
     expect(session.output()).toContain('No checkpoints in this session yet');
 
     const result = await session.agent.loop.run('rewrite notes.txt', new AbortController().signal);
     expect(result.status).toBe('success');
     expect(readFileSync(file, 'utf8')).toBe('overwritten\n');
 
-    await restoreCommand.run(context, '');
+    await restoreSlashCommand.run(context, '');
     const listing = session.printed.at(-1)?.text ?? '';
     expect(listing).toContain('**Checkpoints**');
     expect(listing).toContain('write_file');
     expect(listing).toContain('changed since: notes.txt');
     const id = /`([0-9a-f]+)`/.exec(listing)?.[1] ?? '';
-    expect(restoreCommand.completeArguments?.(context, id.slice(0, 2))?.[0]?.value).toBe(id);
+    expect(restoreSlashCommand.completeArguments?.(context, id.slice(0, 2))?.[0]?.value).toBe(id);
 
-    await restoreCommand.run(context, id);
+    await restoreSlashCommand.run(context, id);
     expect(readFileSync(file, 'utf8')).toBe('original\n');
     const report = session.printed.at(-1)?.text ?? '';
     expect(report).toContain('brought back `notes.txt`');
@@ -57,9 +57,9 @@ describe('/restore', () => {
     const undo = /\/restore ([0-9a-f]+)`/.exec(report)?.[1] ?? '';
     expect(undo).not.toBe('');
 
-    await restoreCommand.run(context, undo);
+    await restoreSlashCommand.run(context, undo);
     expect(readFileSync(file, 'utf8')).toBe('overwritten\n');
-    await restoreCommand.run(context, 'ffffffffff');
+    await restoreSlashCommand.run(context, 'ffffffffff');
     expect(session.printed.at(-1)?.kind).toBe('error');
   });
 });

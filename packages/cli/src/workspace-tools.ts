@@ -1,4 +1,7 @@
-/** Builds a core Config from the command-line options shared by every command. */
+/**
+ * The workspace's settings and tools, opened from the command-line options the commands
+ * share, for the commands that run tools without a conversation (`call`, `tools`, `mcp`).
+ */
 import type { Config } from '@toolhost/core/config';
 import {
   APPROVAL_MODES,
@@ -11,16 +14,16 @@ import {
 } from '@toolhost/core/config';
 import type { ToolRegistry } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
-import { mcpServersFromFlags } from './commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from './errors.js';
-import type { SessionOptions } from './session-options.js';
+import { mcpServersFromFlags } from './mcp-config-flag.js';
+import type { WorkspaceOptions } from './workspace-options.js';
 
-export { collectDirectories, type SessionOptions } from './session-options.js';
+export { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
-export interface Session {
+export interface WorkspaceTools {
   config: Config;
   registry: ToolRegistry;
-  /** The warnings printed while the session opened (settings problems). */
+  /** The warnings printed while they opened (settings problems). */
   warnings: string[];
   /** MCP servers closed, background commands ended (unless settings keep them). */
   close(): Promise<void>;
@@ -38,12 +41,12 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
  * Loads settings, builds the registry and starts discovering tools (command and MCP
  * servers) in the background: built-in tools are usable at once.
  */
-export async function openSession(
-  options: SessionOptions,
+export async function openWorkspaceTools(
+  options: WorkspaceOptions,
   warn: (line: string) => void,
-  /** The one tool this session runs (`toolhost call`): the other built-ins load when needed. */
+  /** The one tool this run uses (`toolhost call`): the other built-ins load when needed. */
   onlyTool?: string,
-): Promise<Session> {
+): Promise<WorkspaceTools> {
   const approvalMode = parseApprovalMode(options.approvalMode);
   const settings = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   try {
@@ -79,8 +82,8 @@ export function withMcpConfig(
 }
 
 /**
- * The merged settings of a project, for a command that needs a few of them without a whole
- * session (problems warned about as a session does).
+ * The merged settings of a project, for a command that needs a few of them without opening
+ * the tools (problems warned about as opening does).
  */
 export function projectSettings(projectRoot: string, warn: (line: string) => void): Settings {
   const settings = loadSettings({ workspaceRoot: projectRoot });
@@ -89,7 +92,7 @@ export function projectSettings(projectRoot: string, warn: (line: string) => voi
   return settings.merged;
 }
 
-/** Ends the session: MCP servers closed, background commands ended (unless settings keep them). */
-export async function closeSession(session: Session): Promise<void> {
+/** Closes them: MCP servers closed, background commands ended (unless settings keep them). */
+export async function closeWorkspaceTools(session: WorkspaceTools): Promise<void> {
   await session.close();
 }

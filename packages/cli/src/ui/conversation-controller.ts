@@ -1,7 +1,7 @@
 /**
  * The interactive app's logic, outside React: turns (one at a time, later prompts queued,
  * Esc cancelling), the approvals asked, approval modes, quitting, and the agent driven by
- * it. What is shown lives in SessionStore (session-store.ts), filled from the agent's
+ * it. What is shown lives in ScreenStore (screen-store.ts), filled from the agent's
  * events by TurnDisplay (turn-display.ts). The Ink components render the store's
  * snapshots and call this object's methods; commands and the prompt editor reach it
  * through `AppServices` (app-services.ts).
@@ -29,13 +29,13 @@ import { resumedSession } from './resumed-history.js';
 import {
   type PendingApproval,
   type PickerItem,
-  SessionStore,
+  ScreenStore,
   type Snapshot,
-} from './session-store.js';
+} from './screen-store.js';
 import { isThemeName, type ThemeName } from './theme.js';
 import { TurnDisplay } from './turn-display.js';
 
-export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
+export type { LiveState, PendingApproval, Snapshot } from './screen-store.js';
 
 export interface ControllerOptions {
   /** The conversation the app shows and drives (the core runs its turns). */
@@ -51,8 +51,8 @@ export interface ControllerOptions {
   clearTerminal?: () => void;
 }
 
-export class SessionController {
-  private readonly store: SessionStore;
+export class ConversationController {
+  private readonly store: ScreenStore;
   private readonly display: TurnDisplay;
   private readonly conversation: Conversation;
   /** Prompts sent, by turn: what the person typed, and whether it is shown already. */
@@ -81,7 +81,7 @@ export class SessionController {
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
     const theme = config.settings.ui?.theme;
-    this.store = new SessionStore(mode, isThemeName(theme) ? theme : 'dark');
+    this.store = new ScreenStore(mode, isThemeName(theme) ? theme : 'dark');
     this.display = new TurnDisplay(this.store, () => this.endpoint());
     config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
@@ -108,7 +108,7 @@ export class SessionController {
     return this.store.live;
   }
 
-  private update(changes: Parameters<SessionStore['update']>[0]): void {
+  private update(changes: Parameters<ScreenStore['update']>[0]): void {
     this.store.update(changes);
   }
 
