@@ -14,11 +14,11 @@ import type {
 } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
+import type { MessageLevel } from './history-items.js';
 import type { PickerItem } from './screen-store.js';
 import type { ThemeName } from './theme.js';
 
-/** How a message printed into the history looks. */
-export type MessageLevel = 'info' | 'warning' | 'error';
+export type { MessageLevel } from './history-items.js';
 
 /** Counters for `/stats`. */
 export interface SessionStats {

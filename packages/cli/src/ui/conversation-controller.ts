@@ -347,7 +347,7 @@ export class ConversationController {
 
   /** The object the prompt editor and slash commands use (one per app). */
   services(): AppServices {
-    this.servicesObject ??= servicesOf(this, this.conversation, this.options);
+    this.servicesObject ??= servicesOf(this, this.conversation, this.options.writeToTerminal);
     return this.servicesObject;
   }
 
