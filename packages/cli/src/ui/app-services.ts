@@ -6,12 +6,7 @@
  */
 
 import type { ApprovalMode, Config } from '@toolhost/core/config';
-import type {
-  AgentSession,
-  ModelEndpoint,
-  PromptContent,
-  TokenUsage,
-} from '@toolhost/core/conversation';
+import type { AgentSession, ModelEndpoint, TokenUsage } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
 import type { MessageLevel } from './history-items.js';
@@ -57,11 +52,10 @@ export interface AppServices {
   quit(): void;
 
   /**
-   * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
-   * what the history shows when the prompt carries more (the files `@` references attach);
-   * `echoed` when that line is already in the history.
+   * Sends a prompt to the agent as if typed, `notes` before it (what `!` commands did);
+   * resolves when the turn has ended. The conversation attaches its `@` references.
    */
-  submitPrompt(prompt: PromptContent, shown?: string, echoed?: boolean): Promise<void>;
+  submitPrompt(prompt: string, notes?: string[]): Promise<void>;
   /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
   showUserLine(text: string): void;
   /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */

@@ -55,8 +55,8 @@ export class ConversationController {
   private readonly store: ScreenStore;
   private readonly display: TurnDisplay;
   private readonly conversation: Conversation;
-  /** Prompts sent, by turn: what the person typed, and whether it is shown already. */
-  private readonly prompts = new Map<number, { shown: string; echoed: boolean }>();
+  /** The turns sent that have not ended (the running one and those queued). */
+  private readonly turnsOpen = new Set<number>();
   private turnStartedAt: number | undefined;
   private extraCalls = 0;
   private readonly extraAborts = new Set<AbortController>();
@@ -123,7 +123,7 @@ export class ConversationController {
         this.update({ queuedPrompts: this.queuedPrompts() });
         return;
       case 'prompt_started':
-        this.turnStarted(event.turnId);
+        this.turnStarted(event.shown);
         return;
       case 'prompt_ended':
         this.turnEnded(event.outcome);
@@ -179,23 +179,27 @@ export class ConversationController {
   // ---- turns -------------------------------------------------------------------------
 
   /**
-   * Sends a prompt (the conversation queues it behind a running turn). `shown` is what the
-   * person typed, when the prompt sent carries more (attached files); `echoed` when it is
-   * shown already. The prompt's `@` references were attached by the prompt editor.
+   * Sends a prompt (the conversation queues it behind a running turn), `notes` before it.
+   * The conversation attaches what its `@` references name when the turn starts: the
+   * prompt shows first, then the reads, as they happen.
    */
-  submitPrompt = (prompt: PromptContent, shown = textOf(prompt), echoed = false): Promise<void> => {
-    const sent = this.conversation.send(prompt, { shown, resolveReferences: false });
+  submitPrompt = (prompt: string, notes: string[] = []): Promise<void> => {
+    const sent = this.conversation.send(prompt, notes.length > 0 ? { notes } : {});
     // The conversation numbers its turns in the order sent: this is the next one.
-    this.prompts.set(this.conversation.turnsSent, { shown, echoed });
+    const turnId = this.conversation.turnsSent;
+    this.turnsOpen.add(turnId);
     return sent.then(
       () => undefined,
-      () => undefined,
+      // A turn that could not run has no end event (its error event is shown): the screen
+      // is freed here. Turns run one at a time, so no other one is running now.
+      () => {
+        if (this.turnsOpen.delete(turnId)) this.settle();
+      },
     );
   };
 
-  private turnStarted(turnId: number): void {
-    const prompt = this.prompts.get(turnId);
-    if (prompt && !prompt.echoed) this.add({ kind: 'user', text: prompt.shown });
+  private turnStarted(shown: string): void {
+    this.add({ kind: 'user', text: shown });
     this.turnStartedAt = Date.now();
     this.update({
       busy: true,
@@ -206,7 +210,7 @@ export class ConversationController {
   }
 
   private turnEnded(outcome: TurnOutcome): void {
-    this.prompts.delete(outcome.turnId);
+    this.turnsOpen.delete(outcome.turnId);
     const { result } = outcome;
     // What a stopped turn left on screen goes into the history.
     this.display.flush();
@@ -219,13 +223,19 @@ export class ConversationController {
     } else if (result.status !== 'success') {
       this.add({ kind: 'message', level: 'error', text: result.message ?? 'The turn failed.' });
     }
+    this.settle();
+  }
+
+  /** No turn runs now: the time it took counted, the prompt free again. */
+  private settle(): void {
+    this.display.flush();
     if (this.turnStartedAt !== undefined) this.activeMs += Date.now() - this.turnStartedAt;
     this.turnStartedAt = undefined;
     this.update({ busy: false, turnStartedAt: undefined, queuedPrompts: this.queuedPrompts() });
   }
 
   private queuedPrompts(): number {
-    return Math.max(0, this.prompts.size - (this.turnStartedAt === undefined ? 0 : 1));
+    return Math.max(0, this.turnsOpen.size - (this.turnStartedAt === undefined ? 0 : 1));
   }
 
   cancelTurn = (): void => {
@@ -363,8 +373,4 @@ export class ConversationController {
     this.draft = undefined;
     return draft;
   }
-}
-
-function textOf(prompt: PromptContent): string {
-  return typeof prompt === 'string' ? prompt : partsToText(prompt);
 }

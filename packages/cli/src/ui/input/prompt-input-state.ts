@@ -66,7 +66,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     },
     print,
     runTool,
-    submitPrompt: (prompt) => void dispatcher.sendPrompt(prompt),
+    submitPrompt: (prompt) => dispatcher.sendPrompt(prompt),
     clearConversation: () => services.resetConversation(),
     resumeSession: async (id) => {
       const unanswered = await services.resumeSession(id);
@@ -89,7 +89,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     echo: (line) => services.showUserLine(line),
     print,
-    sendToModel: (prompt, shown, echoed) => void services.submitPrompt(prompt, shown, echoed),
+    sendToModel: (prompt, notes) => void services.submitPrompt(prompt, notes),
     signal,
   });
   return {
