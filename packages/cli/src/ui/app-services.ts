@@ -2,11 +2,16 @@
  * What the running interactive app gives to the prompt editor and the slash commands
  * (packages/cli/src/ui/input and ui/commands): the agent, the session's settings and
  * tools, the history on screen, approvals, and the app's own life. One object of this type
- * is made by the session controller and passed down; commands never reach into React.
+ * is made by the conversation controller and passed down; commands never reach into React.
  */
 
 import type { ApprovalMode, Config } from '@toolhost/core/config';
-import type { AgentSession, ModelEndpoint, TokenUsage } from '@toolhost/core/conversation';
+import type {
+  AgentSession,
+  CheckpointRestore,
+  ModelEndpoint,
+  TokenUsage,
+} from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
 import type { MessageLevel } from './history-items.js';
@@ -71,6 +76,8 @@ export interface AppServices {
    * its prompts that got no answer, to put back in the input.
    */
   resumeSession(id: string): Promise<string | undefined>;
+  /** Restores a checkpoint: its files, and the conversation back to that point. */
+  restoreCheckpoint(which: string): Promise<CheckpointRestore>;
   /** True while the agent works on a turn (new prompts wait for it). */
   isBusy(): boolean;
   /** Cancels the running turn, as Esc does. */

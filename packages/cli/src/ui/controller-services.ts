@@ -52,6 +52,7 @@ export function servicesOf(
     clearScreen: () => controller.clearScreen(),
     resetConversation: () => controller.resetConversation(),
     resumeSession: (id: string) => controller.resumeSession(id),
+    restoreCheckpoint: (which: string) => conversation.restoreCheckpoint(which),
     pick: controller.pick,
     setTheme: (name: ThemeName) => controller.setTheme(name),
     writeToTerminal: (sequence: string) => writeToTerminal?.(sequence),

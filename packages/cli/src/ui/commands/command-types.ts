@@ -5,7 +5,7 @@
  */
 
 import type { Config } from '@toolhost/core/config';
-import type { AgentSession, ToolRunner } from '@toolhost/core/conversation';
+import type { AgentSession, CheckpointRestore, ToolRunner } from '@toolhost/core/conversation';
 import type { ToolRegistry } from '@toolhost/core/tools';
 import type { PickerItem } from '../screen-store.js';
 import type { ThemeName } from '../theme.js';
@@ -38,6 +38,11 @@ export interface CommandContext {
   /** Replaces the conversation with a saved session's and shows it. */
   resumeSession(id: string): Promise<void>;
   quit(): void;
+  /**
+   * Restores a checkpoint through the conversation (files, and the conversation back to
+   * that point); throws a CheckpointError with a message for the person when it cannot.
+   */
+  restoreCheckpoint(which: string): Promise<CheckpointRestore>;
   /** Puts text in the prompt for the person to edit and send (a prompt a restore took back). */
   setPromptText(text: string): void;
   /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */

@@ -72,6 +72,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
       const unanswered = await services.resumeSession(id);
       if (unanswered) editor.setText(unanswered);
     },
+    restoreCheckpoint: (which) => services.restoreCheckpoint(which),
     quit: () => services.quit(),
     setPromptText: (text) => editor.setText(text),
     writeToTerminal: (sequence) => services.writeToTerminal(sequence),

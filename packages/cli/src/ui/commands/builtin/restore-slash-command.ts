@@ -5,14 +5,13 @@
  * changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
-import type { Checkpoint } from '@toolhost/core/conversation';
+import type { Checkpoint, CheckpointRestore } from '@toolhost/core/conversation';
 import {
   type CheckpointProject,
   checkpointChangedFiles,
   checkpointLimits,
   describeCheckpoint,
   listCheckpoints,
-  restoreCheckpoint,
 } from '@toolhost/core/conversation';
 import { plural } from '@toolhost/core/utils';
 import type { CommandContext, SlashCommand } from '../command-types.js';
@@ -85,9 +84,9 @@ async function changedFiles(context: CommandContext, checkpoint: Checkpoint): Pr
 }
 
 async function restore(context: CommandContext, id: string): Promise<void> {
-  let result: Awaited<ReturnType<typeof restoreCheckpoint>>;
+  let result: CheckpointRestore;
   try {
-    result = await restoreCheckpoint(projectOf(context), id);
+    result = await context.restoreCheckpoint(id);
   } catch (error) {
     context.print((error as Error).message, 'error');
     return;
@@ -102,7 +101,7 @@ async function restore(context: CommandContext, id: string): Promise<void> {
   ];
   lines.push(changed.length > 0 ? changed.join('\n') : 'The files were already as they were then.');
   if (conversation && conversation.sessionId === context.config.sessionId) {
-    context.agent.loop.history = conversation.history;
+    // The conversation went back with the files (Conversation.restoreCheckpoint).
     const forgotten = `${plural(conversation.removedMessages, 'message')} after it forgotten by the model`;
     lines.push(
       conversation.prompt
