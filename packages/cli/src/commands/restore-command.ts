@@ -20,7 +20,7 @@ import {
   listCheckpoints,
   restoreCheckpoint,
   sessionFile,
-} from '@toolhost/core/conversation';
+} from '@toolhost/core/files';
 import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
