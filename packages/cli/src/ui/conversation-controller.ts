@@ -8,19 +8,13 @@
  */
 
 import type { ApprovalMode } from '@toolhost/core/config';
-import type {
-  AgentSession,
-  Conversation,
-  ModelEndpoint,
-  PromptContent,
-} from '@toolhost/core/conversation';
+import type { AgentSession, Conversation, ModelEndpoint } from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
   isAgentEvent,
   type TurnOutcome,
 } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ConfirmationDecision, ScheduleInput } from '@toolhost/core/tools';
-import { partsToText } from '@toolhost/core/tools';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
 import type { AppServices, SessionStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';
