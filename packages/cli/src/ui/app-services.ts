@@ -20,9 +20,9 @@ import type { ThemeName } from './theme.js';
 
 export type { MessageLevel } from './history-items.js';
 
-/** Counters for `/stats`. */
-export interface SessionStats {
-  /** Tokens of the whole session, subagents and side requests included. */
+/** Counters of this run of the app, for `/stats`. */
+export interface AppStats {
+  /** Tokens of the whole conversation, subagents and side requests included. */
   usage: TokenUsage;
   /** Model requests made. */
   requests: number;
@@ -93,5 +93,5 @@ export interface AppServices {
   /** Changes the approval mode (the status line follows). */
   setApprovalMode(mode: ApprovalMode): void;
 
-  getStats(): SessionStats;
+  getStats(): AppStats;
 }

@@ -6,7 +6,7 @@
 import type { ApprovalMode } from '@toolhost/core/config';
 import type { AgentSession, Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
-import type { AppServices, SessionStats } from './app-services.js';
+import type { AppServices, AppStats } from './app-services.js';
 import type { HistoryItemContent, MessageLevel } from './history-items.js';
 import type { ThemeName } from './theme.js';
 
@@ -20,7 +20,7 @@ export interface ServicesSource {
   setTheme(name: ThemeName): void;
   takeDraft(): string | undefined;
   quit(): Promise<void>;
-  getStats(): SessionStats;
+  getStats(): AppStats;
   readonly pick: AppServices['pick'];
   readonly submitPrompt: AppServices['submitPrompt'];
   readonly isBusy: AppServices['isBusy'];

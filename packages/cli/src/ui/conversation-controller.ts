@@ -16,7 +16,7 @@ import {
 } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ConfirmationDecision, ScheduleInput } from '@toolhost/core/tools';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
-import type { AppServices, SessionStats } from './app-services.js';
+import type { AppServices, AppStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { resumedSession } from './resumed-history.js';
@@ -323,7 +323,7 @@ export class ConversationController {
     this.options.onQuit();
   };
 
-  getStats(): SessionStats {
+  getStats(): AppStats {
     return {
       usage: this.agent.usage.usage,
       requests: this.agent.usage.requests,

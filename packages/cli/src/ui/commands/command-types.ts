@@ -14,10 +14,11 @@ export type CommandSource = 'built-in' | 'project' | 'user' | 'extension' | 'mcp
 
 export type MessageKind = 'info' | 'warning' | 'error';
 
-export interface SessionStats {
-  /** When the session started (ms since the epoch). */
+/** What /stats reads of this run of the app. */
+export interface CommandStats {
+  /** When the app started (ms since the epoch). */
   startedAt: number;
-  /** Tool calls by their outcome, this session. */
+  /** Tool calls by their outcome, since the app started. */
   toolCalls: { success: number; error: number; cancelled: number };
 }
 
@@ -26,7 +27,7 @@ export interface CommandContext {
   registry: ToolRegistry;
   /** The agent: its loop (history, compression), model client and usage. */
   agent: AgentSession;
-  stats(): SessionStats;
+  stats(): CommandStats;
   /** Shows Markdown text in the conversation (never sent to the model). */
   print(markdown: string, kind?: MessageKind): void;
   /** Runs a tool call through the app's scheduler, with its approvals and display. */
