@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/config/settings-types.js';
-import { resolveEndpoint } from '../src/models/endpoint.js';
+import { resolveEndpoint } from '../src/endpoints/endpoints.js';
 import { ModelClient } from '../src/models/model-client.js';
 import { namedByUntrustedProject } from '../src/trust/endpoint-keys.js';
 import { configureSearch } from '../src/web/search-providers.js';
