@@ -2,15 +2,15 @@
  * Commands people write themselves, in `.toolhost/commands/`, `.qwen/commands/`,
  * `.gemini/commands/` or `.claude/commands/`, in the project or the home folder, and the
  * enabled extensions' `commands/` folders (an extension's command whose name is taken is
- * renamed `<extension>.<name>`, as Gemini CLI does). The
- * file's path names the command (`git/commit.md` is `/git:commit`). A Markdown file's
- * optional YAML front matter gives `description` and `argument-hint` and its body is the
- * prompt; a TOML file (Gemini CLI's and Qwen Code's format) gives `prompt` and an optional
- * `description`. command-body.ts expands the prompt's placeholders. A project's command
- * wins over the person's of the same name; a file that cannot be used is a warning naming
- * it and what is wrong, never a failure. This file reads and names them; the terminal makes
- * them slash commands (ui/commands/user-commands.ts), `toolhost mcp` offers them as prompts
- * and stream-json's init lists their names (command-names.ts).
+ * renamed `<extension>.<name>`, as Gemini CLI does). The file's path names the command
+ * (`git/commit.md` is `/git:commit`). A Markdown file's optional YAML front matter gives
+ * `description` and `argument-hint` and its body is the prompt; a TOML file (Gemini CLI's
+ * and Qwen Code's format) gives `prompt` and an optional `description`; the terminal's
+ * command-body.ts expands the prompt's placeholders. A project's command wins over the
+ * person's of the same name; a file that cannot be used is a warning naming it and what is
+ * wrong, never a failure. This file reads and names them; the terminal makes them slash
+ * commands (ui/commands/user-commands.ts), `toolhost mcp` offers them as prompts and
+ * stream-json's init lists their names (command-names.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -4,7 +4,6 @@
  * sent as if typed.
  */
 import {
-  type CommandFile,
   type CommandFolder,
   readUserCommandFiles,
   type UserCommandFile,
@@ -27,14 +26,13 @@ export function loadUserCommands(
   return { commands: commands.map(userCommand), warnings };
 }
 
-function userCommand(read: UserCommandFile): SlashCommand {
-  const parsed: CommandFile = read;
+function userCommand(parsed: UserCommandFile): SlashCommand {
   return {
-    name: read.name,
+    name: parsed.name,
     description: parsed.description ?? firstLine(parsed.body),
     ...(parsed.argumentHint ? { argumentHint: parsed.argumentHint } : {}),
-    source: read.source,
-    file: read.file,
+    source: parsed.source,
+    file: parsed.file,
     body: parsed.body,
     takesArguments: usesArguments(parsed.body) || Boolean(parsed.argumentHint),
     async run(context, args) {
