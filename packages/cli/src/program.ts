@@ -132,9 +132,11 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'print a JSON array of function declarations (name, description, parametersJsonSchema)',
       ),
   ).action(async (options: WorkspaceOptions & { json?: boolean }) => {
-    const { openWorkspaceTools, closeWorkspaceTools } = await import('./workspace-tools.js');
+    const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+      './workspace-tools.js'
+    );
     const { runToolsCommand } = await import('./commands/tools-command.js');
-    const session = await openWorkspaceTools(options, warn);
+    const session = await openWorkspaceToolsFromFlags(options, warn);
     try {
       // A listing is complete only once every source has answered or failed.
       await session.registry.whenDiscoveryComplete();
@@ -165,11 +167,17 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       rawArgs: string | undefined,
       options: WorkspaceOptions & { json?: boolean; yes?: boolean },
     ) => {
-      const { openWorkspaceTools, closeWorkspaceTools } = await import('./workspace-tools.js');
+      const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+        './workspace-tools.js'
+      );
       const { runCallCommand } = await import('./commands/call-command.js');
       // On a terminal the person answers the call's questions (unless stdin carries the arguments).
       const urlElicitation = rawArgs !== '-' && (io.stdinIsTerminal?.() ?? Boolean(io.stdin.isTTY));
-      const session = await openWorkspaceTools({ ...options, urlElicitation }, warn, toolName);
+      const session = await openWorkspaceToolsFromFlags(
+        { ...options, urlElicitation },
+        warn,
+        toolName,
+      );
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
           stdout: io.stdout,
@@ -234,9 +242,11 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       )
       .option('--log-json', 'HTTP: one JSON line on stderr per session start/end and refusal'),
   ).action(async (options: WorkspaceOptions & McpCommandOptions) => {
-    const { openWorkspaceTools, closeWorkspaceTools } = await import('./workspace-tools.js');
+    const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+      './workspace-tools.js'
+    );
     const { runMcpCommand } = await import('./commands/mcp-command.js');
-    const session = await openWorkspaceTools(options, warn);
+    const session = await openWorkspaceToolsFromFlags(options, warn);
     try {
       exitCode = await runMcpCommand(session, options, io.stderr, version);
     } finally {

@@ -2,32 +2,23 @@
  * The workspace's settings and tools, opened from the command-line options the commands
  * share, for the commands that run tools without a conversation (`call`, `tools`, `mcp`).
  */
-import type { Config } from '@toolhost/core/config';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
   formatSettingsWarning,
   loadSettings,
-  openToolSession,
+  openWorkspaceTools,
   type Settings,
   WorkspaceError,
+  type WorkspaceTools,
 } from '@toolhost/core/config';
-import type { ToolRegistry } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
 import { UsageError } from './errors.js';
 import { mcpServersFromFlags } from './mcp-config-flag.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
+export type { WorkspaceTools } from '@toolhost/core/config';
 export { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
-
-export interface WorkspaceTools {
-  config: Config;
-  registry: ToolRegistry;
-  /** The warnings printed while they opened (settings problems). */
-  warnings: string[];
-  /** MCP servers closed, background commands ended (unless settings keep them). */
-  close(): Promise<void>;
-}
 
 export function parseApprovalMode(value: string | undefined): ApprovalMode | undefined {
   if (value === undefined) return undefined;
@@ -38,10 +29,12 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
 }
 
 /**
- * Loads settings, builds the registry and starts discovering tools (command and MCP
- * servers) in the background: built-in tools are usable at once.
+ * The core's openWorkspaceTools for the command's options: loads settings, builds the
+ * registry and starts discovering tools (command and MCP servers) in the background, so
+ * built-in tools are usable at once; settings problems are warned about, a workspace that
+ * cannot be used is a usage error.
  */
-export async function openWorkspaceTools(
+export async function openWorkspaceToolsFromFlags(
   options: WorkspaceOptions,
   warn: (line: string) => void,
   /** The one tool this run uses (`toolhost call`): the other built-ins load when needed. */
@@ -50,7 +43,7 @@ export async function openWorkspaceTools(
   const approvalMode = parseApprovalMode(options.approvalMode);
   const settings = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   try {
-    const opened = await openToolSession({
+    const opened = await openWorkspaceTools({
       root: options.root,
       includeDirectories: options.includeDirectories ?? [],
       ...(approvalMode ? { approvalMode } : {}),

@@ -7,7 +7,7 @@
 
 import type { ApprovalMode, Config } from '@toolhost/core/config';
 import type {
-  AgentSession,
+  Agent,
   CheckpointRestore,
   ModelEndpoint,
   TokenUsage,
@@ -38,7 +38,7 @@ export interface AppStats {
 
 export interface AppServices {
   /** The agent: `agent.loop` (history, run, compressNow), `agent.usage`, `agent.model`. */
-  readonly agent: AgentSession;
+  readonly agent: Agent;
   readonly config: Config;
   readonly registry: ToolRegistry;
   readonly endpoint: ModelEndpoint;

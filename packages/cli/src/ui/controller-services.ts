@@ -4,7 +4,7 @@
  * class, so the controller can build it without the two files importing each other.
  */
 import type { ApprovalMode } from '@toolhost/core/config';
-import type { AgentSession, Conversation } from '@toolhost/core/conversation';
+import type { Agent, Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
 import type { AppServices, AppStats } from './app-services.js';
 import type { HistoryItemContent, MessageLevel } from './history-items.js';
@@ -12,7 +12,7 @@ import type { ThemeName } from './theme.js';
 
 /** What the services use of the conversation controller (conversation-controller.ts). */
 export interface ServicesSource {
-  readonly agent: AgentSession;
+  readonly agent: Agent;
   add(item: HistoryItemContent): void;
   clearScreen(): void;
   resetConversation(): void;

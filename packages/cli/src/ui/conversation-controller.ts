@@ -8,7 +8,7 @@
  */
 
 import type { ApprovalMode } from '@toolhost/core/config';
-import type { AgentSession, Conversation, ModelEndpoint } from '@toolhost/core/conversation';
+import type { Agent, Conversation, ModelEndpoint } from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
   isAgentEvent,
@@ -88,7 +88,7 @@ export class ConversationController {
     return this.conversation.endpoint;
   }
 
-  get agent(): AgentSession {
+  get agent(): Agent {
     return this.conversation.agent;
   }
 

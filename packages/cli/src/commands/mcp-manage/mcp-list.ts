@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Style } from '../../render.js';
 import {
   closeWorkspaceTools,
-  openWorkspaceTools,
+  openWorkspaceToolsFromFlags,
   type WorkspaceOptions,
 } from '../../workspace-tools.js';
 import { parseScope, type Scope, scopeFile } from './mcp-add.js';
@@ -69,7 +69,7 @@ export async function runMcpList(
   style: Style,
   warn: (line: string) => void,
 ): Promise<number> {
-  const session = await openWorkspaceTools(options, warn);
+  const session = await openWorkspaceToolsFromFlags(options, warn);
   try {
     const configured = session.config.settings.mcpServers ?? {};
     await session.registry.whenDiscoveryComplete();
