@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp-server';
 import { exitCleanlyOnSignals } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 import { commandPrompts } from './mcp/command-prompts.js';
 
 export interface McpCommandOptions {
@@ -38,7 +38,7 @@ const DEFAULT_KEEP_ALIVE_S = 15;
 const DEFAULT_SHUTDOWN_GRACE_S = 10;
 
 export async function runMcpCommand(
-  session: Session,
+  session: WorkspaceTools,
   options: McpCommandOptions,
   stderr: NodeJS.WriteStream,
   version: string,
@@ -53,7 +53,7 @@ export async function runMcpCommand(
 }
 
 async function serve(
-  session: Session,
+  session: WorkspaceTools,
   options: McpCommandOptions,
   stderr: NodeJS.WriteStream,
   version: string,
