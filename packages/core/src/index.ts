@@ -87,6 +87,11 @@ export {
 } from './agent/subagents/subagent-runner.js';
 export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
 export {
+  ApprovalMemory,
+  activeApprovalMemory,
+  withApprovalMemory,
+} from './config/approval-memory.js';
+export {
   Config,
   type ConfigParameters,
   DEFAULT_CONTEXT_FILE_NAME,
@@ -191,6 +196,7 @@ export {
   shellPolicyRules,
   type Verdict,
 } from './permissions/decision.js';
+export { configuredServers } from './permissions/mcp-servers.js';
 export {
   type PermissionRule,
   parseRule,
@@ -200,11 +206,6 @@ export {
 } from './permissions/permission-rules.js';
 // Model API adapters
 export * from './providers/index.js';
-export {
-  ApprovalMemory,
-  activeApprovalMemory,
-  withApprovalMemory,
-} from './scheduler/approval-memory.js';
 export {
   approvalModesThatSkip,
   CoreToolScheduler,
@@ -289,7 +290,6 @@ export {
 export { McpAuthRequiredError } from './tools/mcp/oauth.js';
 export { McpOAuthStore, oauthFile } from './tools/mcp/oauth-store.js';
 export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp/offerings.js';
-export { configuredServers } from './tools/mcp/server-list.js';
 export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp/sign-in.js';
 export { stdioEnvironment } from './tools/mcp/transport.js';
 export { McpServerConnection, type McpServerStatus } from './tools/mcp-client.js';

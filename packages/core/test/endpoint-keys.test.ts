@@ -5,7 +5,7 @@
  * what arrives.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../src/config/settings-types.js';
+import type { Settings } from '../src/contract/settings-types.js';
 import { resolveEndpoint } from '../src/models/endpoint.js';
 import { ModelClient } from '../src/models/model-client.js';
 import { namedByUntrustedProject } from '../src/trust/endpoint-keys.js';

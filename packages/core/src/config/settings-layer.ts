@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { isContextFileName } from '../memory/memory-file.js';
 import { closestNames } from '../utils/closest-names.js';
 import { isObject } from '../utils/json-schema.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
 import { adoptQwenKeys } from './qwen-settings.js';
 import type { SettingsWarning } from './settings.js';
-import { FLAT_ALIASES, type Settings } from './settings-types.js';
 
 const SCHEMA_PATH = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -9,24 +9,24 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
-import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
-import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
-import { modelFromEnvironment } from './model-environment.js';
-import { qwenSettingsPaths } from './qwen-settings.js';
-import { checkLayer } from './settings-layer.js';
-import { mergeSettings } from './settings-merge.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
   SETTING_DEFAULTS,
   type Settings,
-} from './settings-types.js';
+} from '../contract/settings-types.js';
+import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
+import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
+import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
+import { mergeSettings } from '../utils/settings-merge.js';
+import { modelFromEnvironment } from './model-environment.js';
+import { qwenSettingsPaths } from './qwen-settings.js';
+import { checkLayer } from './settings-layer.js';
 import { isFolderTrusted } from './trusted-folders.js';
 
+export * from '../contract/settings-types.js';
+export { mergeSettings } from '../utils/settings-merge.js';
 export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
-export { mergeSettings } from './settings-merge.js';
-export * from './settings-types.js';
 
 export type SettingsScope = 'user' | 'project' | 'system' | 'environment' | 'flags';
 

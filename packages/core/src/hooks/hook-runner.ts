@@ -15,8 +15,8 @@ import type {
   CommandHookSettings,
   HookEventName,
   HookGroupSettings,
-} from '../config/settings-types.js';
-import { HOOK_EVENTS } from '../config/settings-types.js';
+} from '../contract/settings-types.js';
+import { HOOK_EVENTS } from '../contract/settings-types.js';
 import { hookTimeoutMs, runHookCommand } from './hook-command.js';
 import { matcherFits } from './hook-matcher.js';
 import { emptyOutcome, type HookOutcome, readHookResult } from './hook-output.js';

@@ -6,7 +6,7 @@
  * model client before its first request (context-window.ts); the name table below only
  * until then, or when the server does not say.
  */
-import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
+import { SETTING_DEFAULTS, type Settings } from '../contract/settings-types.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 import { configuredModels } from './model-catalog.js';
 import { byModelPrefix } from './output-caps.js';

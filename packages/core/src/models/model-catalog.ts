@@ -7,7 +7,7 @@
  * `model.*` describes, else the first entry. An entry's key comes from its `apiKey`, else
  * its `envKey` variable, else its family's usual variable; never from `model.apiKey`.
  */
-import type { ModelProviderEntry, Settings } from '../config/settings-types.js';
+import type { ModelProviderEntry, Settings } from '../contract/settings-types.js';
 import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
 import { endpointFor, endpointFromModelSettings, type ModelEndpoint } from './endpoint.js';
 import {

@@ -1,8 +1,7 @@
 /** The session's rules applied to a tool call: the facts rules see, and the verdict. */
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import type { Settings } from '../config/settings-types.js';
-import { configuredServers } from '../tools/mcp/server-list.js';
+import type { Settings } from '../contract/settings-types.js';
 import type { AnyTool } from '../tools/tools.js';
 import { kernelResolver } from '../workspace/workspace-context.js';
 import {
@@ -12,6 +11,7 @@ import {
   removingRule,
   type Verdict,
 } from './decision.js';
+import { configuredServers } from './mcp-servers.js';
 import { type PathBases, pathForms, specifierCovers } from './path-patterns.js';
 import {
   type PermissionRule,

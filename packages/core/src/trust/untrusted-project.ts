@@ -7,7 +7,7 @@
  * the project's layer and the person's own settings.
  */
 import { referencesVariable } from '../config/settings-layer.js';
-import { FLAT_ALIASES, type Settings } from '../config/settings-types.js';
+import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
 import {
   EFFECT_PHRASES,

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
-import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';

@@ -1,6 +1,7 @@
 /** How settings layers combine: objects merge key by key, lists are replaced except the few that add up (exclusions, hooks). */
-import { isObject } from '../utils/json-schema.js';
-import type { Settings } from './settings-types.js';
+
+import type { Settings } from '../contract/settings-types.js';
+import { isObject } from './json-schema.js';
 
 /** Keys whose lists add up across layers, so a project cannot undo a user's exclusion or rule. */
 const UNION_KEYS = new Set([

@@ -3,9 +3,7 @@
  * answers, plan mode and writes into `.git/`.
  */
 import type { Config } from '../config/config.js';
-import type { ApprovalMode } from '../config/settings-types.js';
-import { deniedMessage, ruleVerdict } from '../permissions/call-rules.js';
-import type { PermissionRule } from '../permissions/permission-rules.js';
+import type { ApprovalMode } from '../contract/settings-types.js';
 import {
   type AnyTool,
   isReadOnlyKind,
@@ -13,6 +11,8 @@ import {
   type ToolCallConfirmationDetails,
 } from '../tools/tools.js';
 import { isInsideGitFolder } from '../workspace/git-internals.js';
+import { deniedMessage, ruleVerdict } from './call-rules.js';
+import type { PermissionRule } from './permission-rules.js';
 
 export const PLAN_MODE_MESSAGE =
   'Plan mode is on: tools that change files, run commands or have other effects are not available. Keep investigating with read-only tools, then present your plan with exit_plan_mode; the person decides whether to leave plan mode.';
