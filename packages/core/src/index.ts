@@ -332,6 +332,7 @@ export {
   type WebFetchToolParams,
 } from './tools/web-fetch.js';
 export { WebSearchTool, type WebSearchToolParams } from './tools/web-search.js';
+export { configureSearch, HOW_TO_CONFIGURE } from './tools/web-search-setup.js';
 export { WriteFileTool, type WriteFileToolParams } from './tools/write-file.js';
 export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 // Shared services
@@ -374,8 +375,6 @@ export { type VisibleTextOptions, visibleText } from './utils/visible-text.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {
-  configureSearch,
-  HOW_TO_CONFIGURE,
   type SearchProvider,
   type SearchResponse,
   type SearchResult,

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/contract/settings-types.js';
 import { resolveEndpoint } from '../src/models/endpoint.js';
 import { ModelClient } from '../src/models/model-client.js';
+import { configureSearch } from '../src/tools/web-search-setup.js';
 import { namedByUntrustedProject } from '../src/trust/endpoint-keys.js';
-import { configureSearch } from '../src/web/search-providers.js';
 import { startServer, type TestServer } from './helpers/http-server.js';
 import { type ModelServer, startModelServer } from './helpers/model-server.js';
 

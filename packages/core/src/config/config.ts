@@ -7,11 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ContentProcessor } from '../contract/content-processor.js';
+import type { TodoItem } from '../contract/tool-shapes.js';
 import type { ActiveExtension } from '../extensions/extensions.js';
-import { isContextFileName } from '../memory/memory-file.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
-import type { TodoItem } from '../tools/tools.js';
-import type { ContentProcessor } from '../tools/web-fetch.js';
 import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
@@ -19,6 +18,7 @@ import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
 import { projectKey } from '../utils/project-key.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import { ApprovalMemory, activeApprovalMemory } from './approval-memory.js';
+import { isContextFileName } from './context-file-name.js';
 import {
   type ApprovalMode,
   type LoadedSettings,

@@ -22,21 +22,15 @@ import { mergeSettings } from '../utils/settings-merge.js';
 import { modelFromEnvironment } from './model-environment.js';
 import { qwenSettingsPaths } from './qwen-settings.js';
 import { checkLayer } from './settings-layer.js';
+import type { SettingsWarning } from './settings-warning.js';
 import { isFolderTrusted } from './trusted-folders.js';
 
 export * from '../contract/settings-types.js';
 export { mergeSettings } from '../utils/settings-merge.js';
 export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
+export { formatSettingsWarning, type SettingsWarning } from './settings-warning.js';
 
 export type SettingsScope = 'user' | 'project' | 'system' | 'environment' | 'flags';
-
-export interface SettingsWarning {
-  /** The file (or `environment` / `command line`) the problem is in. */
-  source: string;
-  /** The key, dotted (`tools.allowed`), or empty when the whole file is at fault. */
-  key: string;
-  message: string;
-}
 
 export interface SettingsFile {
   scope: 'user' | 'project' | 'system';
@@ -256,11 +250,6 @@ function projectHonoured(
     options.projectTrusted ??
     isFolderTrusted(path.resolve(options.workspaceRoot), userSettingsDir(homeDir))
   );
-}
-
-export function formatSettingsWarning(warning: SettingsWarning): string {
-  const where = warning.key ? `${warning.source}: ${warning.key}` : warning.source;
-  return `${where}: ${warning.message}`;
 }
 
 /** A settings file as read: its JSON object, not yet checked, and its own warnings. */

@@ -4,14 +4,10 @@
  */
 import type { Config } from '../config/config.js';
 import type { ApprovalMode } from '../contract/settings-types.js';
-import {
-  type AnyTool,
-  isReadOnlyKind,
-  Kind,
-  type ToolCallConfirmationDetails,
-} from '../tools/tools.js';
+import type { ToolCallConfirmationDetails } from '../contract/tool-confirmation.js';
+import { isReadOnlyKind, Kind } from '../contract/tool-shapes.js';
 import { isInsideGitFolder } from '../workspace/git-internals.js';
-import { deniedMessage, ruleVerdict } from './call-rules.js';
+import { deniedMessage, type RuledTool, ruleVerdict } from './call-rules.js';
 import type { PermissionRule } from './permission-rules.js';
 
 export const PLAN_MODE_MESSAGE =
@@ -30,14 +26,14 @@ export function approvalModesThatSkip(type: ToolCallConfirmationDetails['type'])
 }
 
 /** Plan mode refuses every kind that changes something. */
-export function refusedByPlanMode(config: Config, tool: AnyTool): boolean {
+export function refusedByPlanMode(config: Config, tool: RuledTool): boolean {
   return config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind);
 }
 
 /** File changes inside `.git/` ask in every mode but yolo (see workspace/git-internals.ts). */
 export function changesGitFolder(
   config: Config,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown>,
 ): boolean {
   if (tool.kind !== Kind.Edit && tool.kind !== Kind.Delete && tool.kind !== Kind.Move) return false;
@@ -47,7 +43,7 @@ export function changesGitFolder(
 }
 
 /** Allowed "always" in this session, or the whole tool by an allow rule (`tools.allowed`...). */
-export function isAllowedWithoutAsking(config: Config, tool: AnyTool): boolean {
+export function isAllowedWithoutAsking(config: Config, tool: RuledTool): boolean {
   if (config.sessionAllowedTools.has(tool.name)) return true;
   return ruleVerdict(config, tool, {})?.kind === 'allow';
 }
@@ -64,7 +60,11 @@ export interface RuleGate {
 }
 
 /** What the permission rules and this session's "always" answers say about a call. */
-export function ruleGate(config: Config, tool: AnyTool, params: Record<string, unknown>): RuleGate {
+export function ruleGate(
+  config: Config,
+  tool: RuledTool,
+  params: Record<string, unknown>,
+): RuleGate {
   const intoGit = changesGitFolder(config, tool, params);
   const verdict = ruleVerdict(config, tool, params);
   if (verdict?.kind === 'deny')
@@ -80,7 +80,7 @@ export function ruleGate(config: Config, tool: AnyTool, params: Record<string, u
  */
 export function withRuleQuestion(
   details: ToolCallConfirmationDetails | false,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown>,
   rule: PermissionRule | undefined,
 ): ToolCallConfirmationDetails | false {
@@ -102,7 +102,7 @@ export function skipsQuestion(config: Config, details: ToolCallConfirmationDetai
 }
 
 /** What the model reads when a call needs a yes and nobody can be asked. */
-export function cannotAskMessage(tool: AnyTool, details: ToolCallConfirmationDetails): string {
+export function cannotAskMessage(tool: RuledTool, details: ToolCallConfirmationDetails): string {
   if (details.askedByRules?.length)
     return `${tool.name} is asked about by the rule ${details.askedByRules.join(', ')} (permissions.ask) and this session cannot ask the person. The person can run it where they can be asked.`;
   return `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (permissions.allow or tools.allowed) or with another approval mode.`;
