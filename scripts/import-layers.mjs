@@ -38,9 +38,11 @@ export const CLI_LAYERS = [
   ['commands'],
 ];
 
+/** @param {string} root @returns {string[]} */
 function sourceFiles(root) {
+  /** @type {string[]} */
   const files = [];
-  const walk = (dir) => {
+  const walk = (/** @type {string} */ dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
@@ -53,9 +55,11 @@ function sourceFiles(root) {
 }
 
 /** Every relative import (static, dynamic, type-only, re-export) of each file under root. */
+/** @param {string} root @returns {Map<string, string[]>} */
 export function importGraph(root) {
   const files = sourceFiles(root);
   const known = new Set(files);
+  /** @type {Map<string, string[]>} */
   const graph = new Map();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
@@ -74,13 +78,19 @@ export function importGraph(root) {
 }
 
 /** Groups of files that import each other, directly or round about (Tarjan's algorithm). */
+/** @param {Map<string, string[]>} graph @returns {string[][]} */
 export function importCycles(graph) {
   let next = 0;
+  /** @type {Map<string, number>} */
   const index = new Map();
+  /** @type {Map<string, number>} */
   const low = new Map();
+  /** @type {string[]} */
   const stack = [];
   const onStack = new Set();
+  /** @type {string[][]} */
   const cycles = [];
+  /** @param {string} file */
   const visit = (file) => {
     index.set(file, next);
     low.set(file, next);
@@ -90,16 +100,18 @@ export function importCycles(graph) {
     for (const target of graph.get(file) ?? []) {
       if (!index.has(target)) {
         visit(target);
-        low.set(file, Math.min(low.get(file), low.get(target)));
+        low.set(file, Math.min(Number(low.get(file)), Number(low.get(target))));
       } else if (onStack.has(target)) {
-        low.set(file, Math.min(low.get(file), index.get(target)));
+        low.set(file, Math.min(Number(low.get(file)), Number(index.get(target))));
       }
     }
     if (low.get(file) !== index.get(file)) return;
+    /** @type {string[]} */
     const group = [];
+    /** @type {string | undefined} */
     let member;
     do {
-      member = stack.pop();
+      member = /** @type {string} */ (stack.pop());
       onStack.delete(member);
       group.push(member);
     } while (member !== file);
@@ -110,7 +122,9 @@ export function importCycles(graph) {
 }
 
 /** The unit a file belongs to: the longest unit name its path starts with. */
+/** @param {string} relative @param {string[]} units @returns {string | undefined} */
 function unitOf(relative, units) {
+  /** @type {string | undefined} */
   let best;
   for (const unit of units) {
     const matches = unit.endsWith('.ts') ? relative === unit : relative.startsWith(`${unit}/`);
@@ -120,10 +134,15 @@ function unitOf(relative, units) {
 }
 
 /** Imports that go sideways or upwards, as "from -> to (unit -> unit)". */
+/**
+ * @param {string} root @param {Map<string, string[]>} graph @param {string[][]} layers
+ * @returns {string[]}
+ */
 export function layerViolations(root, graph, layers) {
   const layerOf = new Map(layers.flatMap((units, level) => units.map((u) => [u, level])));
   const units = [...layerOf.keys()];
   const top = layers.length;
+  /** @type {string[]} */
   const violations = [];
   for (const [file, targets] of graph) {
     const from = path.relative(root, file);
@@ -132,8 +151,8 @@ export function layerViolations(root, graph, layers) {
       const to = path.relative(root, target);
       const toUnit = unitOf(to, units);
       if (fromUnit === toUnit) continue;
-      const fromLevel = fromUnit === undefined ? top : layerOf.get(fromUnit);
-      const toLevel = toUnit === undefined ? top : layerOf.get(toUnit);
+      const fromLevel = fromUnit === undefined ? top : (layerOf.get(fromUnit) ?? top);
+      const toLevel = toUnit === undefined ? top : (layerOf.get(toUnit) ?? top);
       if (toLevel >= fromLevel) {
         violations.push(`${from} -> ${to} (${fromUnit ?? 'top'} -> ${toUnit ?? 'top'})`);
       }
@@ -142,9 +161,14 @@ export function layerViolations(root, graph, layers) {
   return violations.sort();
 }
 
+/**
+ * @param {string} root the package's src folder
+ * @param {string[][]} layers lowest first
+ * @returns {{ cycles: string[][], violations: string[] }}
+ */
 export function checkPackage(root, layers) {
   const graph = importGraph(root);
-  const rel = (f) => path.relative(root, f);
+  const rel = (/** @type {string} */ file) => path.relative(root, file);
   return {
     cycles: importCycles(graph).map((group) => group.map(rel)),
     violations: layerViolations(root, graph, layers),
@@ -154,10 +178,10 @@ export function checkPackage(root, layers) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   let problems = 0;
-  for (const [name, layers] of [
+  for (const [name, layers] of /** @type {const} */ ([
     ['core', CORE_LAYERS],
     ['cli', CLI_LAYERS],
-  ]) {
+  ])) {
     const { cycles, violations } = checkPackage(path.join(repo, 'packages', name, 'src'), layers);
     for (const group of cycles) console.log(`${name}: cycle: ${group.join(' -> ')}`);
     for (const v of violations) console.log(`${name}: upward: ${v}`);

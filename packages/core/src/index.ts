@@ -134,6 +134,14 @@ export {
 } from './config/trusted-folders.js';
 // Content and conversions
 export * from './contract/content.js';
+// The model endpoint settings configure
+export { HOW_TO_CONFIGURE_MODEL, resolveEndpoint } from './endpoints/endpoints.js';
+export {
+  type ConfiguredModel,
+  configuredModels,
+  findModel,
+  type ModelCatalog,
+} from './endpoints/model-catalog.js';
 // Hooks from settings (createAgentSession makes them from the Config by itself)
 export {
   type ConfiguredHook,
@@ -161,16 +169,8 @@ export {
   contextWindowFor,
   DEFAULT_CONTEXT_WINDOW,
   defaultMaxOutputTokens,
-  HOW_TO_CONFIGURE_MODEL,
   type ModelEndpoint,
-  resolveEndpoint,
 } from './models/endpoint.js';
-export {
-  type ConfiguredModel,
-  configuredModels,
-  findModel,
-  type ModelCatalog,
-} from './models/model-catalog.js';
 export {
   type GenerateOptions,
   ModelClient,

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
 import { ContextCompressor } from '../src/agent/compression.js';
-import { type ModelEndpoint, resolveEndpoint } from '../src/models/endpoint.js';
+import { resolveEndpoint } from '../src/endpoints/endpoints.js';
+import type { ModelEndpoint } from '../src/models/endpoint.js';
 import { ModelClient } from '../src/models/model-client.js';
 import { UsageTracker } from '../src/models/token-usage.js';
 import { type AgentHarness, startAgentHarness } from './helpers/agent-harness.js';

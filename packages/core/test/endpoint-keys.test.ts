@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/contract/settings-types.js';
-import { resolveEndpoint } from '../src/models/endpoint.js';
+import { resolveEndpoint } from '../src/endpoints/endpoints.js';
 import { ModelClient } from '../src/models/model-client.js';
 import { configureSearch } from '../src/tools/web-search-setup.js';
 import { namedByUntrustedProject } from '../src/trust/endpoint-keys.js';

@@ -5,8 +5,8 @@
  */
 import { createAgentSession } from '../agent/agent-session.js';
 import { SessionRecorder, sessionFile } from '../agent/sessions/session-file.js';
-import { HOW_TO_CONFIGURE_MODEL } from '../models/endpoint.js';
-import { configuredModels } from '../models/model-catalog.js';
+import { HOW_TO_CONFIGURE_MODEL } from '../endpoints/endpoints.js';
+import { configuredModels } from '../endpoints/model-catalog.js';
 import { Conversation } from './conversation.js';
 import type { Answer, ConversationOptions } from './conversation-types.js';
 import { schemaInstructions } from './structured-output.js';

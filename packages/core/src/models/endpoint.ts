@@ -1,21 +1,11 @@
 /**
- * Which model endpoint a session talks to, from the merged settings (`model.*`, which the
- * environment's variables of the model's family and the command-line flags already fill, or
- * the `modelProviders` entry `model.name` picks: model-catalog.ts), and how large
- * the model's context window is: settings first; else what the server says, learned by the
- * model client before its first request (context-window.ts); the name table below only
- * until then, or when the server does not say.
+ * What a model client needs to know of the endpoint it talks to (the ModelEndpoint that
+ * endpoints/ makes from settings), and how large the model's context window is: settings
+ * first; else what the server says, learned by the model client before its first request
+ * (context-window.ts); the name table below only until then, or when the server does not say.
  */
-import { SETTING_DEFAULTS, type Settings } from '../contract/settings-types.js';
-import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
-import { configuredModels } from './model-catalog.js';
 import { byModelPrefix } from './output-caps.js';
-import {
-  DEFAULT_BASE_URLS,
-  inferProvider,
-  type ModelProvider,
-  providerFromName,
-} from './provider.js';
+import { DEFAULT_BASE_URLS, type ModelProvider } from './provider.js';
 
 export interface ModelEndpoint {
   /** The API family (default `openai`: Chat Completions). */
@@ -44,10 +34,6 @@ export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
 
 export const DEFAULT_BASE_URL = DEFAULT_BASE_URLS.openai;
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
-export const DEFAULT_TIMEOUT_MS = SETTING_DEFAULTS.model.timeout;
-
-export const HOW_TO_CONFIGURE_MODEL =
-  'No model is configured: set OPENAI_MODEL and OPENAI_BASE_URL (and OPENAI_API_KEY if the endpoint needs one), ANTHROPIC_MODEL with ANTHROPIC_API_KEY, or GEMINI_MODEL with GEMINI_API_KEY; the settings model.provider, model.name, model.baseUrl and model.apiKey (or modelProviders); or the flags --model, --openai-base-url and --openai-api-key. Run toolhost in a terminal to be guided through it.';
 
 /** Known context windows by model-name prefix (longest prefix wins); the rest get the default. */
 const CONTEXT_WINDOWS: ReadonlyArray<readonly [string, number]> = [
@@ -87,82 +73,4 @@ export function knownContextWindow(model: string): number | undefined {
  */
 export function defaultMaxOutputTokens(contextWindow: number): number {
   return Math.min(32_768, Math.max(1_024, Math.floor(contextWindow / 4)));
-}
-
-/**
- * The endpoint of the active model, or undefined when no model is configured (see
- * model-catalog.ts for how settings name it). `untrusted` lists the endpoint settings an
- * untrusted project alone named (Config.untrustedEndpoints): a key of the person's is never
- * paired with an address or a family such a project chose.
- */
-export function resolveEndpoint(
-  settings: Settings,
-  untrusted: readonly EndpointSetting[] = [],
-  env: NodeJS.ProcessEnv = process.env,
-): ModelEndpoint | undefined {
-  return configuredModels(settings, untrusted, env).active?.endpoint;
-}
-
-/** The endpoint `model.*` describes (the model not listed in modelProviders), if complete. */
-export function endpointFromModelSettings(
-  settings: Settings,
-  untrusted: readonly EndpointSetting[],
-): ModelEndpoint | undefined {
-  const model = settings.model;
-  const name = model?.name?.trim();
-  const chosen = model?.provider ?? providerFromName(settings.security?.auth?.selectedType);
-  if (!name || (!model?.baseUrl && !model?.apiKey && !chosen)) return undefined;
-  const provider = chosen ?? inferProvider(model?.baseUrl, name) ?? 'openai';
-  const keyMayGo =
-    personalKeyMayGo(
-      ['model.baseUrl', 'model.provider', 'security.auth.selectedType'],
-      untrusted,
-    ) || !personalKeyMayGo(['model.apiKey'], untrusted);
-  return endpointFor({
-    provider,
-    model: name,
-    baseUrl: model?.baseUrl?.trim() || DEFAULT_BASE_URLS[provider],
-    // Local servers (Ollama, llama.cpp, vLLM) need no key, but the client needs a value.
-    apiKey: (keyMayGo && model?.apiKey) || 'not-needed',
-    contextWindow: model?.contextWindow,
-    maxOutputTokens: model?.maxOutputTokens,
-    thinking: model?.thinking,
-    timeoutMs: model?.timeout,
-    maxRetries: model?.maxRetries,
-  });
-}
-
-/** An endpoint with the defaults filled in. */
-export function endpointFor(fields: {
-  provider: ModelProvider;
-  model: string;
-  baseUrl: string;
-  apiKey: string;
-  contextWindow?: number | undefined;
-  maxOutputTokens?: number | undefined;
-  thinking?: ThinkingLevel | undefined;
-  timeoutMs?: number | undefined;
-  maxRetries?: number | undefined;
-  headers?: Record<string, string> | undefined;
-}): ModelEndpoint {
-  const name = fields.model;
-  return {
-    provider: fields.provider,
-    baseUrl: fields.baseUrl,
-    apiKey: fields.apiKey,
-    model: name,
-    contextWindow: fields.contextWindow ?? contextWindowFor(name),
-    contextWindowSource: fields.contextWindow
-      ? 'settings'
-      : knownContextWindow(name)
-        ? 'name'
-        : 'default',
-    ...(fields.maxOutputTokens ? { maxOutputTokens: fields.maxOutputTokens } : {}),
-    ...(fields.thinking && fields.thinking !== 'off' ? { thinking: fields.thinking } : {}),
-    timeoutMs: fields.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: fields.maxRetries ?? SETTING_DEFAULTS.model.maxRetries,
-    ...(fields.headers && Object.keys(fields.headers).length > 0
-      ? { headers: fields.headers }
-      : {}),
-  };
 }

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/settings.js';
-import { resolveEndpoint } from './endpoint.js';
+import { inferProvider } from '../models/provider.js';
+import { resolveEndpoint } from './endpoints.js';
 import { configuredModels, findModel } from './model-catalog.js';
-import { inferProvider } from './provider.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -8,8 +8,7 @@
  * its `envKey` variable, else its family's usual variable; never from `model.apiKey`.
  */
 import type { ModelProviderEntry, Settings } from '../contract/settings-types.js';
-import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
-import { endpointFor, endpointFromModelSettings, type ModelEndpoint } from './endpoint.js';
+import type { ModelEndpoint } from '../models/endpoint.js';
 import {
   DEFAULT_BASE_URLS,
   firstSet,
@@ -17,7 +16,9 @@ import {
   MODEL_PROVIDERS,
   type ModelProvider,
   providerFromName,
-} from './provider.js';
+} from '../models/provider.js';
+import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
+import { endpointFor, endpointFromModelSettings } from './endpoint-settings.js';
 
 export interface ConfiguredModel {
   /** `family:id`: what `/model` takes to pick it. */
