@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { CORE, CORPUS, HERE, load, RUNS, TOOLHOST_BIN } from './lib.mjs';
+import { CORE, CORPUS, HERE, load, QUIET, RUNS, TOOLHOST_BIN } from './lib.mjs';
 import { namedPaths } from './named-paths.mjs';
 
 const core = await import(CORE);
@@ -24,7 +24,7 @@ const RG_IGNORE = core.ignoreArguments(CORPUS, {
 const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
 const node = process.execPath;
 const before = process.env.BENCH_BEFORE;
-const quiet = process.env.BENCH_QUIET === '1';
+const quiet = QUIET;
 const command = (bin, tool, params) =>
   [node, bin, 'call', tool, JSON.stringify(params), '--root', CORPUS].map(quote).join(' ');
 /** The toolhost case(s) of a row: this build's, and the other build's when asked. */

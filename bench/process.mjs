@@ -13,6 +13,8 @@ import {
   interleaved,
   load,
   ms,
+  QUIET,
+  quietly,
   RUNS,
   run,
   TOOLHOST_BIN,
@@ -53,7 +55,7 @@ const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
 /** Starts an MCP server, answers initialize and tools/list, and stops it. */
 function mcpReady(command, args) {
   return async (runEnv = env) => {
-    const child = spawn(command, args, {
+    const child = spawn(...quietly(command, args), {
       cwd: CORPUS,
       env: runEnv,
       stdio: ['pipe', 'pipe', 'ignore'],
@@ -111,7 +113,7 @@ async function row(label, cases) {
 }
 
 console.log(
-  `Whole processes: ${RUNS} interleaved rounds after ${WARMUP} warm-up, medians; load average at start ${load()}\n`,
+  `Whole processes: ${RUNS} interleaved rounds after ${WARMUP} warm-up, medians${QUIET ? ', each at real-time priority (BENCH_QUIET=1)' : ''}; load average at start ${load()}\n`,
 );
 const nodeFloor = {
   name: 'node -e 0',

@@ -1,6 +1,6 @@
 /**
  * grep_search's fallback chain as it happens on a machine without ripgrep: the command runs
- * with `@vscode/ripgrep` impossible to load (a preload makes requiring it fail, as on a
+ * with `@vscode/ripgrep` absent (a preload makes its files missing to the command, as on a
  * platform whose binary package is missing), and `git` on PATH is a wrapper that records
  * how it was called before running the real one. In a repository the search goes to
  * `git grep` (with -P when git has PCRE, without it otherwise), or to JavaScript when git
@@ -21,23 +21,38 @@ let env: NodeJS.ProcessEnv;
 let refusedLog: string;
 /**
  * NODE_OPTIONS that make `@vscode/ripgrep` and its binary's platform package
- * (`@vscode/ripgrep-<platform>-<arch>`, missing on a platform it has no build for)
- * impossible to resolve. Each refusal is logged, so a
- * test can show that the command did look for ripgrep and was refused (a preload that no
- * longer takes effect would otherwise leave ripgrep quietly in place).
+ * (`@vscode/ripgrep-<platform>-<arch>`, missing on a platform it has no build for) absent
+ * to the command: a preload makes every file check under those folders (and requiring
+ * them) answer "no such file". Each refusal is logged, so a test can show that the command
+ * did look for ripgrep and was refused (a preload that no longer takes effect would
+ * otherwise leave ripgrep quietly in place).
  */
 const hideRipgrep = (d: TempDirs) => {
   const preload = path.join(d.base, 'no-ripgrep.cjs');
   writeFileSync(
     preload,
     `const Module = require('node:module');
-     const { appendFileSync } = require('node:fs');
+     const fs = require('node:fs');
+     const { appendFileSync } = fs;
+     const hidden = (name) => /[\\/]@vscode[\\/]ripgrep/.test(String(name));
+     const refuse = (name) => {
+       appendFileSync(${JSON.stringify(refusedLog)}, String(name) + '\\n');
+       return Object.assign(new Error("ENOENT: no such file or directory '" + name + "'"), { code: 'ENOENT' });
+     };
+     const existsSync = fs.existsSync;
+     fs.existsSync = (name) => (hidden(name) ? (refuse(name), false) : existsSync(name));
+     for (const call of ['statSync', 'accessSync', 'realpathSync']) {
+       const original = fs[call];
+       fs[call] = function (name, ...rest) {
+         if (hidden(name)) throw refuse(name);
+         return original.call(this, name, ...rest);
+       };
+       Object.assign(fs[call], original);
+     }
+     Module.syncBuiltinESMExports();
      const resolve = Module._resolveFilename;
      Module._resolveFilename = function (request, ...rest) {
-       if (request.startsWith('@vscode/ripgrep')) {
-         appendFileSync(${JSON.stringify(refusedLog)}, request + '\\n');
-         throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: 'MODULE_NOT_FOUND' });
-       }
+       if (request.startsWith('@vscode/ripgrep')) throw Object.assign(refuse(request), { code: 'MODULE_NOT_FOUND' });
        return resolve.call(this, request, ...rest);
      };`,
   );
@@ -46,7 +61,7 @@ const hideRipgrep = (d: TempDirs) => {
 const ripgrepRefused = () =>
   readFileSync(refusedLog, 'utf8')
     .split('\n')
-    .some((request) => request.startsWith('@vscode/ripgrep'));
+    .some((request) => /@vscode[\\/]ripgrep/.test(request));
 
 beforeEach(() => {
   dirs = makeTempDirs();

@@ -122,6 +122,29 @@ describe('toolhost installed from packed tarballs into another project', () => {
     }
   });
 
+  it('finds the ripgrep binary that the installed @vscode/ripgrep itself names', () => {
+    // The project's layout (packages hoisted into its node_modules), not the clone's.
+    const script = `
+      import { createRequire } from 'node:module';
+      import { fileURLToPath, pathToFileURL } from 'node:url';
+      const core = fileURLToPath(import.meta.resolve('@toolhost/core'));
+      const wrapper = createRequire(core).resolve('@vscode/ripgrep');
+      const { ripgrepPath } = await import('@toolhost/core');
+      const { rgPath } = await import(pathToFileURL(wrapper).href);
+      console.log(JSON.stringify({ ours: ripgrepPath(), theirs: rgPath }));`;
+    writeFileSync(path.join(project, 'ripgrep-path.mjs'), script);
+    const { ours, theirs } = JSON.parse(
+      execFileSync(process.execPath, ['ripgrep-path.mjs'], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: base },
+        timeout: 25_000,
+      }),
+    ) as { ours: string | null; theirs: string };
+    expect(ours).toBe(theirs);
+    expect(ours?.startsWith(path.join(project, 'node_modules'))).toBe(true);
+  });
+
   it("runs the README's library example against the installed @toolhost/core", () => {
     writeFileSync(path.join(project, 'example.mjs'), readmeExample());
     const output = execFileSync(process.execPath, ['example.mjs'], {

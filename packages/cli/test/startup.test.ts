@@ -46,6 +46,8 @@ interface Loaded {
   builtins: Set<string>;
   /** toolhost's own modules, as `core/dist/tools/read-file.js` or `cli/dist/...`. */
   own: Set<string>;
+  /** Every file loaded (ES modules and CommonJS), the count bench/module-floor.mjs uses. */
+  files: Set<string>;
   status: number | null;
 }
 
@@ -76,6 +78,7 @@ function loadedBy(args: string[], home = base, input?: string): Loaded {
     const packages = new Set<string>();
     const builtins = new Set<string>();
     const own = new Set<string>();
+    const files = new Set(urls.filter((url) => url.startsWith('file:')));
     for (const url of urls) {
       if (url.startsWith('node:')) builtins.add(url.slice('node:'.length));
       const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -84,7 +87,7 @@ function loadedBy(args: string[], home = base, input?: string): Loaded {
       const mine = /\/(?:packages|@toolhost)\/((?:core|cli)\/dist\/.+)$/.exec(url);
       if (mine?.[1]) own.add(mine[1]);
     }
-    return { packages, builtins, own, status: result.status };
+    return { packages, builtins, own, files, status: result.status };
   } finally {
     closeSync(output);
   }
@@ -113,9 +116,12 @@ const HEAVY = [
 const BUILTIN_TOOL_MODULE =
   /^core\/dist\/tools\/(ls|read-file|write-file|edit|grep|glob|read-many-files|shell|web-fetch|web-search|memoryTool|todoWrite|exitPlanMode)\.js$/;
 
-/** What only running a shell command needs: the OS sandbox, the read-only analysis. */
+/**
+ * What only running a shell command needs: the OS sandbox, the read-only analysis, the
+ * walk for what deny rules cover.
+ */
 const SHELL_CALL_MODULE =
-  /^core\/dist\/shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)\.js$/;
+  /^core\/dist\/(shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)|permissions\/covered-paths)\.js$/;
 
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
 const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
@@ -128,6 +134,18 @@ const READ_FILE = () => [
   'read_file',
   JSON.stringify({ absolute_path: path.join(base, 'notes.txt') }),
 ];
+
+/**
+ * How many files each command may load at most. Node 20's module loader costs about 0.3 ms
+ * of CPU a file, which sets the floor of a command's start (docs/speed.md, "Start-up
+ * against Node's own floor"): a change that loads more must lower this on purpose
+ * elsewhere, or raise it here with the reason. Measured 28 November: 140 and 149.
+ */
+const MOST_FILES = { call: 142, tools: 151 };
+
+/** What only a search needs (its engines, the listing, the lookup of ripgrep). */
+const SEARCH_RUN_MODULE =
+  /^core\/dist\/(tools\/grep-(engines|confirm|javascript)|utils\/(file-listing|ripgrep|spawn-thread))\.js$/;
 
 describe('the installed command at start', () => {
   it('answers --version and -v before loading any of its code', () => {
@@ -206,6 +224,33 @@ describe('the installed command at start', () => {
     const { packages, status } = loadedBy(READ_FILE(), home);
     expect(status).toBe(0);
     expect([...packages].filter((name) => /^ajv/.test(name))).toEqual([]);
+  });
+
+  it.each([
+    ['tools', () => ['tools', '--json'], MOST_FILES.tools],
+    ['call', READ_FILE, MOST_FILES.call],
+  ])('"%s" loads no more files than it is pinned to', (_name, args, most) => {
+    const { files, status } = loadedBy(args());
+    expect(status).toBe(0);
+    expect(files.size).toBeGreaterThan(50);
+    expect(files.size).toBeLessThanOrEqual(most);
+  });
+
+  it('"call read_file" loads neither YAML nor the file helpers, which only an attachment needs', () => {
+    const { own, packages, status } = loadedBy(READ_FILE());
+    expect(status).toBe(0);
+    // cli/commands/call-command.ts imports @toolhost/core/files only for an attachment.
+    expect([...packages].filter((name) => name === 'yaml')).toEqual([]);
+    expect(
+      [...own].filter((file) => /^core\/dist\/(entry\/files|utils\/front-matter)\.js$/.test(file)),
+    ).toEqual([]);
+  });
+
+  it('"tools" lists grep_search, glob and read_many_files without loading what a search runs', () => {
+    const { own, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    // Each tool imports them in execute().
+    expect([...own].filter((file) => SEARCH_RUN_MODULE.test(file))).toEqual([]);
   });
 
   it('"tools" lists the shell tool without loading its sandbox or its read-only analysis', () => {

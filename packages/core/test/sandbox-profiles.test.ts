@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../src/config/prompt-folders.js';
 import type { SandboxPolicy } from '../src/shell/sandbox/policy.js';
 import { sandboxStatus } from '../src/shell/sandbox/sandbox.js';
 import { SECRET_FILES, VISIBLE_FILES, writeCredentialHome } from './helpers/credentials.js';
@@ -65,6 +66,7 @@ const policy = (network: SandboxPolicy['network'] = 'allow'): SandboxPolicy => (
   workspaceRoots: [ws],
   projectTempDir: temp,
   homeDirs: [home],
+  promptFolders: PROMPT_FOLDER_ROOTS,
   network,
 });
 const tcpCommand = () =>

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../src/config/prompt-folders.js';
 import { probeBwrap } from '../src/shell/sandbox/bwrap.js';
 import { CommandSandbox, SANDBOX_RECHECK_MS, sandboxStatus } from '../src/shell/sandbox/sandbox.js';
 import { shellProgram } from '../src/shell/shell-execution.js';
@@ -41,7 +42,12 @@ describe('the sandbox availability check', () => {
         });
         const sandbox = new CommandSandbox(
           () => ({ sandbox: 'auto', network: 'deny' }),
-          () => ({ workspaceRoots: [dirs.root], projectTempDir: dirs.base, homeDirs: [] }),
+          () => ({
+            workspaceRoots: [dirs.root],
+            projectTempDir: dirs.base,
+            homeDirs: [],
+            promptFolders: PROMPT_FOLDER_ROOTS,
+          }),
           (network) => sandboxStatus(network, 'linux', later),
         );
         expect(sandbox.plan(shellProgram(), dirs.root).kind).toBe('sandboxed');

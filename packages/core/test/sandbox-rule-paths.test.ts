@@ -18,10 +18,11 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../src/config/prompt-folders.js';
+import { pathRules, resolveCoveredPaths } from '../src/permissions/covered-paths.js';
 import { rulesFromSettings } from '../src/permissions/permission-rules.js';
 import type { SandboxPolicy } from '../src/shell/sandbox/policy.js';
 import type { ProfileName } from '../src/shell/sandbox/profiles/profiles.js';
-import { pathRules, resolveCoveredPaths } from '../src/shell/sandbox/rule-paths/covered-paths.js';
 import { sandboxStatus } from '../src/shell/sandbox/sandbox.js';
 import { waitUntil } from './helpers/processes.js';
 import {
@@ -99,6 +100,7 @@ function policyFor(where: { root: string; home: string; temp: string }): Sandbox
     workspaceRoots: [where.root],
     projectTempDir: where.temp,
     homeDirs: [where.home],
+    promptFolders: PROMPT_FOLDER_ROOTS,
     network: 'allow',
     covered: resolveCoveredPaths(rules),
   };

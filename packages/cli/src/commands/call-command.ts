@@ -1,6 +1,5 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
 
-import { describeMedia } from '@toolhost/core/files';
 import { approvalModesThatSkip, CoreToolScheduler } from '@toolhost/core/scheduler';
 import type {
   CompletedToolCall,
@@ -137,6 +136,7 @@ export async function runCallCommand(
       // Both streams on one screen: what the live output showed need not be shown again.
       liveOutput: io.stdout.isTTY && io.stderr.isTTY ? live?.printed() : undefined,
       diffShown: askedAbout?.confirmationDetails.type === 'edit',
+      attachments: await describeAttachments(completed),
     });
   }
   if (needsConfirmation) {
@@ -204,6 +204,8 @@ interface Seen {
   liveOutput?: string;
   /** Whether the confirmation already showed the diff of this change. */
   diffShown?: boolean;
+  /** A line for each attachment the model receives (describeAttachments). */
+  attachments: string[];
 }
 
 function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
@@ -226,9 +228,7 @@ function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
   const rest = unseenRest(display, seen.liveOutput ?? '');
   if (rest) io.stdout.write(rest.endsWith('\n') ? rest : `${rest}\n`);
   const modelText = visibleText(
-    [partsToText(call.response.llmContent), ...describeAttachments(call)]
-      .filter(Boolean)
-      .join('\n'),
+    [partsToText(call.response.llmContent), ...seen.attachments].filter(Boolean).join('\n'),
     { multiline: true },
   );
   if (call.status === 'success' && modelText && modelText !== display) {
@@ -241,13 +241,19 @@ function writeHuman(call: CompletedToolCall, io: CallIo, seen: Seen): void {
   }
 }
 
-/** One line per image, audio or PDF part the model receives, which text cannot show. */
-function describeAttachments(call: CompletedToolCall): string[] {
-  return toParts(call.response.llmContent).flatMap((part) => {
-    const media = part.inlineData;
-    if (!media?.data || !media.mimeType) return [];
-    const size = Buffer.byteLength(media.data, 'base64');
-    return [`[attached: ${describeMedia(media.mimeType, size, media.data)}]`];
+/**
+ * One line per image, audio or PDF part the model receives, which text cannot show. The
+ * file helpers (a barrel that loads YAML, diffs, listings) load only when there is one.
+ */
+async function describeAttachments(call: CompletedToolCall): Promise<string[]> {
+  const media = toParts(call.response.llmContent).flatMap((part) =>
+    part.inlineData?.data && part.inlineData.mimeType ? [part.inlineData] : [],
+  );
+  if (media.length === 0) return [];
+  const { describeMedia } = await import('@toolhost/core/files');
+  return media.map(({ data = '', mimeType = '' }) => {
+    const size = Buffer.byteLength(data, 'base64');
+    return `[attached: ${describeMedia(mimeType, size, data)}]`;
   });
 }
 

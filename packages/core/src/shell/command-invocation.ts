@@ -3,7 +3,7 @@
  * runners in command-runners.ts, hands the scripts of `bash -c`, `eval`, `trap`, `watch`
  * and `find -exec` back for parsing, and reports as unclear what it cannot see into.
  */
-import type { CommandAnalysis } from './command-analysis.js';
+import type { CommandAnalysis } from './command-analysis-types.js';
 import { EXECUTION_VARIABLES, OPAQUE_RUNNERS, RUNNERS, SHELLS } from './command-runners.js';
 import { GIT_CONFIG_CHANGING, gitGlobals } from './git-global-options.js';
 import { outputOptions } from './output-options.js';

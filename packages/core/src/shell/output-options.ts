@@ -7,7 +7,7 @@
  * program) are never read-only. Where the options cannot be read, the command is taken to
  * write a file only known when it runs.
  */
-import type { CommandAnalysis } from './command-analysis.js';
+import type { CommandAnalysis } from './command-analysis-types.js';
 import { parseOptions } from './parse-options.js';
 import type { ShellWord } from './shell-words.js';
 

@@ -6,7 +6,7 @@
  * --no-dereference) are left out: only the operands are checked against the workspace, and
  * such a link may lead out of it.
  */
-import type { ReadOnlySpec } from './read-only-commands.js';
+import type { ReadOnlySpec } from './read-only-spec.js';
 
 /**
  * A list of option names written as one string (`'--all --size'`). Dropping one name from

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
-import { type ListFilesOptions, type ListingEngine, listFiles } from '../utils/file-listing.js';
+import type { ListFilesOptions, ListingEngine } from '../utils/file-listing.js';
 import {
   globBase,
   globMatcher,
@@ -15,7 +15,7 @@ import {
   ripgrepNameGlob,
 } from '../utils/glob-match.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
-import { type IgnoreFlags, ripgrepPath } from '../utils/ripgrep.js';
+import type { IgnoreFlags } from '../utils/ripgrep.js';
 import { isWithin } from '../workspace/workspace-context.js';
 import {
   IGNORE_OPTION_PROPERTIES,
@@ -88,6 +88,8 @@ export class GlobTool extends BaseTool<GlobToolParams> {
 
     const flags = ignoreFlags(params, this.config);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
+    // The listing and the lookup of ripgrep load with the first search, not with the tool.
+    const { ripgrepPath } = await import('../utils/ripgrep.js');
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const denied = deniedFileTest(this.config, this.name);
     const found = new FoundFiles(folders.length > 1, MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
@@ -184,6 +186,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
       list: async (options, onFile) => {
         if (base === undefined || ignoredOnTheWay(options)) return;
         const prefixLength = folder.endsWith(path.sep) ? folder.length : folder.length + 1;
+        const { listFiles } = await import('../utils/file-listing.js');
         await listFiles(base, {
           ...options,
           roots,

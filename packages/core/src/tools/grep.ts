@@ -5,15 +5,7 @@ import { deniedFileTest } from '../permissions/call-rules.js';
 import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { isWithin } from '../workspace/workspace-context.js';
-import { confirmMatches } from './grep-confirm.js';
-import {
-  chooseEngine,
-  type GrepEngineName,
-  type GrepMatch,
-  GrepPatternError,
-  isCaseInsensitive,
-  runGrepEngine,
-} from './grep-engines.js';
+import type { GrepEngineName, GrepMatch } from './grep-engines.js';
 import { ignoreFlags } from './ignore-options.js';
 import { requireAbsolute } from './path-checks.js';
 import {
@@ -94,6 +86,12 @@ export class GrepTool extends BaseTool<GrepToolParams> {
   async execute(params: GrepToolParams, signal: AbortSignal): Promise<ToolResult> {
     const targets = await this.targets(params);
     if ('error' in targets) return targets.error;
+    // The engines (ripgrep, git, JavaScript) load with the first search: listing the tools
+    // (`toolhost tools`, another tool's `call`) needs none of them.
+    const [
+      { chooseEngine, GrepPatternError, isCaseInsensitive, runGrepEngine },
+      { confirmMatches },
+    ] = await Promise.all([import('./grep-engines.js'), import('./grep-confirm.js')]);
     const limit = Math.max(1, Math.floor(params.limit ?? DEFAULT_GREP_LIMIT));
     const kept = new BoundedSorted<GrepMatch>(limit, compareMatches);
     // Every engine delivers a file's matches together, so counting files needs no set of

@@ -9,7 +9,6 @@ import type { Part } from '../contract/content.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import { FolderHandles } from '../utils/confined-fs.js';
 import { detectFileType } from '../utils/file-content.js';
-import { listFiles } from '../utils/file-listing.js';
 import { type LoadedFile, loadFileForModel, windowNotes } from '../utils/file-loader.js';
 import {
   anyGlobMatcher,
@@ -153,7 +152,10 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
       const key = `${recursive ? 'all' : 'own'}:${dir}`;
       let listing = listings.get(key);
       if (!listing) {
-        listing = listFiles(dir, { roots, signal, recursive, ...flags }).catch(() => []);
+        // Loaded by the first pattern that lists a folder: named files need no listing.
+        listing = import('../utils/file-listing.js')
+          .then(({ listFiles }) => listFiles(dir, { roots, signal, recursive, ...flags }))
+          .catch(() => []);
         listings.set(key, listing);
       }
       return listing;

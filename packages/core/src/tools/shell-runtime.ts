@@ -5,9 +5,11 @@
  * judged by.
  */
 import type { Config } from '../config/config.js';
+import { PROMPT_FOLDER_ROOTS } from '../config/prompt-folders.js';
+import { SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { sessionRules } from '../permissions/call-rules.js';
 import { decideCall } from '../permissions/decision.js';
-import type { CommandSandbox } from '../shell/sandbox/sandbox.js';
+import type { CommandSandbox, SandboxSettings } from '../shell/sandbox/sandbox.js';
 
 /** The Edit rules a line's output files are judged by (shell/write-targets.ts). */
 export function editRules(config: Config) {
@@ -25,6 +27,22 @@ export function editRules(config: Config) {
   };
 }
 
+/** The session's `tools.shell.sandbox` and `tools.shell.network`, defaults applied. */
+export function sandboxSettings(config: Config): SandboxSettings {
+  const shell = config.settings.tools?.shell;
+  const defaults = SETTING_DEFAULTS.tools.shell;
+  return {
+    sandbox: shell?.sandbox ?? defaults.sandbox,
+    network: shell?.network ?? defaults.network,
+  };
+}
+
+/**
+ * The folders at each workspace root the sandbox keeps read-only besides `.git`: those
+ * later sessions load prompts and settings from (config/prompt-folders.ts).
+ */
+export const SANDBOX_PROMPT_FOLDERS = PROMPT_FOLDER_ROOTS;
+
 export type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & {
   sandbox: CommandSandbox;
 };
@@ -35,7 +53,7 @@ export async function loadShellRuntime() {
     import('../shell/sandbox/profiles/profiles.js'),
     import('../shell/shell-permissions.js'),
     import('../shell/git-read-only.js'),
-    import('../shell/sandbox/rule-paths/covered-paths.js'),
+    import('../permissions/covered-paths.js'),
     import('../shell/sandbox/rule-paths/rule-gap.js'),
   ]);
   return {

@@ -16,7 +16,13 @@ import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
 import { shellReport } from './shell-report.js';
-import { editRules, loadShellRuntime, type ShellRuntime } from './shell-runtime.js';
+import {
+  editRules,
+  loadShellRuntime,
+  SANDBOX_PROMPT_FOLDERS,
+  type ShellRuntime,
+  sandboxSettings,
+} from './shell-runtime.js';
 import {
   BaseTool,
   errorResult,
@@ -110,11 +116,12 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     this.loaded ??= loadShellRuntime().then((modules) => ({
       ...modules,
       sandbox: new modules.CommandSandbox(
-        () => this.config.settings.tools?.shell ?? {},
+        () => sandboxSettings(this.config),
         () => ({
           workspaceRoots: this.config.workspace.roots,
           projectTempDir: this.config.projectTempDir,
           homeDirs: modules.homeFolders(this.config.homeDir),
+          promptFolders: SANDBOX_PROMPT_FOLDERS,
         }),
       ),
     }));
@@ -325,6 +332,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             runtime.sandbox.setting,
             launch.profile,
             covered.paths.length > 0,
+            SANDBOX_PROMPT_FOLDERS,
           )
         : null;
     const note = hint ?? notice;

@@ -9,8 +9,6 @@ import { fetchRuleChecks } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
 import type { FetchedPage, GuardedFetchOptions } from '../web/guarded-fetch.js';
-import { htmlToMarkdown } from '../web/html-to-markdown.js';
-import { untrustedWebBlock } from '../web/untrusted-content.js';
 import { checkUrl, WebFetchError } from '../web/url-check.js';
 import {
   BaseTool,
@@ -180,6 +178,7 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
     let content: string;
     let title: string | undefined;
     if (type === 'text/html' || type === 'application/xhtml+xml') {
+      const { htmlToMarkdown } = await import('../web/html-to-markdown.js');
       ({ title, markdown: content } = await htmlToMarkdown(page.body.toString('utf8')));
     } else if (
       type.startsWith('text/') ||
@@ -197,6 +196,8 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
       };
     }
 
+    // Loaded with the first page shown, as is everything after the fetch.
+    const { untrustedWebBlock } = await import('../web/untrusted-content.js');
     const extract = this.options.processContent ?? this.config.pageExtractor;
     let extractionNote = '';
     if (extract) {

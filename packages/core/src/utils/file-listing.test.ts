@@ -1,10 +1,9 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VISIBLE_FILES, writeSearchFixture } from '../../test/helpers/search-fixture.js';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
 import { type ListingEngine, listFiles } from './file-listing.js';
-import { findRipgrep, ripgrepPath } from './ripgrep.js';
 
 let ws: TempWorkspace;
 beforeEach(() => {
@@ -24,33 +23,6 @@ const list = async (
     .sort();
 
 describe('listFiles', () => {
-  it('finds the bundled ripgrep where @vscode/ripgrep itself says it is', async () => {
-    const { rgPath } = await import('@vscode/ripgrep');
-    expect(ripgrepPath()).toMatch(/rg(\.exe)?$/);
-    expect(ripgrepPath()).toBe(rgPath);
-  });
-
-  it.runIf(process.platform !== 'win32')(
-    'finds ripgrep beside the real folder of a linked @vscode/ripgrep (pnpm), and says null without one',
-    () => {
-      const store = ws.p('store', 'node_modules', '@vscode');
-      const binary = path.join(store, `ripgrep-${process.platform}-${process.arch}`, 'bin', 'rg');
-      mkdirSync(path.dirname(binary), { recursive: true });
-      writeFileSync(binary, '#!/bin/sh\n');
-      chmodSync(binary, 0o755);
-      mkdirSync(path.join(store, 'ripgrep'));
-      writeFileSync(path.join(store, 'ripgrep', 'package.json'), '{"name":"@vscode/ripgrep"}');
-      const from = ws.p('project', 'dist', 'index.js');
-      expect(findRipgrep(from)).toBeNull();
-      mkdirSync(ws.p('project', 'node_modules', '@vscode'), { recursive: true });
-      symlinkSync(
-        path.join(store, 'ripgrep'),
-        ws.p('project', 'node_modules', '@vscode', 'ripgrep'),
-      );
-      expect(findRipgrep(from)).toBe(binary);
-    },
-  );
-
   for (const engine of ['ripgrep', 'javascript'] as const) {
     it(`${engine}: applies nested .gitignore, .toolhostignore, skips .git and symlinks, keeps hidden files`, async () => {
       expect(await list(engine)).toEqual(VISIBLE_FILES);

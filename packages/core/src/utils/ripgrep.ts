@@ -3,8 +3,7 @@
  * run with arguments as an array and its output streamed line by line.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOOLHOST_IGNORE_FILES } from './ignore-rules.js';
@@ -18,29 +17,50 @@ export function ripgrepPath(): string | null {
 }
 
 /**
- * Where @vscode/ripgrep's binary is for a module at `from`, found the way that package
- * finds it but without loading it or resolving it through its "exports": it is an ES
- * module, and either step costs a fresh process Node's ES module loader or resolver (4-13
- * ms of every grep_search and glob).
+ * Where @vscode/ripgrep's binary is for a module at `from`, found as Node would resolve it
+ * but without loading that package (an ES module: 4-13 ms of Node's ES module loader in a
+ * fresh process) or starting `require`'s resolver (twice this lookup's time): two walks up
+ * the folders, a few `existsSync` each, for the wrapper package from `from`, then for its
+ * platform package from the wrapper's real folder. No cache file: a path kept in a
+ * writable place could name any program, and checking it would cost what this does.
+ *
+ * Only `node_modules` folders up the tree are searched, as `import` searches them (not
+ * NODE_PATH or ~/.node_modules, which `require` would also try), so nothing outside the
+ * install decides which program runs.
  */
 export function findRipgrep(from: string): string | null {
   try {
     const arch = process.env.npm_config_arch || process.arch;
     const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
-    const wrapper = createRequire(from)
-      .resolve.paths('@vscode/ripgrep')
-      ?.map((folder) => path.join(folder, '@vscode', 'ripgrep', 'package.json'))
-      .find((manifest) => existsSync(manifest));
+    const wrapper = firstUp(path.dirname(from), path.join('@vscode', 'ripgrep', 'package.json'));
     if (!wrapper) return null;
     // From its real place, as Node resolves a loaded package's own dependencies: under
     // pnpm the platform package sits beside the real folder, not beside the link to it.
-    const rgPath = createRequire(realpathSync(wrapper)).resolve(
-      `@vscode/ripgrep-${process.platform}-${arch}/bin/${binary}`,
+    const rgPath = firstUp(
+      path.dirname(realpathSync.native(wrapper)),
+      path.join('@vscode', `ripgrep-${process.platform}-${arch}`, 'bin', binary),
     );
+    if (!rgPath || !statSync(rgPath).isFile()) return null;
     accessSync(rgPath, constants.X_OK);
     return rgPath;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The first `<folder>/node_modules/<entry>` that exists, from `start` up to the root,
+ * skipping a `node_modules/node_modules` as Node's own lookup does.
+ */
+function firstUp(start: string, entry: string): string | undefined {
+  for (let folder = start; ; ) {
+    if (path.basename(folder) !== 'node_modules') {
+      const candidate = path.join(folder, 'node_modules', entry);
+      if (existsSync(candidate)) return candidate;
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
   }
 }
 

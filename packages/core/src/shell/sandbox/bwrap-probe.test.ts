@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ending, operations, promptBinds, SYSTEM } from '../../../test/helpers/bwrap-operations.js';
+import { ending, operations, SYSTEM } from '../../../test/helpers/bwrap-operations.js';
 import { makeTempFolder, openDescriptorsInto } from '../../../test/helpers/file-system.js';
 import { findBwrap, probeBwrap, socketFilterBytes } from './bwrap.js';
 
@@ -102,7 +102,8 @@ describe('probeBwrap', () => {
       '--cap-drop ALL',
       ...SYSTEM,
       `--bind ${scratch}/ws ${scratch}/ws`,
-      ...promptBinds(`${scratch}/ws`),
+      // One prompt folder of the probe's own stands for the caller's list.
+      `--ro-bind ${scratch}/ws/.toolhost ${scratch}/ws/.toolhost`,
       `--tmpfs ${scratch}/home/.ssh`,
       `--ro-bind ${scratch}/tmp ${scratch}/tmp`,
       ...ending(`${scratch}/ws`),

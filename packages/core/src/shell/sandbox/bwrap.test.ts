@@ -18,7 +18,7 @@ import { makeTempFolder } from '../../../test/helpers/file-system.js';
 import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { bwrapArgs, bwrapLaunch, bwrapShell, findBwrap, socketFilterBytes } from './bwrap.js';
 import type { SandboxPolicy } from './policy.js';
-import type { CoveredPaths } from './rule-paths/covered-paths.js';
+import type { CoveredPaths } from './rule-paths/covered.js';
 
 let base: string;
 let home: string;
@@ -38,6 +38,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   workspaceRoots: [ws],
   projectTempDir: temp,
   homeDirs: [home],
+  promptFolders: PROMPT_FOLDER_ROOTS,
   network: 'allow',
   ...over,
 });

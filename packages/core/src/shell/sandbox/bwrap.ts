@@ -189,6 +189,9 @@ export function probeBwrap(
         workspaceRoots: [ws],
         projectTempDir: path.join(scratch, 'tmp'),
         homeDirs: [home],
+        // A prompt folder of its own stands for the caller's: made, mounted read-only and
+        // given back the same way, whichever names they are.
+        promptFolders: ['.toolhost'],
         network,
       },
       ws,

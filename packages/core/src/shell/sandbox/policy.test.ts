@@ -31,7 +31,7 @@ describe('protectedPaths', () => {
   const settingsOf = (root: string) => path.join(root, '.toolhost');
   /** The prompt folders of a root, in the loaders' order. */
   const promptOf = (root: string) => PROMPT_FOLDER_ROOTS.map((name) => path.join(root, name));
-  const readOnlyOf = (root: string) => protectedPaths([root]).readOnly;
+  const readOnlyOf = (root: string) => protectedPaths([root], PROMPT_FOLDER_ROOTS).readOnly;
 
   it("keeps each root's settings folder and whole git folder with its submodules", () => {
     const gitDir = gitFolder(path.join(ws, '.git'));
@@ -39,7 +39,7 @@ describe('protectedPaths', () => {
     fs.writeFileSync(path.join(gitDir, 'modules', 'not-a-repo'), '');
     const plain = path.join(base, 'plain');
     fs.mkdirSync(plain);
-    expect(protectedPaths([ws, plain])).toEqual({
+    expect(protectedPaths([ws, plain], PROMPT_FOLDER_ROOTS)).toEqual({
       readOnly: [...promptOf(ws), gitDir, lib, ...promptOf(plain)],
       pinnedRoots: [],
       made: [...promptOf(ws), ...promptOf(plain)],
@@ -49,7 +49,7 @@ describe('protectedPaths', () => {
   it('makes missing prompt folders, empty, and leaves one that is there as it is', () => {
     fs.mkdirSync(settingsOf(home));
     fs.writeFileSync(path.join(settingsOf(home), 'settings.json'), '{}');
-    const kept = protectedPaths([ws, home]);
+    const kept = protectedPaths([ws, home], PROMPT_FOLDER_ROOTS);
     expect(kept.readOnly).toEqual([...promptOf(ws), ...promptOf(home)]);
     expect(kept.made).toEqual([...promptOf(ws), ...promptOf(home).slice(1)]);
     for (const folder of kept.made) expect(fs.readdirSync(folder)).toEqual([]);
@@ -59,32 +59,48 @@ describe('protectedPaths', () => {
     expect(fs.readdirSync(settingsOf(home))).toEqual(['settings.json']);
   });
 
+  it('keeps the prompt folders its caller names, and no others', () => {
+    fs.mkdirSync(path.join(ws, '.qwen'));
+    const kept = protectedPaths([ws], ['.mine']);
+    expect(kept).toEqual({
+      readOnly: [path.join(ws, '.mine')],
+      pinnedRoots: [],
+      made: [path.join(ws, '.mine')],
+    });
+    releaseMade(kept.made, () => false);
+    expect(fs.readdirSync(ws)).toEqual(['.qwen']);
+  });
+
   it('makes nothing when asked not to (a sandbox that denies by name)', () => {
-    expect(protectedPaths([ws], false)).toEqual({ readOnly: [], pinnedRoots: [], made: [] });
+    expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS, false)).toEqual({
+      readOnly: [],
+      pinnedRoots: [],
+      made: [],
+    });
     expect(fs.readdirSync(ws)).toEqual([]);
   });
 
   it('keeps a made folder while it is held, mounted elsewhere, or no longer empty', () => {
-    const first = protectedPaths([ws]).made;
-    const second = protectedPaths([ws]).made;
+    const first = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
+    const second = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
     expect(second).toEqual(first);
     releaseMade(first, () => false);
     expect(fs.readdirSync(ws).length, 'held by the second').toBe(PROMPT_FOLDER_ROOTS.length);
     releaseMade(second, () => true);
     expect(fs.readdirSync(ws).length, 'mounted elsewhere').toBe(PROMPT_FOLDER_ROOTS.length);
     // Still this process's own: the next command holds it and gives it back.
-    const third = protectedPaths([ws]).made;
+    const third = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
     expect(third).toEqual(first);
     fs.writeFileSync(path.join(settingsOf(ws), 'settings.json'), '{}');
     releaseMade(third, () => false);
     expect(fs.readdirSync(ws)).toEqual(['.toolhost']);
     // Given back once more, it is no longer counted: it is the person's now.
     releaseMade(third, () => false);
-    expect(protectedPaths([ws]).made).toEqual(promptOf(ws).slice(1));
+    expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS).made).toEqual(promptOf(ws).slice(1));
   });
 
   it('gives back a folder still mounted at its release once the mount tables no longer name it', async () => {
-    const made = protectedPaths([ws]).made;
+    const made = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
     // The sandbox that just ended still has it mounted at the moment of release.
     releaseMade(made, () => true);
     expect(fs.readdirSync(ws).length).toBe(PROMPT_FOLDER_ROOTS.length);
@@ -96,9 +112,9 @@ describe('protectedPaths', () => {
   it('looks again at a released folder only while no command holds it again', () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
-      const made = protectedPaths([ws]).made;
+      const made = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
       releaseMade(made, () => true);
-      expect(protectedPaths([ws]).made, 'held again').toEqual(made);
+      expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS).made, 'held again').toEqual(made);
       vi.advanceTimersByTime(50);
       expect(fs.readdirSync(ws).length, 'kept for the new holder').toBe(made.length);
       releaseMade(made, () => false);
@@ -111,7 +127,7 @@ describe('protectedPaths', () => {
   it.skipIf(!findBwrap())(
     'keeps a released folder while a sandbox has it mounted, and stops looking after two seconds',
     async () => {
-      const made = protectedPaths([ws]).made;
+      const made = protectedPaths([ws], PROMPT_FOLDER_ROOTS).made;
       const [held, ...others] = made as [string, ...string[]];
       const holder = spawn(
         findBwrap()!,
@@ -212,18 +228,18 @@ describe('protectedPaths', () => {
 
   it('keeps a file in the way, and pins a root whose prompt folder is a link to nowhere', () => {
     fs.writeFileSync(settingsOf(ws), 'a file in the way');
-    expect(protectedPaths([ws])).toEqual({
+    expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS)).toEqual({
       readOnly: promptOf(ws),
       pinnedRoots: [],
       made: promptOf(ws).slice(1),
     });
     // A root where a missing one cannot be made (here: a root that is gone) is pinned.
     const gone = path.join(base, 'gone');
-    expect(protectedPaths([gone]).pinnedRoots).toEqual([gone]);
-    expect(protectedPaths([gone], false).pinnedRoots).toEqual([]);
+    expect(protectedPaths([gone], PROMPT_FOLDER_ROOTS).pinnedRoots).toEqual([gone]);
+    expect(protectedPaths([gone], PROMPT_FOLDER_ROOTS, false).pinnedRoots).toEqual([]);
     fs.rmSync(settingsOf(ws));
     fs.symlinkSync(path.join(base, 'nowhere', 'x'), settingsOf(ws));
-    expect(protectedPaths([ws])).toEqual({
+    expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS)).toEqual({
       readOnly: promptOf(ws).slice(1),
       pinnedRoots: [ws],
       made: promptOf(ws).slice(1),
@@ -233,7 +249,7 @@ describe('protectedPaths', () => {
   it('pins a root whose .git or .toolhost is a link, and keeps what the link leads to', () => {
     const realGit = gitFolder(path.join(base, 'real-git'));
     fs.symlinkSync(realGit, path.join(ws, '.git'));
-    expect(protectedPaths([ws])).toEqual({
+    expect(protectedPaths([ws], PROMPT_FOLDER_ROOTS)).toEqual({
       readOnly: [...promptOf(ws), realGit],
       pinnedRoots: [ws],
       made: promptOf(ws),
@@ -241,7 +257,7 @@ describe('protectedPaths', () => {
     const realSettings = path.join(base, 'real-settings');
     fs.mkdirSync(realSettings);
     fs.symlinkSync(realSettings, settingsOf(home));
-    expect(protectedPaths([home])).toEqual({
+    expect(protectedPaths([home], PROMPT_FOLDER_ROOTS)).toEqual({
       readOnly: [realSettings, ...promptOf(home).slice(1)],
       pinnedRoots: [home],
       made: promptOf(home).slice(1),
@@ -293,7 +309,7 @@ describe('protectedPaths', () => {
     expect(readOnlyOf(chainRoot)).toEqual([...promptOf(chainRoot), ...chain]);
     // A link back up makes a loop: counted out, not followed for ever.
     fs.symlinkSync(path.join(gitDir, 'modules'), path.join(gitDir, 'modules', 'loop'));
-    expect(() => protectedPaths([ws])).toThrow(
+    expect(() => protectedPaths([ws], PROMPT_FOLDER_ROOTS)).toThrow(
       `${gitDir} has more than 500 folders under modules/ to keep read-only`,
     );
   });

@@ -10,11 +10,10 @@ import {
   statSync,
 } from 'node:fs';
 import path from 'node:path';
-import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { isWithin } from '../../workspace/workspace-context.js';
 import { MAX_SUBMODULE_FOLDERS, submoduleFolders } from '../git-submodule-folders.js';
 import { gaveBackMountPoint, madeMountPoint } from './mount-point-janitor.js';
-import type { CoveredPaths } from './rule-paths/covered-paths.js';
+import type { CoveredPaths } from './rule-paths/covered.js';
 
 export type SandboxSetting = 'auto' | 'on' | 'off';
 export type NetworkSetting = 'allow' | 'deny';
@@ -26,6 +25,12 @@ export interface SandboxPolicy {
   projectTempDir: string;
   /** Home folders whose credential locations are hidden. */
   homeDirs: readonly string[];
+  /**
+   * The folders at each workspace root whose files later sessions load as prompts or
+   * settings (`.toolhost`, `.qwen`...: the caller's list, config/prompt-folders.ts in
+   * toolhost): kept read-only whole, made empty to mount on where missing.
+   */
+  promptFolders: readonly string[];
   network: NetworkSetting;
   /** False only for background commands kept after toolhost exits (keepBackgroundProcesses). */
   dieWithParent?: boolean;
@@ -35,11 +40,13 @@ export interface SandboxPolicy {
 
 /**
  * The names at a workspace root that decide what runs outside the sandbox later: the
- * repository's git folder (hooks, configuration, `commondir`, submodules), the project's
- * settings (which may turn the sandbox off or allow commands), and the folders whose
- * subagents and commands later sessions load as prompts (prompt-folders.ts).
+ * repository's git folder (hooks, configuration, `commondir`, submodules), and the
+ * project's prompt folders (its settings, which may turn the sandbox off or allow
+ * commands, and the subagents and commands later sessions load as prompts).
  */
-export const PROTECTED_ROOT_ENTRIES: readonly string[] = ['.git', ...PROMPT_FOLDER_ROOTS];
+export function protectedRootEntries(promptFolders: readonly string[]): string[] {
+  return ['.git', ...promptFolders];
+}
 
 export interface ProtectedPaths {
   /** Real paths made read-only as a whole: git folders, `.git` files, prompt folders. */
@@ -64,14 +71,16 @@ export interface ProtectedPaths {
  */
 export function protectedPaths(
   workspaceRoots: readonly string[],
+  promptFolders: readonly string[],
   makeMissing = true,
 ): ProtectedPaths {
+  const entries = protectedRootEntries(promptFolders);
   const readOnly = new Set<string>();
   const pinnedRoots: string[] = [];
   const made: string[] = [];
   for (const root of workspaceRoots) {
-    let pinned = PROTECTED_ROOT_ENTRIES.some((name) => isLink(path.join(root, name)));
-    for (const name of PROMPT_FOLDER_ROOTS) {
+    let pinned = entries.some((name) => isLink(path.join(root, name)));
+    for (const name of promptFolders) {
       const folder = path.join(root, name);
       if (makeMissing && makeHeld(folder)) made.push(folder);
       const target = realPathOf(folder);

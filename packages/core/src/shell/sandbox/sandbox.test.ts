@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
 import { shellProgram } from '../shell-execution.js';
 import type { SandboxSetting } from './policy.js';
 import type { ProfileName } from './profiles/profiles.js';
@@ -7,8 +8,13 @@ import { CommandSandbox, sandboxFailureHint } from './sandbox.js';
 const broken = () => ({ available: false as const, reason: 'bwrap is not installed' });
 const sandboxFor = (sandbox: SandboxSetting) =>
   new CommandSandbox(
-    () => ({ sandbox }),
-    () => ({ workspaceRoots: ['/ws'], projectTempDir: '/tmp/t', homeDirs: [] }),
+    () => ({ sandbox, network: 'allow' }),
+    () => ({
+      workspaceRoots: ['/ws'],
+      projectTempDir: '/tmp/t',
+      homeDirs: [],
+      promptFolders: PROMPT_FOLDER_ROOTS,
+    }),
     broken,
   );
 
@@ -40,7 +46,12 @@ describe('CommandSandbox and the unasked profile', () => {
     const asked: string[] = [];
     const box = new CommandSandbox(
       () => ({ sandbox, network: 'allow' }),
-      () => ({ workspaceRoots: ['/ws'], projectTempDir: '/tmp/t', homeDirs: [] }),
+      () => ({
+        workspaceRoots: ['/ws'],
+        projectTempDir: '/tmp/t',
+        homeDirs: [],
+        promptFolders: PROMPT_FOLDER_ROOTS,
+      }),
       (network, profile) => {
         asked.push(`${profile}:${network}`);
         return profiles.includes(profile) ? works : broken();
@@ -92,8 +103,13 @@ describe('CommandSandbox and the unasked profile', () => {
     expect(machine('off', 'approved', 'unasked').box.mountsRulePaths()).toBe(false);
     expect(machine('auto').box.mountsRulePaths()).toBe(false);
     const seatbelt = new CommandSandbox(
-      () => ({ sandbox: 'on' }),
-      () => ({ workspaceRoots: ['/ws'], projectTempDir: '/tmp/t', homeDirs: [] }),
+      () => ({ sandbox: 'on', network: 'allow' }),
+      () => ({
+        workspaceRoots: ['/ws'],
+        projectTempDir: '/tmp/t',
+        homeDirs: [],
+        promptFolders: PROMPT_FOLDER_ROOTS,
+      }),
       () => ({ available: true, kind: 'sandbox-exec', program: '/usr/bin/sandbox-exec' }),
     );
     expect(seatbelt.confines()).toBe(true);
@@ -134,6 +150,15 @@ describe('sandboxFailureHint', () => {
     expect(sandboxFailureHint('Permission denied', true, 'deny', 'auto')).toContain(
       "toolhost's own folders",
     );
+  });
+
+  it('names the prompt folders its caller keeps read-only', () => {
+    const hint = (folders?: string[]) =>
+      sandboxFailureHint('Permission denied', true, 'allow', 'auto', 'approved', false, folders);
+    expect(hint(['.toolhost', '.qwen'])).toContain(
+      "the repository's .git and the project's .toolhost, .qwen are read-only",
+    );
+    expect(hint()).toContain("the repository's .git is read-only");
   });
 
   it("names the person's deny rules when they covered paths, in both profiles", () => {

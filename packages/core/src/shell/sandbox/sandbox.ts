@@ -8,13 +8,11 @@
  * (shell-permissions.ts), nor which environment variables it gets (shell-environment.ts).
  */
 import os from 'node:os';
-import { PROMPT_FOLDER_ROOTS } from '../../config/prompt-folders.js';
-import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import type { ShellProgram } from '../shell-execution.js';
 import { bwrapShell, probeBwrap } from './bwrap.js';
 import type { NetworkSetting, SandboxPolicy, SandboxSetting } from './policy.js';
 import type { ProfileName } from './profiles/profiles.js';
-import type { CoveredPaths } from './rule-paths/covered-paths.js';
+import type { CoveredPaths } from './rule-paths/covered.js';
 import { probeSeatbelt, seatbeltShell } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';
@@ -84,9 +82,10 @@ function probeSandbox(
   }
 }
 
+/** `tools.shell.sandbox` and `tools.shell.network`, their defaults applied by the caller. */
 export interface SandboxSettings {
-  sandbox?: SandboxSetting;
-  network?: NetworkSetting;
+  sandbox: SandboxSetting;
+  network: NetworkSetting;
 }
 
 export type LaunchPlan =
@@ -115,11 +114,11 @@ export class CommandSandbox {
   ) {}
 
   get setting(): SandboxSetting {
-    return this.settings().sandbox ?? SETTING_DEFAULTS.tools.shell.sandbox;
+    return this.settings().sandbox;
   }
 
   get network(): NetworkSetting {
-    return this.settings().network ?? SETTING_DEFAULTS.tools.shell.network;
+    return this.settings().network;
   }
 
   /** True when commands run sandboxed, so running one outside is a separate permission. */
@@ -251,6 +250,7 @@ const BLOCKED_NETWORK =
  * For a sandboxed command that failed in a way the sandbox may cause (a read-only file
  * system, a refused permission, no network): what the model should know and may do.
  * `ruled`: the person's deny rules covered paths that were hidden or made read-only.
+ * `promptFolders`: the policy's prompt folders, kept read-only in the approved profile.
  */
 export function sandboxFailureHint(
   output: string,
@@ -259,6 +259,7 @@ export function sandboxFailureHint(
   setting: SandboxSetting,
   profile: ProfileName = 'approved',
   ruled = false,
+  promptFolders: readonly string[] = [],
 ): string | null {
   if (!failed) return null;
   // What the unasked profile leaves out (the home folder, programs installed there) is missing.
@@ -274,7 +275,7 @@ export function sandboxFailureHint(
       : [
           "files outside the workspace and its private /tmp are read-only, toolhost's own folders included",
           'credentials in the home folder (~/.ssh, ~/.aws, tokens, shell histories...) are hidden',
-          `the repository's .git and the project's ${PROMPT_FOLDER_ROOTS.join(', ')} are read-only (git commit, checkout, fetch and the like cannot change the repository here; subagents and commands are written with the file tools)`,
+          `${promptFolders.length > 0 ? `the repository's .git and the project's ${promptFolders.join(', ')} are` : "the repository's .git is"} read-only (git commit, checkout, fetch and the like cannot change the repository here; subagents and commands are written with the file tools)`,
           ...(network === 'deny'
             ? ['there is no network and no unix socket (tools.shell.network is "deny")']
             : []),

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellProgram } from '../shell-execution.js';
-import { PROTECTED_ROOT_ENTRIES, protectedPaths, type SandboxPolicy } from './policy.js';
+import { protectedPaths, protectedRootEntries, type SandboxPolicy } from './policy.js';
 import { existingCredentialPaths } from './profiles/credentials.js';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
@@ -23,12 +23,12 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
   // Not toolhost's project temporary folder: a link planted there would be written through.
   const writable = [...policy.workspaceRoots, '/private/tmp', '/private/var/folders'];
   // Missing names are denied by path, so nothing is made for them.
-  const kept = protectedPaths(policy.workspaceRoots, false);
+  const kept = protectedPaths(policy.workspaceRoots, policy.promptFolders, false);
   // The entries by name too: a link there can neither be removed nor made anew.
   const readOnly = [
     ...kept.readOnly,
     ...policy.workspaceRoots.flatMap((root) =>
-      PROTECTED_ROOT_ENTRIES.map((name) => path.join(root, name)),
+      protectedRootEntries(policy.promptFolders).map((name) => path.join(root, name)),
     ),
   ];
   const hidden = existingCredentialPaths(policy.homeDirs);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder } from '../../../../test/helpers/file-system.js';
+import { PROMPT_FOLDER_ROOTS } from '../../../config/prompt-folders.js';
 import { approvedMounts, credentialMounts } from './approved.js';
 
 let base: string;
@@ -45,6 +46,7 @@ describe('approvedMounts', () => {
       workspaceRoots: [ws],
       projectTempDir: temp,
       homeDirs: [home],
+      promptFolders: PROMPT_FOLDER_ROOTS,
       network: 'allow',
     });
     release();

@@ -7,14 +7,14 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Mount } from '../mount.js';
 import {
-  PROTECTED_ROOT_ENTRIES,
   protectedPaths,
+  protectedRootEntries,
   releaseMade,
   type SandboxPolicy,
 } from '../policy.js';
 import { existingCredentialPaths } from './credentials.js';
-import type { Mount } from './profiles.js';
 
 export function approvedMounts(policy: SandboxPolicy): { mounts: Mount[]; release: () => void } {
   const mounts: Mount[] = [
@@ -24,13 +24,14 @@ export function approvedMounts(policy: SandboxPolicy): { mounts: Mount[]; releas
     { kind: 'empty-folder', path: '/tmp' },
   ];
   for (const root of policy.workspaceRoots) mounts.push({ kind: 'writable', path: root });
-  const kept = protectedPaths(policy.workspaceRoots);
+  const kept = protectedPaths(policy.workspaceRoots, policy.promptFolders);
+  const protectedNames = protectedRootEntries(policy.promptFolders);
   for (const root of kept.pinnedRoots) {
     // The root's own entries become mount points, which cannot be removed or renamed, and
     // no entry can be added beside them; links stay as they are, read-only.
     mounts.push({ kind: 'read-only', path: root });
     for (const entry of readdirSync(root, { withFileTypes: true })) {
-      const protectedName = PROTECTED_ROOT_ENTRIES.includes(entry.name);
+      const protectedName = protectedNames.includes(entry.name);
       if (protectedName || entry.isSymbolicLink()) continue;
       mounts.push({ kind: 'writable', path: path.join(root, entry.name) });
     }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder } from '../../../../test/helpers/file-system.js';
+import { PROMPT_FOLDER_ROOTS } from '../../../config/prompt-folders.js';
 import type { SandboxPolicy } from '../policy.js';
 import { PROFILE_SUMMARIES, profileFor, sandboxLayout } from './profiles.js';
 import { unaskedMounts } from './unasked.js';
@@ -16,6 +17,7 @@ beforeEach(() => {
     workspaceRoots: [path.join(base, 'ws')],
     projectTempDir: path.join(base, 'home', '.toolhost', 'tmp', 'p'),
     homeDirs: [path.join(base, 'home')],
+    promptFolders: PROMPT_FOLDER_ROOTS,
     network: 'allow',
   };
 });

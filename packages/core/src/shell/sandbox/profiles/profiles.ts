@@ -12,27 +12,15 @@
  * capabilities and socket filter every profile gets).
  */
 import type { ShellDecision } from '../../shell-permissions.js';
+import type { Mount } from '../mount.js';
 import type { NetworkSetting, SandboxPolicy } from '../policy.js';
 import { withRuleMounts } from '../rule-paths/rule-mounts.js';
 import { approvedMounts } from './approved.js';
 import { unaskedMounts } from './unasked.js';
 
-export type ProfileName = 'unasked' | 'approved';
+export type { Mount } from '../mount.js';
 
-/** One step of the sandbox's file system; each lands on top of the ones before. */
-export type Mount =
-  | { kind: 'read-only'; path: string }
-  | { kind: 'writable'; path: string }
-  /** An empty private folder in its place (its writes are lost with the sandbox). */
-  | { kind: 'empty-folder'; path: string }
-  /** An empty folder in its place that nothing can be written to (what Read deny hides). */
-  | { kind: 'hidden-folder'; path: string }
-  /** An empty, read-only file in its place. */
-  | { kind: 'empty-file'; path: string }
-  | { kind: 'link'; path: string; target: string }
-  /** A fresh /dev with only the harmless devices, and the sandbox's own /proc. */
-  | { kind: 'devices'; path: string }
-  | { kind: 'processes'; path: string };
+export type ProfileName = 'unasked' | 'approved';
 
 export interface SandboxLayout {
   profile: ProfileName;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder } from '../../../../test/helpers/file-system.js';
+import { PROMPT_FOLDER_ROOTS } from '../../../config/prompt-folders.js';
 import type { SandboxPolicy } from '../policy.js';
 import { SYSTEM_FOLDERS, SYSTEM_SECRETS, unaskedMounts } from './unasked.js';
 
@@ -26,6 +27,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   workspaceRoots: [ws],
   projectTempDir: path.join(home, '.toolhost', 'tmp', 'p'),
   homeDirs: [home],
+  promptFolders: PROMPT_FOLDER_ROOTS,
   network: 'allow',
   ...over,
 });

@@ -8,10 +8,10 @@
 import { lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../workspace/workspace-context.js';
+import type { Mount } from '../mount.js';
 import type { SandboxPolicy } from '../policy.js';
 import { credentialMounts } from './approved.js';
 import { expandLocation } from './credentials.js';
-import type { Mount } from './profiles.js';
 
 /** Where programs, their libraries and their configuration live (those that exist). */
 export const SYSTEM_FOLDERS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ShellDecision } from '../../shell-permissions.js';
-import type { CoveredPaths } from './covered-paths.js';
+import type { CoveredPaths } from './covered.js';
 import { ruleGap } from './rule-gap.js';
 
 const workspace = { relative: (file: string) => file.replace('/ws/', '') };

@@ -4,8 +4,9 @@
  * off or not working, sandbox-exec, a command run outside it) a command that could read or
  * change a covered path, and with bwrap a rule whose paths could not all be found.
  */
+
 import type { ShellDecision } from '../../shell-permissions.js';
-import type { CoveredPaths } from './covered-paths.js';
+import type { CoveredPaths } from './covered.js';
 
 export interface RuleGap {
   /** Why the command asks, for the question. */

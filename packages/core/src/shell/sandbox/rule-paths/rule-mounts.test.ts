@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Mount } from '../profiles/profiles.js';
-import type { CoveredPath, CoveredPaths, RuleEffect } from './covered-paths.js';
+import type { Mount } from '../mount.js';
+import type { CoveredPath, CoveredPaths, RuleEffect } from './covered.js';
 import { decidingMount, withRuleMounts } from './rule-mounts.js';
 
 const covered = (...paths: [string, RuleEffect, boolean?][]): CoveredPaths => ({

@@ -10,9 +10,9 @@
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../workspace/workspace-context.js';
+import type { Mount } from '../mount.js';
 import { mountedNow } from '../policy.js';
-import type { Mount } from '../profiles/profiles.js';
-import type { CoveredPath, CoveredPaths } from './covered-paths.js';
+import type { CoveredPath, CoveredPaths } from './covered.js';
 
 export interface RuleLayout {
   mounts: Mount[];

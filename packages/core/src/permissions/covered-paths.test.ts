@@ -1,9 +1,9 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDirs, type TempDirs } from '../../../../test/helpers/temp-workspace.js';
-import { rulesFromSettings } from '../../../permissions/permission-rules.js';
+import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
 import { pathRules, resolveCoveredPaths, ruleRoot } from './covered-paths.js';
+import { rulesFromSettings } from './permission-rules.js';
 
 const bases = { projectRoot: '/ws', homeDir: '/home/me' };
 

@@ -1,19 +1,27 @@
 /**
  * The paths the person's Read and Edit deny rules cover, found on disk at the start of each
  * command, so that the sandbox can hide them (Read) or make them read-only (Edit) for every
- * command, whatever it runs (rule-mounts.ts turns them into mounts). This folder owns which
- * rules count, where each rule's paths can lie (its root: the part of the rule without
- * pattern characters), the bounded walk that finds them, and the rules whose paths could not
- * all be found; it matches nothing itself (permissions/ decides what a rule covers) and does
- * not decide whether a command may run (tools/shell.ts asks when a rule is not enforced).
+ * command, whatever it runs. This module owns which rules count, where each rule's paths
+ * can lie (its root: the part of the rule without pattern characters), the bounded walk
+ * that finds them, and the rules whose paths could not all be found. The sandbox receives
+ * the result (shell/sandbox/rule-paths/covered.ts) and turns it into mounts (rule-mounts.ts);
+ * it does not decide whether a command may run (tools/shell.ts asks when a rule is not
+ * enforced).
  */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../../config/config.js';
-import { sessionRules } from '../../../permissions/call-rules.js';
-import { type PathBases, pathMatcher } from '../../../permissions/path-patterns.js';
-import type { RuleSet } from '../../../permissions/permission-rules.js';
-import { EDITING_TOOLS } from '../../../permissions/tool-vocabulary.js';
+import type { Config } from '../config/config.js';
+import {
+  type CoveredPath,
+  type CoveredPaths,
+  NOTHING_COVERED,
+  type RuleEffect,
+  type UnenforcedRule,
+} from '../shell/sandbox/rule-paths/covered.js';
+import { sessionRules } from './call-rules.js';
+import { type PathBases, pathMatcher } from './path-patterns.js';
+import type { RuleSet } from './permission-rules.js';
+import { EDITING_TOOLS } from './tool-vocabulary.js';
 
 /**
  * Most entries the search of one rule root looks at: each is matched against the rules of
@@ -23,9 +31,6 @@ import { EDITING_TOOLS } from '../../../permissions/tool-vocabulary.js';
 export const MAX_WALKED_ENTRIES = 20_000;
 /** Most paths one rule may cover; each is a mount, and bwrap sets them up one by one. */
 export const MAX_COVERED_PER_RULE = 1_000;
-
-/** What the sandbox does with a covered path: Read deny hides it, Edit deny freezes it. */
-export type RuleEffect = 'hide' | 'read-only';
 
 export interface PathRule {
   /** The rule as written, and where, for messages. */
@@ -37,33 +42,6 @@ export interface PathRule {
   /** Whether the rule covers an absolute path (the path itself or a folder above it). */
   covers: (file: string) => boolean;
 }
-
-export interface CoveredPath {
-  /** The real path, where the mount goes (a link to it leads into the mount). */
-  path: string;
-  /** The path the walk found it by (differs from `path` through a link). */
-  foundAs: string;
-  folder: boolean;
-  effect: RuleEffect;
-  rule: string;
-  /** Its identity when found: a mount point bwrap had to make is told apart by it. */
-  dev: number;
-  ino: number;
-}
-
-export interface UnenforcedRule {
-  rule: string;
-  source: string;
-  reason: string;
-}
-
-export interface CoveredPaths {
-  paths: CoveredPath[];
-  /** Rules some of whose paths may be missing from `paths`: commands ask while there are any. */
-  unenforced: UnenforcedRule[];
-}
-
-export const NOTHING_COVERED: CoveredPaths = { paths: [], unenforced: [] };
 
 /** Characters that make a rule's path part a pattern (glob, brace, extglob, escape). */
 const PATTERN = /[*?[\]{}()!+@\\]/;
