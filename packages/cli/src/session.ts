@@ -5,7 +5,7 @@ import {
   type ApprovalMode,
   formatSettingsWarning,
   loadSettings,
-  openToolSession,
+  openWorkspaceTools,
   type Settings,
   WorkspaceError,
 } from '@toolhost/core/config';
@@ -47,7 +47,7 @@ export async function openSession(
   const approvalMode = parseApprovalMode(options.approvalMode);
   const settings = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   try {
-    const opened = await openToolSession({
+    const opened = await openWorkspaceTools({
       root: options.root,
       includeDirectories: options.includeDirectories ?? [],
       ...(approvalMode ? { approvalMode } : {}),

@@ -8,17 +8,8 @@ export {
   type AgentLoopOptions,
   type HistoryCompressor,
 } from './agent/agent-loop.js';
+export { changingCalls } from './agent/checkpoints/batch-changes.js';
 export {
-  type AgentSession,
-  type AgentSessionOptions,
-  createAgentSession,
-} from './agent/agent-session.js';
-export {
-  type CheckpointToolCall,
-  changingCalls,
-} from './agent/checkpoints/batch-changes.js';
-export {
-  type Checkpoint,
   CheckpointStore,
   type CheckpointStoreOptions,
   historyDir,
@@ -26,6 +17,7 @@ export {
   projectId,
   type TakenCheckpoint,
 } from './agent/checkpoints/checkpoint-store.js';
+export type { Checkpoint, CheckpointToolCall } from './agent/checkpoints/checkpoint-types.js';
 export {
   type BatchCheckpoint,
   type BatchOwner,
@@ -52,6 +44,11 @@ export { CheckpointError } from './agent/checkpoints/shadow-git.js';
 export { describeSkipped, type SkippedFile } from './agent/checkpoints/snapshot.js';
 export { type CompressionOptions, ContextCompressor } from './agent/compression.js';
 export type { ConversationRecorder } from './agent/conversation-recorder.js';
+export {
+  type Agent,
+  type AgentOptions,
+  createAgent,
+} from './agent/create-agent.js';
 export {
   describeEnvironment,
   type EnvironmentFacts,
@@ -142,7 +139,7 @@ export {
   findModel,
   type ModelCatalog,
 } from './endpoints/model-catalog.js';
-// Hooks from settings (createAgentSession makes them from the Config by itself)
+// Hooks from settings (createAgent makes them from the Config by itself)
 export {
   type ConfiguredHook,
   type HookOutcome,
@@ -245,7 +242,7 @@ export {
   stripAnsi,
 } from './shell/shell-execution.js';
 export { decideShell, type ShellDecision } from './shell/shell-permissions.js';
-// Skills (createAgentSession offers them through the skill tool by itself)
+// Skills (createAgent offers them through the skill tool by itself)
 export {
   type LoadedSkills,
   loadSkills,

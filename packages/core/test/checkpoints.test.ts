@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Checkpoint, CheckpointStore } from '../src/agent/checkpoints/checkpoint-store.js';
+import { CheckpointStore } from '../src/agent/checkpoints/checkpoint-store.js';
+import type { Checkpoint } from '../src/agent/checkpoints/checkpoint-types.js';
 import { Checkpointer } from '../src/agent/checkpoints/checkpointer.js';
 import { listCheckpoints, restoreCheckpoint } from '../src/agent/checkpoints/restore-checkpoint.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import type { ModelEndpoint } from '../src/models/endpoint.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { MAX_DECLARED_TOOLS } from '../src/tools/deferred-tools.js';
@@ -80,7 +80,7 @@ async function session(count: number, script: Script, deferLoading?: boolean) {
     maxRetries: 0,
   };
   const events: AgentEvent[] = [];
-  const agent = createAgentSession({
+  const agent = createAgent({
     config: workspace.config,
     registry,
     endpoint,

@@ -17,6 +17,7 @@ import {
   toolMessage,
   writeCall,
 } from './helpers/hook-harness.js';
+import { EVERYTHING } from './helpers/mcp-servers.js';
 
 afterEach(closeHarness);
 
@@ -260,6 +261,50 @@ describe('PreToolUse', () => {
     expect(sent).toContain('halt here');
     expect(messages).toEqual(['prompt seen by the audit hook']);
   });
+});
+
+describe('matchers naming MCP tools', () => {
+  it('mcp__ names read a server named my__srv as permission rules do', async () => {
+    // Each hook proves it ran by a file in the project.
+    const canary = (name: string) => `${script('touch-canary.sh')} "$CLAUDE_PROJECT_DIR/${name}"`;
+    const { h, runner } = await start(
+      (_request, index) =>
+        index === 0
+          ? { toolCalls: [{ id: 'e1', name: 'echo', args: { message: 'hi there' } }] }
+          : { text: 'ok' },
+      {
+        PreToolUse: [
+          { matcher: 'mcp__my__srv__ech*', hooks: [{ type: 'command', command: canary('glob') }] },
+          {
+            matcher: 'mcp__my__srv__other|mcp__my',
+            hooks: [{ type: 'command', command: canary('wrong') }],
+          },
+        ],
+        PostToolUse: [
+          { matcher: 'mcp__my__srv', hooks: [{ type: 'command', command: canary('server') }] },
+        ],
+      },
+      {
+        approvalMode: 'yolo',
+        settings: {
+          mcpServers: {
+            my__srv: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+          },
+        },
+      },
+    );
+    h.registry.startDiscovery();
+    try {
+      await h.registry.whenDiscoveryComplete();
+      await h.loop({ hooks: runner }).run('echo it', never());
+      expect(toolMessage(h, 1)).toContain('Echo: hi there');
+      expect(existsSync(h.ws.p('glob')), 'mcp__my__srv__ech*').toBe(true);
+      expect(existsSync(h.ws.p('server')), 'mcp__my__srv').toBe(true);
+      expect(existsSync(h.ws.p('wrong'))).toBe(false);
+    } finally {
+      await h.registry.closeMcpServers();
+    }
+  }, 30_000);
 });
 
 describe('PostToolUse', () => {

@@ -98,6 +98,26 @@ describe('discovery in the background', () => {
     expect(subset.unknownNames()).toEqual([]);
   });
 
+  it('gives a subagent the tools of a server named my__srv by every name rules use for them', async () => {
+    const { config, registry: reg } = start({
+      my__srv: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
+    });
+    await reg.whenDiscoveryComplete();
+    const all = reg.getToolsByServer('my__srv').map((tool) => tool.name);
+    expect(all.length).toBeGreaterThan(1);
+    const subset = (names: string[]) => new ToolSubset(config, reg, names, undefined);
+    expect(subset(['mcp__my__srv']).getAllToolNames().sort()).toEqual([...all].sort());
+    for (const names of [['mcp__my__srv__echo'], ['mcp__my__srv__ech*'], ['my__srv__echo']]) {
+      expect(subset(names).getAllToolNames(), names[0]).toEqual(['echo']);
+      expect(subset(names).unknownNames(), names[0]).toEqual([]);
+    }
+    // Not its server's names: no tool, and the name is reported.
+    for (const name of ['mcp__my', 'mcp__my__srv__nope', 'mcp__other__echo']) {
+      expect(subset([name]).getAllToolNames(), name).toEqual([]);
+      expect(subset([name]).unknownNames(), name).toEqual([name]);
+    }
+  });
+
   it('waits only for the servers that may have the tool, from what they offered last time', async () => {
     const hangs = { command: 'sleep', args: [uniqueSleep()], timeout: TEN_MINUTES };
     const cache = new McpToolCache(path.join(session.ws.home, '.toolhost'));

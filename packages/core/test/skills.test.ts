@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentSession, createAgentSession } from '../src/agent/agent-session.js';
+import { type Agent, createAgent } from '../src/agent/create-agent.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
 import { FIXTURES, makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A project with skills in .qwen/skills (one linked in from outside), the person's in ~/.claude and ~/.toolhost. */
-async function session(script: Script): Promise<{ agent: AgentSession; warnings: string[] }> {
+async function session(script: Script): Promise<{ agent: Agent; warnings: string[] }> {
   ws = makeWorkspace();
   cpSync(path.join(SKILLS, 'project'), ws.p('.qwen/skills'), { recursive: true });
   cpSync(path.join(SKILLS, 'outside'), path.join(ws.base, 'elsewhere'), { recursive: true });
@@ -40,7 +40,7 @@ async function session(script: Script): Promise<{ agent: AgentSession; warnings:
   );
   server = await startModelServer(script);
   const warnings: string[] = [];
-  const agent = createAgentSession({
+  const agent = createAgent({
     config: ws.config,
     registry: createToolRegistry(ws.config),
     endpoint: {

@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
 import {
   describeCheckpoint,
   listCheckpoints,
   restoreCheckpoint,
 } from '../src/agent/checkpoints/restore-checkpoint.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import {
@@ -79,7 +79,7 @@ describe('checkpoints of a subagent', () => {
       model: 'main-model',
     });
     const events: AgentEvent[] = [];
-    const agent = createAgentSession({
+    const agent = createAgent({
       config,
       registry: createToolRegistry(config),
       endpoint: {

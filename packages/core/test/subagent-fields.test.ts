@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { Config } from '../src/config/config.js';
 import type { ApprovalMode, Settings } from '../src/contract/settings-types.js';
@@ -69,7 +69,7 @@ const delegate =
 async function run(config: Config, canary: string) {
   server = await startModelServer(delegate(canary));
   const events: AgentEvent[] = [];
-  const agent = createAgentSession({
+  const agent = createAgent({
     config,
     registry: createToolRegistry(config),
     endpoint: {
@@ -156,7 +156,7 @@ describe('subagent file fields', { timeout: 60_000 }, () => {
     const withDepth = (settings: Settings) => {
       const config = new Config({ roots: [dirs!.root], homeDir: dirs!.home, settings });
       const registry = createToolRegistry(config);
-      createAgentSession({ config, registry, endpoint });
+      createAgent({ config, registry, endpoint });
       return registry.getTool('task');
     };
     expect(withDepth({ model: { maxSubagentDepth: 0 } })).toBeUndefined();

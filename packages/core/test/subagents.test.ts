@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
@@ -85,15 +85,15 @@ const delegatedWrite =
 async function session(
   script: Script,
   maxSubagentDepth?: number,
-  onConfirmationRequest?: Parameters<typeof createAgentSession>[0]['onConfirmationRequest'],
-  editProposal?: Parameters<typeof createAgentSession>[0]['editProposal'],
+  onConfirmationRequest?: Parameters<typeof createAgent>[0]['onConfirmationRequest'],
+  editProposal?: Parameters<typeof createAgent>[0]['editProposal'],
 ) {
   const workspace = ws ?? setup();
   server = await startModelServer(script);
   const registry = createToolRegistry(workspace.config);
   const events: AgentEvent[] = [];
   const warnings: string[] = [];
-  const agent = createAgentSession({
+  const agent = createAgent({
     config: workspace.config,
     registry,
     endpoint: {

@@ -6,12 +6,7 @@
  */
 
 import type { ApprovalMode, Config } from '@toolhost/core/config';
-import type {
-  AgentSession,
-  ModelEndpoint,
-  PromptContent,
-  TokenUsage,
-} from '@toolhost/core/conversation';
+import type { Agent, ModelEndpoint, PromptContent, TokenUsage } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
 import type { PickerItem } from './session-store.js';
@@ -38,7 +33,7 @@ export interface SessionStats {
 
 export interface AppServices {
   /** The agent: `agent.loop` (history, run, compressNow), `agent.usage`, `agent.model`. */
-  readonly agent: AgentSession;
+  readonly agent: Agent;
   readonly config: Config;
   readonly registry: ToolRegistry;
   readonly endpoint: ModelEndpoint;

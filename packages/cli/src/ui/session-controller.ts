@@ -9,7 +9,7 @@
 
 import type { ApprovalMode } from '@toolhost/core/config';
 import type {
-  AgentSession,
+  Agent,
   Conversation,
   ModelEndpoint,
   PromptContent,
@@ -94,7 +94,7 @@ export class SessionController {
     return this.conversation.endpoint;
   }
 
-  get agent(): AgentSession {
+  get agent(): Agent {
     return this.conversation.agent;
   }
 

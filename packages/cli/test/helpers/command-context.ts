@@ -6,12 +6,12 @@
  */
 import path from 'node:path';
 import {
-  type AgentSession,
+  type Agent,
   type CompletedToolCall,
   Config,
   type ConfirmationDecision,
   CoreToolScheduler,
-  createAgentSession,
+  createAgent,
   createToolRegistry,
   SessionRecorder,
   sessionFile,
@@ -30,7 +30,7 @@ export interface TestSession {
   dirs: TempDirs;
   config: Config;
   registry: ToolRegistry;
-  agent: AgentSession;
+  agent: Agent;
   context: CommandContext;
   runTool: ToolRunner;
   printed: { text: string; kind: MessageKind }[];
@@ -71,7 +71,7 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
       })
     : undefined;
   const registry = createToolRegistry(config);
-  const agent = createAgentSession({
+  const agent = createAgent({
     config,
     registry,
     endpoint: {

@@ -8,7 +8,7 @@ import type { ModelStop } from '../models/model-types.js';
 import type { TokenUsage } from '../models/token-usage.js';
 import type { ToolCall } from '../scheduler/tool-call-types.js';
 import type { ToolResultDisplay } from '../tools/tools.js';
-import type { Checkpoint } from './checkpoints/checkpoint-store.js';
+import type { Checkpoint } from './checkpoints/checkpoint-types.js';
 
 /** A tool call as the model sent it, with its arguments parsed when they were valid JSON. */
 export interface AgentToolCall {

@@ -70,9 +70,9 @@ export interface AgentLoopOptions {
   onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
   /** Opens a proposed change in the person's editor (`modify_with_editor`); see the scheduler. */
   editProposal?: (proposal: EditProposal) => Promise<string | undefined>;
-  /** The conversation so far (a resumed session). */
+  /** The conversation so far (a resumed saved session). */
   history?: ChatMessage[];
-  /** The session's usage; a subagent shares its parent's. */
+  /** The conversation's usage; a subagent shares its parent's. */
   usage?: UsageTracker;
   recorder?: ConversationRecorder;
   compressor?: HistoryCompressor;
@@ -83,7 +83,7 @@ export interface AgentLoopOptions {
   checkpoints?: CheckpointHook;
   /** Holds back MCP declarations past the budget (tool_search finds them); all declared when omitted. */
   deferredTools?: DeferredTools;
-  /** The session's hooks (hooks/): prompts, stops, compaction and every call go through them. */
+  /** The hooks (hooks/): prompts, stops, compaction and every call go through them. */
   hooks?: HookRunner;
   /** This loop runs the subagent of this name: its end is SubagentStop, not Stop. */
   subagent?: string;

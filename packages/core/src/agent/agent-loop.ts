@@ -9,7 +9,7 @@
  * arrive later (an MCP server connecting) are offered from the next request on.
  */
 import type { Part } from '../contract/content.js';
-import { compacting, stopping, withHookContext } from '../hooks/session-hooks.js';
+import { compacting, stopping, withHookContext } from '../hooks/conversation-hooks.js';
 import { ModelError } from '../models/model-errors.js';
 import type { ChatMessage, ModelResponse, ModelStop } from '../models/model-types.js';
 import { UsageTracker } from '../models/token-usage.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { stopHookNote } from '../hooks/stop-hook-note.js';
 import type { ChatMessage } from '../models/model-types.js';
 import {
   CONTINUE_AFTER_LENGTH,
   lastPromptIndex,
   NUDGE_AFTER_EMPTY,
   SUMMARY_HEADING,
-  stopHookNote,
 } from './loop-notes.js';
 
 const call = (id: string): ChatMessage => ({

@@ -11,7 +11,7 @@
  * screen: front ends translate to and from it and hold no turn logic of their own.
  */
 import type { AgentEvent, AgentRunResult } from '../agent/agent-events.js';
-import type { AgentSession } from '../agent/agent-session.js';
+import type { Agent } from '../agent/create-agent.js';
 import type { SessionRecorder } from '../agent/sessions/session-file.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
 import type { Config } from '../config/config.js';
@@ -45,7 +45,7 @@ import { runForSchema } from './structured-output.js';
 
 export type * from './conversation-types.js';
 
-/** What open-conversation.ts hands the conversation once the session is open. */
+/** What open-conversation.ts hands the conversation once the workspace's tools are open. */
 export interface ConversationParts {
   config: Config;
   registry: ToolRegistry;
@@ -57,16 +57,16 @@ export interface ConversationParts {
     onEvent: (event: AgentEvent) => void;
     onConfirmationRequest?: (call: WaitingToolCall) => Promise<ConfirmationDecision>;
     onWarning: (message: string) => void;
-  }): AgentSession;
-  /** Ends the session: SessionEnd hooks, MCP servers, background commands. */
-  closeSession(reason: 'prompt_input_exit' | 'other'): Promise<void>;
+  }): Agent;
+  /** Ends it all: SessionEnd hooks, MCP servers, background commands. */
+  shutDown(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }
 
 export class Conversation {
   readonly config: Config;
   readonly registry: ToolRegistry;
   /** The agent (its loop, model client and usage), for front ends' own commands. */
-  readonly agent: AgentSession;
+  readonly agent: Agent;
   readonly recorder: SessionRecorder | undefined;
   /** The saved session this one continues, if any. */
   readonly resumed: LoadedSession | undefined;
@@ -237,7 +237,7 @@ export class Conversation {
       this.closing.abort(new Error('the conversation was closed'));
       await this.queue.catch(() => undefined);
       this.agent.close();
-      await this.parts.closeSession(reason);
+      await this.parts.shutDown(reason);
       this.forgetTermination();
     })();
     return this.closed;

@@ -1,17 +1,17 @@
 /**
  * Opens a conversation from the library's own options: trust offered first (when asked
- * for), then the session (settings, workspace, registry), the model endpoint, the saved
+ * for), then the workspace's tools (settings, workspace, registry), the model endpoint, the saved
  * session it continues and its recorder, and the agent with its limits and prompts.
  */
-import { createAgentSession } from '../agent/agent-session.js';
+import { createAgent } from '../agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../agent/sessions/session-file.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../endpoints/endpoints.js';
 import { configuredModels } from '../endpoints/model-catalog.js';
 import { Conversation } from './conversation.js';
 import type { Answer, ConversationOptions } from './conversation-types.js';
 import { schemaInstructions } from './structured-output.js';
-import { openToolSession } from './tool-session.js';
 import { recordTrustAnswer, trustOfferFor } from './trust-offer.js';
+import { openWorkspaceTools } from './workspace-tools.js';
 
 /** No model is configured: the message says how to configure one. */
 export class NoModelConfigured extends Error {
@@ -90,7 +90,7 @@ async function open(
     await recordTrustAnswer(offer, answer.trust, options.homeDir);
   }
   const resumed = options.resume;
-  const session = await openToolSession({
+  const tools = await openWorkspaceTools({
     root,
     includeDirectories: options.workspace?.includeDirectories ?? [],
     ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
@@ -103,16 +103,16 @@ async function open(
     ...home,
     urlElicitation: Boolean(options.pageVisits),
   });
-  const { config, registry } = session;
+  const { config, registry } = tools;
   try {
-    for (const message of session.warnings) emit({ type: 'warning', message });
+    for (const message of tools.warnings) emit({ type: 'warning', message });
     let endpoint = options.endpoint;
     if (!endpoint) {
       const catalog = configuredModels(config.settings, config.untrustedEndpoints);
       for (const message of catalog.warnings) emit({ type: 'warning', message });
       endpoint = catalog.active?.endpoint;
     }
-    if (!endpoint) throw new NoModelConfigured(session.warnings);
+    if (!endpoint) throw new NoModelConfigured(tools.warnings);
     const recorder =
       options.record === false
         ? undefined
@@ -139,7 +139,7 @@ async function open(
         recorder,
         resumed,
         createAgent: (hooks) => {
-          const agent = createAgentSession({
+          const agent = createAgent({
             config,
             registry,
             endpoint: chosen,
@@ -157,16 +157,16 @@ async function open(
           agents = [...agents, agent];
           return agent;
         },
-        closeSession: async (reason) => {
+        shutDown: async (reason) => {
           // SessionEnd hooks, before MCP servers and background commands are ended.
           await Promise.all(agents.map((agent) => agent.end(reason)));
-          await session.close();
+          await tools.close();
         },
       },
       options,
     );
   } catch (error) {
-    await session.close();
+    await tools.close();
     throw error;
   }
 }

@@ -1,13 +1,14 @@
 /**
- * @toolhost/core/conversation: The conversation core every front end drives: openConversation, send, cancel, answer, close and one event stream; the agent session under it, saved sessions and resuming, `@` references, prompt content, subagent and skill files, memory, the model endpoints and their usage, and checkpoints (the snapshots taken before changes, listing and restoring them).
+ * @toolhost/core/conversation: The conversation core every front end drives: openConversation, send, cancel, answer, close and one event stream; the agent under it, saved sessions and resuming, `@` references, prompt content, subagent and skill files, memory, the model endpoints and their usage, and checkpoints (the snapshots taken before changes, listing and restoring them).
  */
 export * from '../agent/agent-events.js';
 export * from '../agent/agent-loop-options.js';
-export * from '../agent/agent-session.js';
 export * from '../agent/checkpoints/checkpoint-store.js';
+export type { Checkpoint } from '../agent/checkpoints/checkpoint-types.js';
 export * from '../agent/checkpoints/restore-checkpoint.js';
 export * from '../agent/checkpoints/shadow-git.js';
 export * from '../agent/checkpoints/snapshot.js';
+export * from '../agent/create-agent.js';
 export * from '../agent/sessions/session-file.js';
 export * from '../agent/sessions/session-loader.js';
 export * from '../agent/subagents/subagent-files.js';

@@ -27,6 +27,30 @@ describe('hook matchers', () => {
     expect(matcherFits('.*_file', ['read_many_files'])).toBe(false);
   });
 
+  it('an mcp__ name reads a server whose name holds __ as permission rules do', () => {
+    const echo = {
+      names: ['echo', 'echo (my__srv)', 'mcp__my__srv__echo'],
+      mcp: { server: 'my__srv', tool: 'echo', servers: ['my__srv', 'other'] },
+    };
+    for (const matcher of [
+      'mcp__my__srv',
+      'mcp__my__srv__*',
+      'mcp__my__srv__ech*',
+      'Bash|mcp__my__srv',
+    ])
+      expect(matcherFits(matcher, echo), matcher).toBe(true);
+    for (const matcher of [
+      'mcp__my',
+      'mcp__my__*',
+      'mcp__my__srv__other',
+      'mcp__other',
+      'mcp__my__s*',
+    ])
+      expect(matcherFits(matcher, echo), matcher).toBe(false);
+    // The same names without the server's reading (a tool of no MCP server) fit only whole.
+    expect(matcherFits('mcp__my__srv', echo.names)).toBe(false);
+  });
+
   it('a matcher that is no regular expression is compared as written', () => {
     expect(compileMatcher('Bash(')).toBeUndefined();
     expect(matcherFits('Bash(', ['Bash('])).toBe(true);

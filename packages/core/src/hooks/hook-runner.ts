@@ -17,8 +17,10 @@ import type {
   HookGroupSettings,
 } from '../contract/settings-types.js';
 import { HOOK_EVENTS } from '../contract/settings-types.js';
+import { configuredServers } from '../permissions/mcp-servers.js';
+import type { AnyTool } from '../tools/tools.js';
 import { hookTimeoutMs, runHookCommand } from './hook-command.js';
-import { matcherFits } from './hook-matcher.js';
+import { type MatchTarget, matcherFits, toolMatchTarget } from './hook-matcher.js';
 import { emptyOutcome, type HookOutcome, readHookResult } from './hook-output.js';
 
 export type { HookOutcome, PermissionDecision } from './hook-output.js';
@@ -48,7 +50,7 @@ export class HookRunner {
     private readonly transcriptPath: () => string | undefined,
   ) {}
 
-  /** The session's hooks, or undefined when settings configure none (or disableAllHooks). */
+  /** The hooks of settings, or undefined when settings configure none (or disableAllHooks). */
   static fromConfig(
     config: Config,
     transcriptPath: () => string | undefined = () => undefined,
@@ -74,19 +76,27 @@ export class HookRunner {
     return listHooks(this.groups);
   }
 
+  /** What the matchers of tool events are compared with for `tool`. */
+  toolTarget(tool: AnyTool): MatchTarget {
+    return toolMatchTarget(
+      tool,
+      configuredServers(this.config).map(([alias]) => alias),
+    );
+  }
+
   has(event: HookEventName): boolean {
     return (this.groups[event]?.length ?? 0) > 0;
   }
 
   /**
-   * Runs the hooks of `event` whose matcher fits one of `matchNames` (every hook of the event
+   * Runs the hooks of `event` whose matcher fits `matchNames` (a tool's: toolTarget) (every hook of the event
    * when it has no matcher target), with `fields` added to the common input. Never throws:
    * a hook that fails is a message for the person.
    */
   async run(
     event: HookEventName,
     fields: Record<string, unknown>,
-    matchNames: readonly string[] | undefined,
+    matchNames: MatchTarget | readonly string[] | undefined,
     signal?: AbortSignal,
   ): Promise<HookOutcome> {
     const outcome = emptyOutcome();

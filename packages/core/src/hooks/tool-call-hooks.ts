@@ -6,7 +6,7 @@
  */
 import { type PartListUnion, partsToText } from '../contract/content.js';
 import type { AnyTool, ToolCallConfirmationDetails, ToolResult } from '../tools/tools.js';
-import { hookToolName, toolMatchNames } from './hook-matcher.js';
+import { hookToolName } from './hook-matcher.js';
 import type { HookRunner, PermissionDecision } from './hook-runner.js';
 
 export interface ToolCallInfo {
@@ -38,7 +38,7 @@ export async function beforeToolCall(
   const outcome = await hooks.run(
     'PreToolUse',
     toolFields(call),
-    toolMatchNames(call.tool),
+    hooks.toolTarget(call.tool),
     signal,
   );
   const reasons = [...outcome.blocked, ...outcome.permissionReasons].join('\n');
@@ -83,7 +83,7 @@ export async function afterToolCall(
           error: result.error ?? null,
         },
       },
-      toolMatchNames(call.tool),
+      hooks.toolTarget(call.tool),
       signal,
     );
     for (const reason of outcome.blocked) notes.push(`PostToolUse hook feedback: ${reason}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousServerName, mcpReadings } from './mcp-names.js';
+import { ambiguousServerName, mcpNameCovers, mcpReadings } from './mcp-names.js';
 
 describe('mcpReadings', () => {
   it('reads the longest configured server name that prefixes the rule name first', () => {
@@ -45,5 +45,27 @@ describe('ambiguousServerName', () => {
     expect(ambiguousServerName('my_srv', ['my', 'my_srv'])).toBeUndefined();
     expect(ambiguousServerName('mysrv', ['my', 'mysrv'])).toBeUndefined();
     expect(ambiguousServerName('a', ['a'])).toBeUndefined();
+  });
+});
+
+describe('mcpNameCovers', () => {
+  const echo = { server: 'my__srv', tool: 'echo' };
+  it('covers a tool by its server, its name or a * pattern, the longest server name first', () => {
+    for (const name of [
+      'mcp__my__srv',
+      'mcp__my__srv__echo',
+      'mcp__my__srv__*',
+      'mcp__my__srv__e*o',
+    ])
+      expect(mcpNameCovers(name, echo, []), name).toBe(true);
+    for (const name of ['mcp__my', 'mcp__my__*', 'mcp__my__srv__echo2', 'echo', 'my__srv__echo'])
+      expect(mcpNameCovers(name, echo, []), name).toBe(false);
+  });
+
+  it('a name two servers could own covers the shorter reading only when every reading counts', () => {
+    const inner = { server: 'my', tool: 'srv__echo' };
+    expect(mcpNameCovers('mcp__my__srv__echo', inner, ['my__srv'])).toBe(false);
+    expect(mcpNameCovers('mcp__my__srv__echo', inner, ['my__srv'], true)).toBe(true);
+    expect(mcpNameCovers('mcp__my__srv__echo', inner, [])).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
  * (`my` and `my__srv`, `a` and `a_`) make some rule names mean two things; the longer is
  * refused at load (see ambiguousServerName), and deny and ask rules keep every reading.
  */
+import { starMatches } from '../shell/command-rules.js';
 
 const PREFIX = 'mcp__';
 
@@ -33,6 +34,33 @@ export function mcpReadings(ruleName: string, servers: readonly string[]): McpRe
   const [server, ...rest] = body.split('__');
   if (!server) return [];
   return [rest.length > 0 ? { server, tool: rest.join('__') } : { server }];
+}
+
+/** An MCP server's tool as names are read against it: the server's alias and the tool's own name. */
+export interface McpToolName {
+  server: string;
+  tool: string;
+}
+
+/**
+ * Whether `name` (`mcp__server`, or `mcp__server__tool` whose tool part may hold `*`)
+ * names `target`, read as rules read it against the configured server names (the target's
+ * own server always counts as configured). By default only the first reading decides, the
+ * longest server name's, as for what grants a tool (allow rules, a subagent's tool list);
+ * `everyReading` lets any reading count, for what must fail closed (deny and ask rules).
+ */
+export function mcpNameCovers(
+  name: string,
+  target: McpToolName,
+  servers: readonly string[],
+  everyReading = false,
+): boolean {
+  const readings = mcpReadings(name, [target.server, ...servers]);
+  return (everyReading ? readings : readings.slice(0, 1)).some(
+    (reading) =>
+      reading.server === target.server &&
+      (reading.tool === undefined || starMatches(reading.tool, target.tool)),
+  );
 }
 
 /**

@@ -78,6 +78,37 @@ const NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * The one toolhost tool each tool name of Claude Code (and agents that copy its names)
+ * stands for, where a single tool is meant rather than a rule's group: a subagent file's
+ * `tools:` list and a hook's matcher name tools, so `Read` there is read_file alone.
+ */
+const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
+  Read: 'read_file',
+  Write: 'write_file',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  Grep: 'grep_search',
+  Glob: 'glob',
+  LS: 'list_directory',
+  Bash: SHELL_TOOL,
+  WebFetch: 'web_fetch',
+  WebSearch: 'web_search',
+  TodoWrite: 'todo_write',
+  Task: 'task',
+  NotebookRead: 'read_file',
+};
+
+/** The toolhost tool a Claude Code tool name stands for, or undefined for another name. */
+export function claudeToolTarget(name: string): string | undefined {
+  return Object.hasOwn(CLAUDE_TOOL_NAMES, name) ? CLAUDE_TOOL_NAMES[name] : undefined;
+}
+
+/** The Claude Code names of a toolhost tool (`Bash` for run_shell_command), none for most. */
+export function claudeNamesOf(tool: string): string[] {
+  return Object.keys(CLAUDE_TOOL_NAMES).filter((name) => CLAUDE_TOOL_NAMES[name] === tool);
+}
+
+/**
  * The toolhost tools a rule name covers, or undefined for a name this table does not know
  * (an MCP or discovered tool's own name, matched as written).
  */

@@ -5,7 +5,7 @@
  */
 
 import type { Config } from '@toolhost/core/config';
-import type { AgentSession, ToolRunner } from '@toolhost/core/conversation';
+import type { Agent, ToolRunner } from '@toolhost/core/conversation';
 import type { ToolRegistry } from '@toolhost/core/tools';
 import type { PickerItem } from '../session-store.js';
 import type { ThemeName } from '../theme.js';
@@ -25,7 +25,7 @@ export interface CommandContext {
   config: Config;
   registry: ToolRegistry;
   /** The agent: its loop (history, compression), model client and usage. */
-  agent: AgentSession;
+  agent: Agent;
   stats(): SessionStats;
   /** Shows Markdown text in the conversation (never sent to the model). */
   print(markdown: string, kind?: MessageKind): void;

@@ -13,12 +13,7 @@ import { decideShell } from '../../shell/shell-permissions.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { isReadOnlyKind } from '../../tools/tools.js';
 import type { AgentToolCall } from '../agent-events.js';
-
-/** What the person reads about a call when choosing a checkpoint. */
-export interface CheckpointToolCall {
-  name: string;
-  description: string;
-}
+import type { CheckpointToolCall } from './checkpoint-types.js';
 
 const MAX_DESCRIPTION = 200;
 const WRITING_THINK_TOOLS = new Set(['save_memory']);

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import { openOwnFileToAppend } from '../../utils/own-files.js';
 import { projectKey } from '../../utils/project-key.js';
-import type { CheckpointToolCall } from './batch-changes.js';
+import type { Checkpoint, CheckpointToolCall } from './checkpoint-types.js';
 import {
   adoptMovedHistory,
   folderIdentity,
@@ -27,30 +27,7 @@ import {
 import { type HistoryRetention, removeCheckpoints, retained } from './prune-history.js';
 import { diffTrees, type RestoredFiles, restoreFiles } from './restore-files.js';
 import { CheckpointError, ShadowGit } from './shadow-git.js';
-import { type SkippedFile, type SnapshotRoot, takeSnapshot } from './snapshot.js';
-
-export interface Checkpoint {
-  /** Short id, unique in the project (a prefix finds it). */
-  id: string;
-  /** ISO time it was taken. */
-  at: string;
-  /** `tool_calls`: before a batch of calls; `restore`: before a restore (undoes it). */
-  kind: 'tool_calls' | 'restore';
-  /** The calls that followed (tool_calls), with what each was about to do. */
-  toolCalls: CheckpointToolCall[];
-  /** For a `restore` checkpoint: the checkpoint being restored. */
-  restoring?: string;
-  /** The conversation it belongs to, and how many of its messages came before it. */
-  sessionId?: string;
-  messageIndex?: number;
-  /** The subagent whose calls followed (a `task` run), absent for the main agent's. */
-  subagent?: string;
-  /** The shadow repository's commit holding the files. */
-  commit: string;
-  roots: SnapshotRoot[];
-  /** Files left out (too large, or unreadable): a restore of this checkpoint cannot bring them back. */
-  skipped?: SkippedFile[];
-}
+import { type SkippedFile, takeSnapshot } from './snapshot.js';
 
 export interface NewCheckpoint {
   roots: readonly string[];

@@ -9,7 +9,8 @@ import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';
-import { type Checkpoint, CheckpointStore } from './checkpoint-store.js';
+import { CheckpointStore } from './checkpoint-store.js';
+import type { Checkpoint } from './checkpoint-types.js';
 import { checkpointLimits } from './restore-checkpoint.js';
 import { describeSkipped } from './snapshot.js';
 

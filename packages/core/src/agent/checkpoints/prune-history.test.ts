@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint } from './checkpoint-store.js';
+import type { Checkpoint } from './checkpoint-types.js';
 import { pruneGoneProjects, retained } from './prune-history.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeOwnFile } from '../../utils/own-files.js';
-import type { Checkpoint } from './checkpoint-store.js';
+import type { Checkpoint } from './checkpoint-types.js';
 import type { ShadowGit } from './shadow-git.js';
 
 export interface HistoryRetention {

@@ -5,9 +5,9 @@
  * Each returns what the agent loop or the front end acts on; none throws.
  */
 
-import { stopHookNote } from '../agent/loop-notes.js';
 import { type Part, partsToText } from '../contract/content.js';
 import type { HookRunner } from './hook-runner.js';
+import { stopHookNote } from './stop-hook-note.js';
 
 /** The loop's hooks, and the subagent it runs (undefined: the main agent). */
 export interface LoopHooks {

@@ -1,5 +1,5 @@
 /**
- * The session under a conversation (and under a one-call command): settings loaded for the
+ * The tools of a workspace, under a conversation or a one-call command: settings loaded for the
  * workspace, their problems as warnings, the registry with tool discovery started in the
  * background (built-in tools usable at once), and one way to end it that also runs when
  * the process is stopped by a signal. Kept light: a command that runs one tool loads that
@@ -14,7 +14,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addTerminationCleanup } from '../utils/termination.js';
 import { visibleText } from '../utils/visible-text.js';
 
-export interface ToolSessionOptions {
+export interface WorkspaceToolsOptions {
   root?: string;
   includeDirectories?: string[];
   approvalMode?: ApprovalMode;
@@ -24,13 +24,13 @@ export interface ToolSessionOptions {
   homeDir?: string;
   env?: NodeJS.ProcessEnv;
   systemSettingsPath?: string;
-  /** A person answers this session's questions: MCP servers may ask them to visit a page. */
+  /** A person answers the questions asked here: MCP servers may ask them to visit a page. */
   urlElicitation?: boolean;
-  /** The one built-in tool this session runs: the others load when needed. */
+  /** The one built-in tool that will run: the others load when needed. */
   onlyTool?: string;
 }
 
-export interface ToolSession {
+export interface WorkspaceTools {
   config: Config;
   registry: ToolRegistry;
   /** The settings problems found while opening, shown escaped. */
@@ -39,8 +39,8 @@ export interface ToolSession {
   close(): Promise<void>;
 }
 
-/** Opens a session; throws WorkspaceError for a workspace that cannot be used. */
-export async function openToolSession(options: ToolSessionOptions): Promise<ToolSession> {
+/** Opens the workspace's tools; throws WorkspaceError for a workspace that cannot be used. */
+export async function openWorkspaceTools(options: WorkspaceToolsOptions): Promise<WorkspaceTools> {
   const { config, settings } = Config.load({
     root: options.root,
     includeDirectories: options.includeDirectories,
@@ -65,7 +65,7 @@ export async function openToolSession(options: ToolSessionOptions): Promise<Tool
   for (const line of pathRuleWarnings(config)) warnings.push(visibleText(line));
   // Before discovery: servers learn at connection whether page visits can be asked for.
   config.urlElicitation = Boolean(options.urlElicitation);
-  // Built-in tools' modules are imported here, not at the top: a session that calls one
+  // Built-in tools' modules are imported here, not at the top: a command that calls one
   // tool loads that tool's module alone (see tools/builtin-lazy.ts).
   const registry =
     options.onlyTool === undefined

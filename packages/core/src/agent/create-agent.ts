@@ -4,8 +4,8 @@
  * requests, and the loop. The caller owns the Config, the registry and what is shown.
  */
 import type { Config } from '../config/config.js';
+import { notify, sessionEnded, sessionStarted } from '../hooks/conversation-hooks.js';
 import { HookRunner } from '../hooks/hook-runner.js';
-import { notify, sessionEnded, sessionStarted } from '../hooks/session-hooks.js';
 import { type LoadedMemory, loadMemory } from '../memory/load-memory.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import { ModelClient, type ModelClientOptions } from '../models/model-client.js';
@@ -33,7 +33,7 @@ import { loadSubagents } from './subagents/subagent-files.js';
 import { LoopSubagentRunner } from './subagents/subagent-runner.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
-export interface AgentSessionOptions {
+export interface AgentOptions {
   config: Config;
   registry: ToolRegistry;
   endpoint: ModelEndpoint;
@@ -59,13 +59,13 @@ export interface AgentSessionOptions {
   checkpoints?: CheckpointHook | false;
 }
 
-export interface AgentSession {
+export interface Agent {
   loop: AgentLoop;
   model: ModelClient;
   usage: UsageTracker;
   /** The system prompt the loop sends now. */
   readonly systemPrompt: string;
-  /** The session's hooks from settings (undefined: none configured, or disableAllHooks). */
+  /** The hooks from settings (undefined: none configured, or disableAllHooks). */
   hooks: HookRunner | undefined;
   /**
    * Runs the SessionStart hooks (done once by itself when the session is made: `startup`, or
@@ -78,26 +78,26 @@ export interface AgentSession {
   refreshMemory(): LoadedMemory;
   /**
    * Stops following the Config (its approval mode), for a caller that keeps the Config and
-   * makes another session on it. The loop still answers runs, with the prompt it has.
+   * makes another agent on it. The loop still answers runs, with the prompt it has.
    */
   close(): void;
 }
 
-export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSession {
-  const { config, registry } = sessionOptions;
+export function createAgent(agentOptions: AgentOptions): Agent {
+  const { config, registry } = agentOptions;
   const hooks = HookRunner.fromConfig(config, () =>
     sessionFile(config.userDir, config.targetDir, config.sessionId),
   );
-  const options: AgentSessionOptions & { hooks?: HookRunner } = hooks
-    ? withHooks(sessionOptions, hooks)
-    : sessionOptions;
+  const options: AgentOptions & { hooks?: HookRunner } = hooks
+    ? withHooks(agentOptions, hooks)
+    : agentOptions;
   const model = new ModelClient(options.endpoint, options.client);
   const usage = new UsageTracker();
   config.pageExtractor = pageExtractor(model, usage);
   const deferredTools = new DeferredTools(() => config.settings.tools?.deferLoading);
   if (!registry.getRegisteredTool(ToolSearchTool.Name))
     registry.registerTool(new ToolSearchTool(deferredTools, registry));
-  // Skills found now are offered for the session (their bodies load when the model asks).
+  // Skills found now are offered for the conversation (their bodies load when the model asks).
   const skills = registry.getRegisteredTool(SkillTool.Name)
     ? undefined
     : skillToolFor(config, options.onWarning);
@@ -186,7 +186,7 @@ export function createAgentSession(sessionOptions: AgentSessionOptions): AgentSe
 
 /** Offers `task` with the subagents found for this project (unless depth 0). */
 function registerTaskTool(
-  options: AgentSessionOptions & { hooks?: HookRunner },
+  options: AgentOptions & { hooks?: HookRunner },
   model: ModelClient,
   usage: UsageTracker,
   checkpoints: (subagent: string) => CheckpointHook | undefined,
@@ -218,13 +218,10 @@ function registerTaskTool(
 }
 
 /**
- * The options with the session's hooks: what they tell the person arrives as notices, and
+ * The options with the hooks: what they tell the person arrives as notices, and
  * a question to the person first fires the Notification hooks.
  */
-function withHooks(
-  options: AgentSessionOptions,
-  hooks: HookRunner,
-): AgentSessionOptions & { hooks: HookRunner } {
+function withHooks(options: AgentOptions, hooks: HookRunner): AgentOptions & { hooks: HookRunner } {
   const { onEvent, onConfirmationRequest: ask } = options;
   hooks.onMessage = (message) => onEvent?.({ type: 'notice', level: 'warning', message });
   return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession } from '../src/agent/agent-session.js';
+import { createAgent } from '../src/agent/create-agent.js';
 import type { ApprovalMode } from '../src/contract/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
@@ -26,7 +26,7 @@ async function sessionIn(
 ) {
   ws = makeWorkspace({ approvalMode });
   server = await startModelServer(script);
-  const agent = createAgentSession({
+  const agent = createAgent({
     config: ws.config,
     registry: createToolRegistry(ws.config),
     endpoint: endpointOf(server),
@@ -77,7 +77,7 @@ describe('the system prompt follows the approval mode', () => {
     first.close();
     ws!.config.setApprovalMode('auto-edit');
     expect(first.systemPrompt).toContain('Approval mode: default.');
-    const second = createAgentSession({
+    const second = createAgent({
       config: ws!.config,
       registry: createToolRegistry(ws!.config),
       endpoint: endpointOf(server!),
