@@ -18,7 +18,7 @@ import {
 import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
 import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
-import { mergeSettings } from '../utils/settings-merge.js';
+import { mergeSettings } from '../utils/settings-values.js';
 import { modelFromEnvironment } from './model-environment.js';
 import { qwenSettingsPaths } from './qwen-settings.js';
 import { checkLayer } from './settings-layer.js';
@@ -26,7 +26,7 @@ import type { SettingsWarning } from './settings-warning.js';
 import { isFolderTrusted } from './trusted-folders.js';
 
 export * from '../contract/settings-types.js';
-export { mergeSettings } from '../utils/settings-merge.js';
+export { mergeSettings } from '../utils/settings-values.js';
 export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
 export { formatSettingsWarning, type SettingsWarning } from './settings-warning.js';
 

@@ -13,7 +13,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { HooksSettings, McpServerSettings, Settings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
-import { mergeSettings } from '../utils/settings-merge.js';
+import { mergeSettings } from '../utils/settings-values.js';
 import { contributionsOf, type ExtensionContributions } from './contributions.js';
 import { enablementOf } from './enablement.js';
 import {
