@@ -16,9 +16,9 @@ import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
 import { projectKey } from '../utils/project-key.js';
+import { isContextFileName } from '../utils/settings-values.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
 import { ApprovalMemory, activeApprovalMemory } from './approval-memory.js';
-import { isContextFileName } from './context-file-name.js';
 import {
   type ApprovalMode,
   type LoadedSettings,

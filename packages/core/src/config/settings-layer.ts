@@ -6,13 +6,12 @@ import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { closestNames } from '../utils/closest-names.js';
 import { isObject } from '../utils/json-schema.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
-import { VARIABLE_REFERENCE } from '../utils/variable-references.js';
-import { isContextFileName } from './context-file-name.js';
+import { isContextFileName, VARIABLE_REFERENCE } from '../utils/settings-values.js';
 import { adoptQwenKeys } from './qwen-settings.js';
 import type { SettingsWarning } from './settings-warning.js';
 
 // The config entry point has always offered it from here.
-export { referencesVariable } from '../utils/variable-references.js';
+export { referencesVariable } from '../utils/settings-values.js';
 
 const SCHEMA_PATH = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -28,7 +28,7 @@ import { isFolderTrusted } from './trusted-folders.js';
 export * from '../contract/settings-types.js';
 export { mergeSettings } from '../utils/settings-values.js';
 export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
-export { formatSettingsWarning, type SettingsWarning } from './settings-warning.js';
+export type { SettingsWarning } from './settings-warning.js';
 
 export type SettingsScope = 'user' | 'project' | 'system' | 'environment' | 'flags';
 
@@ -233,6 +233,11 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
  * Whether the project's settings apply in full: folder trust is off (only the person's own
  * files can turn it off), or the person trusts the folder.
  */
+export function formatSettingsWarning(warning: SettingsWarning): string {
+  const where = warning.key ? `${warning.source}: ${warning.key}` : warning.source;
+  return `${where}: ${warning.message}`;
+}
+
 function projectHonoured(
   files: SettingsFile[],
   options: LoadSettingsOptions,

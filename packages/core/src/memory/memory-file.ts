@@ -6,8 +6,9 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 
-// Settings loading checks the names (config/), the conversation entry point offers it here.
-export { isContextFileName } from '../config/context-file-name.js';
+// Settings loading checks the names (utils/settings-values.ts); the conversation entry point
+// offers the check here.
+export { isContextFileName } from '../utils/settings-values.js';
 
 export const MEMORY_SECTION_HEADING = '## Memories saved by toolhost';
 

@@ -4,8 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { ApprovalMode } from '../contract/settings-types.js';
-import type { ToolCallConfirmationDetails } from '../contract/tool-confirmation.js';
-import { isReadOnlyKind, Kind } from '../contract/tool-shapes.js';
+import { isReadOnlyKind, Kind, type ToolCallConfirmationDetails } from '../contract/tool-shapes.js';
 import { isInsideGitFolder } from '../workspace/git-internals.js';
 import { deniedMessage, type RuledTool, ruleVerdict } from './call-rules.js';
 import type { PermissionRule } from './permission-rules.js';

@@ -3,23 +3,20 @@
  * the scheduler. See DESIGN.md, "The contract".
  */
 import type { FunctionDeclaration, PartListUnion } from '../contract/content.js';
-import type {
-  ToolCallConfirmationDetails,
-  ToolConfirmationOutcome,
-  ToolConfirmationPayload,
-} from '../contract/tool-confirmation.js';
 import type { ToolErrorType } from '../contract/tool-error.js';
 import {
   isReadOnlyKind,
   type JsonSchema,
   type Kind,
+  type ToolCallConfirmationDetails,
+  type ToolConfirmationOutcome,
+  type ToolConfirmationPayload,
   type ToolLocation,
   type ToolResultDisplay,
 } from '../contract/tool-shapes.js';
 import { coerceToSchema } from '../utils/schema-coercion.js';
 import { validateAgainstSchema } from '../utils/schema-validator.js';
 
-export * from '../contract/tool-confirmation.js';
 export { ToolErrorType } from '../contract/tool-error.js';
 export * from '../contract/tool-shapes.js';
 

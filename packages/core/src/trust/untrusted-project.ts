@@ -8,7 +8,7 @@
  */
 import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
-import { referencesVariable } from '../utils/variable-references.js';
+import { referencesVariable } from '../utils/settings-values.js';
 import {
   EFFECT_PHRASES,
   hasRulesBelow,
