@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Config } from '@toolhost/core/config';
 import { addToSettingsList, isFolderTrusted, ruleToSave } from '@toolhost/core/config';
 import type { ConfirmationDecision, WaitingToolCall } from '@toolhost/core/tools';
-import { ToolConfirmationOutcome } from '@toolhost/core/tools';
+import { isForcedQuestion, ToolConfirmationOutcome } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
 
 /** Settings files an "always" answer may save its rule to. */
@@ -60,9 +60,14 @@ export function choicesFor(
       },
       { key: 'n', label: 'No', outcome: ToolConfirmationOutcome.Cancel },
     ];
+  // A question a rule forces is asked again at every call: "always" would promise what
+  // the next call does not keep, so it is not offered.
   const choices: Choice[] = options.oneShot
     ? [{ ...once, label: 'Yes' }]
-    : [{ ...once, label: 'Yes, this once' }, ...alwaysChoices(call)];
+    : [
+        { ...once, label: 'Yes, this once' },
+        ...(isForcedQuestion(details) ? [] : alwaysChoices(call)),
+      ];
   choices.push(...savedChoices(call, options.saving));
   if (details.type === 'edit' && details.isModifiable) {
     choices.push({
@@ -100,10 +105,10 @@ function alwaysChoices(call: WaitingToolCall): Choice[] {
   }
 }
 
-/** "Always allow", saved as a rule the next runs read too. Never for a question an ask rule forces. */
+/** "Always allow", saved as a rule the next runs read too. Never for a question a rule forces. */
 function savedChoices(call: WaitingToolCall, saving: SaveTargets | undefined): Choice[] {
   const details = call.confirmationDetails;
-  if (!saving || details.askedByRules?.length) return [];
+  if (!saving || isForcedQuestion(details)) return [];
   const rule = ruleToSave(call.tool.name, call.request.args, details);
   if (!rule) return [];
   const outcome =

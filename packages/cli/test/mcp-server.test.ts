@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -143,6 +143,24 @@ describe('toolhost mcp over stdio', () => {
     });
     expect(result.isError).toBeFalsy();
     expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('x');
+  });
+
+  it('in yolo, refuses a read an ask rule covers when the client cannot ask, naming the rule', async () => {
+    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ permissions: { ask: ['Read(./notes.txt)'] } }),
+    );
+    const c = await connectStdio(['--approval-mode', 'yolo']);
+    const result = await c.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: path.join(root, 'notes.txt') },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).not.toContain('remember the milk');
+    expect(text(result)).toContain('The rule Read(./notes.txt) in permissions.ask asks');
+    // Yolo did not let it run, so it is not offered as the way.
+    expect(text(result)).not.toContain('--approval-mode yolo');
   });
 
   it('asks through the client when it supports elicitation', async () => {

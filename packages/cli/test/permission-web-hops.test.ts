@@ -1,7 +1,8 @@
 /**
  * WebFetch rules on every hop, with HTTP servers on 127.0.0.1 and `toolhost call`: a
- * redirect to a host a deny rule names is refused and one an ask rule names not followed,
- * and a rule naming an address holds for a name that resolves to it. The proof is the
+ * redirect to a host a deny rule names is refused, one to any other site (here localhost)
+ * is not followed but handed to the model as the URL to fetch with a call of its own, and
+ * a rule naming an address holds for a name that resolves to it. The proof is the
  * server's log: the covered page is never requested.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,8 +41,8 @@ const settings = (permissions: unknown) => {
   );
 };
 // Asynchronous: the test's own server answers from this process while the command runs.
-const fetchPage = (url: string) =>
-  runCliAsync(['call', 'web_fetch', JSON.stringify({ url, prompt: 'the text' }), '--yes'], {
+const fetchPage = (url: string, flags = ['--yes']) =>
+  runCliAsync(['call', 'web_fetch', JSON.stringify({ url, prompt: 'the text' }), ...flags], {
     cwd: dirs.root,
     home: dirs.home,
   });
@@ -49,10 +50,32 @@ const redirectTo = (target: string) => `${server.url}/to?${encodeURIComponent(ta
 const secretHits = () => server.requests.filter((request) => request.endsWith('/secret')).length;
 
 describe('WebFetch rules on every hop', () => {
-  it('follows a redirect to localhost when no rule names it (the setup reaches the page)', async () => {
+  it('does not follow a redirect to localhost that no rule names: the model gets the URL', async () => {
     settings({});
-    const followed = await fetchPage(redirectTo(`http://localhost:${server.port}/secret`));
-    expect(followed.stdout, followed.stderr).toContain(SECRET);
+    // The setup reaches the page when it is asked for directly.
+    const direct = await fetchPage(`http://localhost:${server.port}/secret`);
+    expect(direct.stdout, direct.stderr).toContain(SECRET);
+    const target = `http://localhost:${server.port}/secret`;
+    const stopped = await fetchPage(redirectTo(target));
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).not.toContain(SECRET);
+    expect(stopped.stdout).toContain(`redirects (HTTP 302) to another site: ${target}`);
+    expect(stopped.stdout).toContain(`call web_fetch again with url "${target}"`);
+    expect(secretHits()).toBe(1);
+  });
+
+  it('a first URL an allow rule lets run unasked does not carry its redirect to another host', async () => {
+    settings({ allow: ['WebFetch(domain:127.0.0.1)'] });
+    const target = `http://localhost:${server.port}/secret`;
+    // No --yes and no terminal: only the allow rule lets the first call run.
+    const stopped = await fetchPage(redirectTo(target), ['--approval-mode', 'default']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain(`to another site: ${target}`);
+    expect(secretHits()).toBe(0);
+    // The model's own call for it asks, and nobody can answer here.
+    const next = await fetchPage(target, []);
+    expect(next.code).toBe(3);
+    expect(secretHits()).toBe(0);
   });
 
   it('refuses a 302 from 127.0.0.1 to localhost under WebFetch(domain:localhost) in deny', async () => {

@@ -5,13 +5,13 @@
  * checks each turn's answer.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { type SessionPlace, startSession, userTurn } from './helpers/stream-session.js';
+import { type SessionPlace, sent, startSession, userTurn } from './helpers/stream-session.js';
 
 let dirs: TempDirs;
 let server: ModelServer | undefined;
@@ -79,6 +79,35 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
     session.send(userTurn('and now?'));
     await session.next((e) => e.type === 'result', 'the second result', from);
     expect(existsSync(target)).toBe(false);
+    session.end();
+    expect(await session.exited).toBe(0);
+  });
+
+  it('in yolo, a read an ask rule covers is put to the host; its no keeps the file unread', async () => {
+    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    writeFileSync(
+      path.join(dirs.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ permissions: { ask: ['Read(./notes.txt)'] } }),
+    );
+    const notes = path.join(dirs.root, 'notes.txt');
+    writeFileSync(notes, 'ASKED-NOTES-TEXT\n');
+    server = await startModelServer([
+      { toolCalls: [{ id: 'call_r', name: 'read_file', args: { absolute_path: notes } }] },
+      { text: 'Not read.' },
+    ]);
+    const session = startSession(place(), ['--approval-mode', 'yolo'], children);
+    session.send(userTurn('read the notes'));
+    const question = await session.next(isQuestion, 'the question');
+    session.send({
+      type: 'control_response',
+      response: {
+        subtype: 'success',
+        request_id: question.request_id,
+        response: { behavior: 'deny', message: 'not now' },
+      },
+    });
+    await session.next((e) => e.type === 'result', 'the result');
+    expect(sent(server.requests[1])).not.toContain('ASKED-NOTES-TEXT');
     session.end();
     expect(await session.exited).toBe(0);
   });

@@ -19,12 +19,16 @@ afterEach(async () => {
 });
 
 /** A scheduler with nobody to ask: a call that would ask is refused. */
-function session(permissions: Settings['permissions'], approvalMode: ApprovalMode = 'default') {
+function session(
+  permissions: Settings['permissions'],
+  approvalMode: ApprovalMode = 'default',
+  tools: Settings['tools'] = {},
+) {
   dirs = makeTempDirs();
   const config = new Config({
     roots: [dirs.root],
     homeDir: dirs.home,
-    settings: { permissions, tools: { approvalMode } },
+    settings: { permissions, tools: { ...tools, approvalMode } },
   });
   configs.push(config);
   return { config, root: dirs.root, ...scriptedScheduler(config, { answer: null }) };
@@ -74,6 +78,63 @@ describe('shell rules, by effect', () => {
     expect(done.status).toBe('error');
     expect(done.response.error?.message).toMatch(/Bash\(touch:\*\)/);
     expect(existsSync(`${s.root}/asked`)).toBe(false);
+  });
+});
+
+describe('ask rules ask in every approval mode', () => {
+  const modes: ApprovalMode[] = ['default', 'auto-edit', 'yolo'];
+
+  it.each(modes)(
+    'in %s, a read an ask rule covers is refused when nobody can be asked',
+    async (mode) => {
+      // read_file never asks by itself: the rule's question is the only one.
+      const s = session({ ask: ['Read(./secret.txt)'] }, mode);
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(`${s.root}/secret.txt`, 'ASKED-SECRET');
+      const done = await s.call('read_file', { absolute_path: `${s.root}/secret.txt` });
+      expect(done.status).toBe('error');
+      expect(JSON.stringify(done.response)).not.toContain('ASKED-SECRET');
+      expect(done.response.error?.message).toContain('Read(./secret.txt) in permissions.ask');
+      expect(done.response.error?.message).not.toContain('permissions.deny');
+    },
+  );
+
+  it.each(modes)('in %s, the person is asked, and their yes runs it', async (mode) => {
+    dirs = makeTempDirs();
+    const config = new Config({
+      roots: [dirs.root],
+      homeDir: dirs.home,
+      settings: { permissions: { ask: ['TodoWrite', 'Edit(./notes/**)'] } },
+    });
+    config.setApprovalMode(mode);
+    configs.push(config);
+    const s = scriptedScheduler(config);
+    const todo = await s.call('todo_write', { todos: [] });
+    const write = await s.call('write_file', {
+      file_path: `${dirs.root}/notes/a.md`,
+      content: 'x',
+    });
+    expect([todo.status, write.status]).toEqual(['success', 'success']);
+    expect(s.asked.map((details) => details.askedByRules)).toEqual([
+      ['TodoWrite'],
+      ['Edit(./notes/**)'],
+    ]);
+  });
+
+  it('a question a deny rule forces names that rule, not permissions.ask', async () => {
+    const s = session({ deny: ['Read(./secrets/**)'] }, 'yolo', { shell: { sandbox: 'off' } });
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(`${s.root}/secrets`);
+    writeFileSync(`${s.root}/secrets/x.txt`, 'GAP-SECRET');
+    // A script the analysis cannot see into: only the sandbox could hold the rule.
+    writeFileSync(`${s.root}/peek.sh`, 'cat secrets/x.txt; touch canary\n');
+    const done = await s.call('run_shell_command', shell('sh peek.sh'));
+    expect(done.status).toBe('error');
+    const message = done.response.error?.message ?? '';
+    expect(message).toContain('The deny rule Read(./secrets/**) (permissions.deny) forces');
+    expect(message).not.toContain('permissions.ask');
+    expect(JSON.stringify(done.response)).not.toContain('GAP-SECRET');
+    expect(existsSync(`${s.root}/canary`)).toBe(false);
   });
 });
 

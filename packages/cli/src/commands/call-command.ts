@@ -1,6 +1,10 @@
 /** `toolhost call`: runs one call through the scheduler, exactly as a model's call would run. */
 
-import { approvalModesThatSkip, CoreToolScheduler } from '@toolhost/core/scheduler';
+import {
+  approvalModesThatSkip,
+  CoreToolScheduler,
+  forcedQuestionReason,
+} from '@toolhost/core/scheduler';
 import type {
   CompletedToolCall,
   ConfirmationDecision,
@@ -154,6 +158,9 @@ export async function runCallCommand(
 /** The ways to let this particular call run without a terminal, and only those. */
 function whatAllows(call: WaitingToolCall): string {
   const details = call.confirmationDetails;
+  // No approval mode, allow rule or trusted server answers a question a rule forces.
+  const forced = forcedQuestionReason(details);
+  if (forced) return `${forced}. To answer it yes here, run it on a terminal or pass --yes.`;
   const ways = ['pass --yes'];
   for (const mode of approvalModesThatSkip(details.type)) ways.push(`--approval-mode ${mode}`);
   if (details.type === 'exec') {

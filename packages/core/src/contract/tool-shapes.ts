@@ -118,6 +118,20 @@ interface ConfirmationBase {
    * yolo and auto-edit do not answer it.
    */
   askedByRules?: string[];
+  /**
+   * Deny rules the sandbox cannot hold for this call (as written) and why: the question is
+   * asked in every approval mode, as an ask rule's is, but it is the deny rule that forces it.
+   */
+  unheldDenyRules?: { rules: string[]; reason: string };
+}
+
+/**
+ * Whether the question is asked in every approval mode (yolo and auto-edit do not answer it,
+ * a hook's allow does not, and no "always" rule is offered): an ask rule forces it, or deny
+ * rules the sandbox cannot hold.
+ */
+export function isForcedQuestion(details: ToolCallConfirmationDetails): boolean {
+  return (details.askedByRules?.length ?? 0) > 0 || details.unheldDenyRules !== undefined;
 }
 
 export interface ToolEditConfirmationDetails extends ConfirmationBase {

@@ -19,6 +19,7 @@ import {
 import { ApprovalMemory, withApprovalMemory } from '../config/approval-memory.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
+import { forcedQuestionReason } from '../permissions/approval-rules.js';
 import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../scheduler/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
@@ -165,7 +166,12 @@ export function createToolhostMcpServer(
           : { outcome: ToolConfirmationOutcome.Cancel };
       if (server.getClientCapabilities()?.elicitation)
         return askThroughClient(server, call.confirmationDetails);
-      refusal = `toolhost could not ask the person to approve ${call.tool.name} (${call.confirmationDetails.title}): this MCP client cannot show questions. The person can restart "toolhost mcp" with --approval-mode auto-edit (file edits) or --approval-mode yolo (everything) to allow such calls, or list the tool in tools.allowed in settings.`;
+      const forced = forcedQuestionReason(call.confirmationDetails);
+      refusal = `toolhost could not ask the person to approve ${call.tool.name} (${call.confirmationDetails.title}): this MCP client cannot show questions. ${
+        forced
+          ? `${forced}.`
+          : 'The person can restart "toolhost mcp" with --approval-mode auto-edit (file edits) or --approval-mode yolo (everything) to allow such calls, or list the tool in tools.allowed in settings.'
+      }`;
       return { outcome: ToolConfirmationOutcome.Cancel };
     };
     const scheduler = new CoreToolScheduler({

@@ -4,7 +4,12 @@
  */
 import type { Config } from '../config/config.js';
 import type { ApprovalMode } from '../contract/settings-types.js';
-import { isReadOnlyKind, Kind, type ToolCallConfirmationDetails } from '../contract/tool-shapes.js';
+import {
+  isForcedQuestion,
+  isReadOnlyKind,
+  Kind,
+  type ToolCallConfirmationDetails,
+} from '../contract/tool-shapes.js';
 import { isInsideGitFolder } from '../workspace/git-internals.js';
 import { deniedMessage, type RuledTool, ruleVerdict } from './call-rules.js';
 import type { PermissionRule } from './permission-rules.js';
@@ -85,25 +90,57 @@ export function withRuleQuestion(
 ): ToolCallConfirmationDetails | false {
   if (!rule) return details;
   const why = `the rule ${rule.entry} in ${rule.source} asks`;
+  // Marked like any other question the rule forces: an info question is one the approval
+  // mode would answer by itself (auto-edit, yolo), which an ask rule's must never be.
   if (!details)
     return {
       type: 'info',
       title: `${tool.displayName}: ${tool.getDescription(params)}? (${why})`,
       prompt: tool.getDescription(params),
+      askedByRules: [rule.entry],
       onConfirm: () => undefined,
     };
   return { ...details, askedByRules: [...(details.askedByRules ?? []), rule.entry] };
 }
 
-/** Whether the approval mode answers the question by itself (never for an ask rule's). */
+/**
+ * Whether the approval mode answers the question by itself: never for one an ask rule or a
+ * deny rule the sandbox cannot hold forces (isForcedQuestion).
+ */
 export function skipsQuestion(config: Config, details: ToolCallConfirmationDetails): boolean {
-  return !details.askedByRules?.length && approvalModeSkips(config, details);
+  return !isForcedQuestion(details) && approvalModeSkips(config, details);
+}
+
+/**
+ * Why a question is asked in every approval mode and what lets the call run instead (one or
+ * two sentences without the final stop), naming
+ * what really forces it (an ask rule, or deny rules the sandbox cannot hold); undefined
+ * when the approval mode could answer it.
+ */
+export function forcedQuestionReason(details: ToolCallConfirmationDetails): string | undefined {
+  const reasons: string[] = [];
+  const asked = details.askedByRules ?? [];
+  if (asked.length > 0) {
+    const one = asked.length === 1;
+    reasons.push(
+      `The ${one ? 'rule' : 'rules'} ${asked.join(', ')} in permissions.ask ${one ? 'asks' : 'ask'} about it in every approval mode (yolo and auto-edit included); only the person's answer, or taking the rule out of permissions.ask, lets it run`,
+    );
+  }
+  const unheld = details.unheldDenyRules;
+  if (unheld) {
+    const one = unheld.rules.length === 1;
+    reasons.push(
+      `The deny ${one ? 'rule' : 'rules'} ${unheld.rules.join(', ')} (permissions.deny) ${one ? 'forces' : 'force'} this question in every approval mode (yolo and auto-edit included), because ${unheld.reason}; only the person's answer, or a sandbox that holds the rules (tools.shell.sandbox; toolhost doctor says what is missing), lets it run`,
+    );
+  }
+  return reasons.length > 0 ? reasons.join('. ') : undefined;
 }
 
 /** What the model reads when a call needs a yes and nobody can be asked. */
 export function cannotAskMessage(tool: RuledTool, details: ToolCallConfirmationDetails): string {
-  if (details.askedByRules?.length)
-    return `${tool.name} is asked about by the rule ${details.askedByRules.join(', ')} (permissions.ask) and this session cannot ask the person. The person can run it where they can be asked.`;
+  const forced = forcedQuestionReason(details);
+  if (forced)
+    return `${tool.name} was not run: it needs the person's answer and this session cannot ask them. ${forced}. Do not try to get the same effect another way; tell the person what you wanted to run.`;
   return `${tool.name} needs the person's approval and this session cannot ask for it. The person can allow it in settings (permissions.allow or tools.allowed) or with another approval mode.`;
 }
 

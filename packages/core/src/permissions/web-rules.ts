@@ -4,7 +4,10 @@
  * against the addresses a name resolves to, where a rule names an address
  * (`WebFetch(domain:127.0.0.1)` also refuses `localhost`). A hop to a host a deny rule
  * names is refused; one an ask rule names is not followed (nobody can be asked in the
- * middle of a fetch): the model is told the URL, whose own call then asks.
+ * middle of a fetch): the model is told the URL, whose own call then asks. A redirect to
+ * any other site is not followed either (redirectStaysOnSite): the call was approved, by
+ * the person, a rule or the approval mode, for the site it named, so the model is told the
+ * new URL and its own call goes through the rules and the question again.
  */
 import type { Config } from '../config/config.js';
 import { WebFetchError } from '../web/url-check.js';
@@ -61,6 +64,20 @@ export function fetchRuleChecks(config: Config, decidedUrl: string): FetchRuleCh
       }
     },
   };
+}
+
+/**
+ * Whether a redirect from `from` to `to` stays on the site the call was approved for, and
+ * is followed: the same host and port, http to https of the same host on the default
+ * ports, or the same host with or without a leading `www.`. Anything else is another site.
+ */
+export function redirectStaysOnSite(from: URL, to: URL): boolean {
+  const site = (host: string) => normalHost(host).replace(/^www\./, '');
+  if (site(from.hostname) !== site(to.hostname)) return false;
+  if (from.protocol === to.protocol) return from.port === to.port;
+  return (
+    from.protocol === 'http:' && to.protocol === 'https:' && from.port === '' && to.port === ''
+  );
 }
 
 function hostOf(url: string): string | undefined {

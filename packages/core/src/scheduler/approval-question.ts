@@ -12,7 +12,11 @@ import {
   withRuleQuestion,
 } from '../permissions/approval-rules.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { AnyTool, ToolCallConfirmationDetails } from '../tools/tools.js';
+import {
+  type AnyTool,
+  isForcedQuestion,
+  type ToolCallConfirmationDetails,
+} from '../tools/tools.js';
 import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
 import { callParams, toRequest } from './call-requests.js';
 import type { ScheduleInput } from './tool-call-types.js';
@@ -48,7 +52,7 @@ export function questionFor(
   if (intoGit && config.getApprovalMode() !== 'yolo')
     return { ...details, title: `${details.title} (${GIT_FOLDER_REASON})` };
   if (skipsQuestion(config, details)) return undefined;
-  const onlyThePerson = details.personOnly || details.askedByRules?.length;
+  const onlyThePerson = details.personOnly || isForcedQuestion(details);
   if (hook.permission === 'allow' && !onlyThePerson) return undefined;
   return details;
 }

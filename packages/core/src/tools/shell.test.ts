@@ -11,7 +11,7 @@ import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-works
 import { Config } from '../config/config.js';
 import type { Settings } from '../config/settings.js';
 import { ShellTool, type ShellToolParams } from './shell.js';
-import { ToolConfirmationOutcome, ToolErrorType } from './tools.js';
+import { isForcedQuestion, ToolConfirmationOutcome, ToolErrorType } from './tools.js';
 
 let ws: TempWorkspace;
 let tool: ShellTool;
@@ -333,7 +333,10 @@ describe('run_shell_command: deny rules no sandbox can hold', () => {
     expect(existsSync(`${ws.root}/canary`)).toBe(false);
     const details = await tool.shouldConfirmExecute({ command, is_background: false });
     if (details === false || details.type !== 'exec') throw new Error('expected a question');
-    expect(details.askedByRules).toEqual(['Read(./secrets/**)']);
+    // Forced by the deny rule (not an ask rule), and named as such.
+    expect(details.askedByRules).toBeUndefined();
+    expect(details.unheldDenyRules?.rules).toEqual(['Read(./secrets/**)']);
+    expect(isForcedQuestion(details)).toBe(true);
     await details.onConfirm(ToolConfirmationOutcome.ProceedOnce);
     const ran = await run({ command });
     expect(text(ran)).toContain('SHELL-SECRET');
@@ -348,7 +351,7 @@ describe('run_shell_command: deny rules no sandbox can hold', () => {
       command: 'touch made',
       is_background: false,
     });
-    expect(details && details.type === 'exec' && details.askedByRules).toBeFalsy();
+    expect(details && isForcedQuestion(details)).toBeFalsy();
     expect((await run({ command: 'touch made' })).error).toBeUndefined();
     expect(existsSync(`${ws.root}/made`)).toBe(true);
   });

@@ -171,11 +171,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     const reasons = decision.kind === 'ask' ? [...decision.reasons] : [];
     if (uncontained) reasons.push(uncontained);
     if (gap) reasons.push(gap.reason);
-    // Deny rules the kernel cannot hold ask in every approval mode, as ask rules do.
-    const askedByRules = [
-      ...(decision.kind === 'ask' ? (decision.askedByRules ?? []) : []),
-      ...(gap?.rules ?? []),
-    ];
+    const askedByRules = decision.kind === 'ask' ? (decision.askedByRules ?? []) : [];
     if (leaves)
       reasons.unshift(
         'outside the OS sandbox: it could change any file you can and read your credentials',
@@ -190,6 +186,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
       rememberAlways: 'tool-handles',
       ...(leaves ? { personOnly: true } : {}),
       ...(askedByRules.length > 0 ? { askedByRules } : {}),
+      // Deny rules the kernel cannot hold ask in every approval mode, as ask rules do.
+      ...(gap ? { unheldDenyRules: { rules: gap.rules, reason: gap.reason } } : {}),
       onConfirm: (outcome) => {
         if (gap && outcome !== ToolConfirmationOutcome.Cancel)
           this.gapConfirmed.add(params.command);

@@ -5,7 +5,7 @@
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
 import type { ContentProcessor } from '../contract/content-processor.js';
-import { fetchRuleChecks } from '../permissions/web-rules.js';
+import { fetchRuleChecks, redirectStaysOnSite } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
 import type { FetchedPage, GuardedFetchOptions } from '../web/guarded-fetch.js';
@@ -115,6 +115,8 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
           signal,
           // The person's WebFetch rules hold on every hop, not only the URL asked for.
           ...fetchRuleChecks(this.config, params.url),
+          // Another site's page is the model's next call, asked about and ruled on as such.
+          followRedirect: (to) => redirectStaysOnSite(new URL(url), to),
           allowedHosts: this.config.settings.tools?.webFetch?.allowedHosts ?? [],
           resolver: this.options.resolver,
           env: this.options.env,
@@ -132,6 +134,7 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
         `${page.url} answered with HTTP ${page.status}; the page could not be fetched.`,
       );
     }
+    if (page.redirectedTo) return redirectResult(params, page);
     return this.present(params, page, cachedAt, signal);
   }
 
@@ -228,6 +231,20 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
     ].join('\n');
     return { llmContent, returnDisplay: `Fetched ${page.url} (${size}${cut ? ', cut' : ''})` };
   }
+}
+
+/** A redirect to another site, not followed: the model may fetch the new URL with a call of its own. */
+function redirectResult(params: WebFetchToolParams, page: FetchedPage): ToolResult {
+  const target = page.redirectedTo!;
+  const host = new URL(target).host;
+  return {
+    llmContent: [
+      `${page.url} redirects (HTTP ${page.status}) to another site: ${target}`,
+      `The redirect was not followed: fetching ${host} is a call of its own, which the person's rules and approval apply to.`,
+      `To read the page, call web_fetch again with url "${target}" and the same prompt: ${JSON.stringify(params.prompt)}`,
+    ].join('\n'),
+    returnDisplay: `Not followed: ${page.url} redirects to ${target}`,
+  };
 }
 
 /** GitHub file pages are fetched from their raw form, which is the file itself. */

@@ -43,6 +43,12 @@ export interface GuardedFetchOptions {
    * 1...); throws a WebFetchError to stop there (the person's rules, checked per hop).
    */
   checkHop?: (url: URL, hop: number) => void;
+  /**
+   * Whether to follow a redirect to `to` (default: yes). When not, the redirect itself is
+   * returned (`redirectedTo`) and its target is never requested; the target still goes
+   * through checkHop first, so a rule that refuses it says so.
+   */
+  followRedirect?: (to: URL) => boolean;
   /** Called with the addresses a host name resolved to before connecting; throws to refuse. */
   checkAddresses?: (host: string, addresses: readonly string[]) => void;
 }
@@ -55,6 +61,11 @@ export interface FetchedPage {
   /** True when the body was cut at the size cap. */
   truncated: boolean;
   redirects: string[];
+  /**
+   * The target of a redirect followRedirect declined, not requested; `url` and `status`
+   * are then those of the redirecting response, and the body is empty.
+   */
+  redirectedTo?: string;
 }
 
 export async function guardedFetch(
@@ -118,7 +129,22 @@ export async function guardedFetch(
           throw new WebFetchError(
             `${rawUrl} redirected more than ${MAX_REDIRECTS} times; giving up.`,
           );
-        url = checkUrl(new URL(String(location), url).toString());
+        const next = checkUrl(new URL(String(location), url).toString());
+        if (options.followRedirect && !options.followRedirect(next)) {
+          // What the next call would be refused for is said now: the rules, a private address.
+          options.checkHop?.(next, hop + 1);
+          checkLiteralAddress(next.hostname, allowedHosts);
+          return {
+            url: url.toString(),
+            status: response.statusCode,
+            contentType: '',
+            body: Buffer.alloc(0),
+            truncated: false,
+            redirects,
+            redirectedTo: next.toString(),
+          };
+        }
+        url = next;
         redirects.push(url.toString());
         continue;
       }
