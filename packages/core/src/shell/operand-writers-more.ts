@@ -190,17 +190,18 @@ const tar: Writer = (words) => {
   return [];
 };
 
-/** git commands that change files in the work tree. */
+/** git commands that change named files in the work tree (others: the sandbox's part). */
+const GIT_WRITERS = new Set(['rm', 'mv', 'checkout', 'restore', 'apply', 'stash', 'clean']);
+
 const git: Writer = (words) => {
   const globals = gitGlobals(words);
   if (globals.problem) return globals.problem;
-  if (
-    globals.options.length > 0 &&
-    words.slice(0, globals.subcommandAt).some((w) => /^-C|--work-tree|--git-dir/.test(w.value))
-  )
-    return 'git runs in another folder';
   const sub = words[globals.subcommandAt];
-  if (!sub) return [];
+  if (!sub?.literal || !GIT_WRITERS.has(sub.value)) return [];
+  // Paths are then taken from the folder -C or --work-tree names: not followed here.
+  const before = words.slice(0, globals.subcommandAt);
+  if (before.some((w) => /^(-C|--work-tree|--git-dir)/.test(w.value)))
+    return `git ${sub.value} runs in another folder`;
   const args = words.slice(globals.subcommandAt + 1);
   const literal = (...names: string[]) => args.some((w) => w.literal && names.includes(w.value));
   const afterDashes = () => {
