@@ -26,6 +26,7 @@ const CREATES = [
   'touch -am -- notes/secret.txt',
   'cd notes && touch secret.txt',
   'cd notes; cd ..; touch notes/secret.txt',
+  'cd notes && echo hi > secret.txt',
   'nice touch notes/secret.txt',
   "bash -c 'touch notes/secret.txt'",
   'mkdir -p notes/secret.txt',

@@ -115,6 +115,8 @@ describe('judgeOperandWrites', () => {
       'find . -exec rm {} +',
       'tar -xf a.tar',
       'sudo touch notes/deep/secret.txt',
+      'cd notes/deep && echo x > secret.txt',
+      'cd notes; cd deep; ls >> secret.txt',
     ])
       expect((await judge(line)).denied, line).toBeDefined();
   });
@@ -136,6 +138,7 @@ describe('judgeOperandWrites', () => {
       'cd notes && rm a.txt',
       'sed -n p notes/deep/secret.txt',
       'tar -cf out.tar notes',
+      'cd notes && echo x > a.txt',
     ]) {
       const judgement = await judge(line);
       expect(judgement.denied, line).toBeUndefined();

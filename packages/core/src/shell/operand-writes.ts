@@ -37,6 +37,8 @@ export function judgeOperandWrites(
 ): WriteJudgement {
   const judgement: WriteJudgement = { asks: [], askRules: [], allowed: [] };
   let folders: string[] | string = [context.cwd];
+  const visited = new Set<string>();
+  let lost: string | undefined;
   for (const command of analysis.commands) {
     const targets = WRITERS[command.name] ? commandTargets(command) : undefined;
     if (targets) {
@@ -49,8 +51,22 @@ export function judgeOperandWrites(
         judgement.askRules.push(...part.askRules);
       }
     }
-    if (typeof folders !== 'string' && ['cd', 'pushd', 'popd'].includes(command.name))
+    if (typeof folders !== 'string' && ['cd', 'pushd', 'popd'].includes(command.name)) {
       folders = movedTo(command, folders, context);
+      if (typeof folders === 'string') lost = folders;
+      else for (const folder of folders) visited.add(folder);
+    }
+  }
+  // A redirection after a `cd` (`cd notes && echo x > f`) writes in that folder: judgeWrites
+  // judged it from where the line starts; here from every other folder it may run in.
+  visited.delete(context.cwd);
+  const redirections = analysis.writeTargets.map((word) => ({ word }));
+  const elsewhere = [...visited].map((cwd) => judgeTargets(redirections, { ...context, cwd }));
+  if (lost) elsewhere.push(judgeTargets(redirections.map(unknownIn(lost)), context));
+  for (const part of elsewhere) {
+    if (part.denied) return part;
+    judgement.asks.push(...part.asks);
+    judgement.askRules.push(...part.askRules);
   }
   judgement.askRules = [...new Set(judgement.askRules)];
   return judgement;
