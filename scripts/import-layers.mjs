@@ -32,7 +32,8 @@ export const CORE_LAYERS = [
 /** The `toolhost` command: the front ends share `conversation/`, and never each other. */
 export const CLI_LAYERS = [
   ['errors.ts', 'local-time.ts', 'seen-text.ts', 'browser.ts', 'render.ts'],
-  ['approval-choices.ts', 'help-text.ts', 'session-options.ts'],
+  ['approval-choices.ts', 'help-text.ts', 'workspace-options.ts', 'mcp-config-flag.ts'],
+  ['workspace-tools.ts'],
   ['conversation'],
   ['agent', 'stream-input', 'acp', 'ui'],
   ['commands'],

@@ -15,14 +15,14 @@ import { checkPromptInteractive } from './conversation/qwen-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { EXAMPLES, HELP_WIDTH } from './help-text.js';
 import { createStyle, wantsColor } from './render.js';
-import { collectDirectories, type SessionOptions } from './session-options.js';
+import { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /** Gathers a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function addSessionOptions(command: Command): Command {
+function addWorkspaceOptions(command: Command): Command {
   return command
     .option('--root <dir>', 'project root folder (default: the current folder)')
     .option(
@@ -94,8 +94,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     rejectMistypedCommand(program, positional, flags);
     if (flags.inputFormat === 'stream-json') {
       // The session reads standard input line by line for as long as it stays open.
-      const { runStreamSession } = await import('./stream-input/stream-session.js');
-      exitCode = await runStreamSession(flags, positional, {
+      const { runStreamConversation } = await import('./stream-input/stream-conversation.js');
+      exitCode = await runStreamConversation(flags, positional, {
         ...io,
         exitNow: io.exitNow ?? ((code) => process.exit(code)),
         version,
@@ -123,7 +123,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     });
   });
 
-  addSessionOptions(
+  addWorkspaceOptions(
     program
       .command('tools')
       .description('List the active tools with their declarations.')
@@ -131,10 +131,12 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         '--json',
         'print a JSON array of function declarations (name, description, parametersJsonSchema)',
       ),
-  ).action(async (options: SessionOptions & { json?: boolean }) => {
-    const { openSession, closeSession } = await import('./session.js');
+  ).action(async (options: WorkspaceOptions & { json?: boolean }) => {
+    const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+      './workspace-tools.js'
+    );
     const { runToolsCommand } = await import('./commands/tools-command.js');
-    const session = await openSession(options, warn);
+    const session = await openWorkspaceToolsFromFlags(options, warn);
     try {
       // A listing is complete only once every source has answered or failed.
       await session.registry.whenDiscoveryComplete();
@@ -142,11 +144,11 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         `${runToolsCommand(session, options, createStyle(wantsColor(io.stdout)), warn)}\n`,
       );
     } finally {
-      await closeSession(session);
+      await closeWorkspaceTools(session);
     }
   });
 
-  addSessionOptions(
+  addWorkspaceOptions(
     program
       .command('call')
       .description(
@@ -163,13 +165,19 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     async (
       toolName: string,
       rawArgs: string | undefined,
-      options: SessionOptions & { json?: boolean; yes?: boolean },
+      options: WorkspaceOptions & { json?: boolean; yes?: boolean },
     ) => {
-      const { openSession, closeSession } = await import('./session.js');
+      const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+        './workspace-tools.js'
+      );
       const { runCallCommand } = await import('./commands/call-command.js');
       // On a terminal the person answers the call's questions (unless stdin carries the arguments).
       const urlElicitation = rawArgs !== '-' && (io.stdinIsTerminal?.() ?? Boolean(io.stdin.isTTY));
-      const session = await openSession({ ...options, urlElicitation }, warn, toolName);
+      const session = await openWorkspaceToolsFromFlags(
+        { ...options, urlElicitation },
+        warn,
+        toolName,
+      );
       try {
         exitCode = await runCallCommand(session, toolName, rawArgs, options, {
           stdout: io.stdout,
@@ -183,12 +191,12 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       } finally {
         // The session ends with this one call: MCP servers (even those still starting) and
         // background commands end too, unless settings keep the latter.
-        await closeSession(session);
+        await closeWorkspaceTools(session);
       }
     },
   );
 
-  const mcp = addSessionOptions(
+  const mcp = addWorkspaceOptions(
     program
       .command('mcp')
       .description("Serve toolhost's tools over MCP (stdio by default) to any MCP client.")
@@ -233,14 +241,16 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
         'HTTP: on SIGTERM, time running calls get to finish before they are cancelled (default 10)',
       )
       .option('--log-json', 'HTTP: one JSON line on stderr per session start/end and refusal'),
-  ).action(async (options: SessionOptions & McpCommandOptions) => {
-    const { openSession, closeSession } = await import('./session.js');
+  ).action(async (options: WorkspaceOptions & McpCommandOptions) => {
+    const { openWorkspaceToolsFromFlags, closeWorkspaceTools } = await import(
+      './workspace-tools.js'
+    );
     const { runMcpCommand } = await import('./commands/mcp-command.js');
-    const session = await openSession(options, warn);
+    const session = await openWorkspaceToolsFromFlags(options, warn);
     try {
       exitCode = await runMcpCommand(session, options, io.stderr, version);
     } finally {
-      await closeSession(session);
+      await closeWorkspaceTools(session);
     }
   });
   mcp
@@ -251,7 +261,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .action(async (server: string, options: { browser?: boolean }) => {
       const { runMcpAuthCommand } = await import('./commands/mcp-auth-command.js');
       // --root belongs to "mcp" and may stand before or after "auth".
-      await runMcpAuthCommand(server, { ...mcp.opts<SessionOptions>(), ...options }, io.stderr);
+      await runMcpAuthCommand(server, { ...mcp.opts<WorkspaceOptions>(), ...options }, io.stderr);
     });
   addMcpManageCommands(mcp, {
     stdout: io.stdout,
@@ -267,7 +277,7 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     .argument('<server>', 'the server name in mcpServers')
     .action(async (server: string) => {
       const { runMcpLogoutCommand } = await import('./commands/mcp-auth-command.js');
-      await runMcpLogoutCommand(server, mcp.opts<SessionOptions>(), io.stderr);
+      await runMcpLogoutCommand(server, mcp.opts<WorkspaceOptions>(), io.stderr);
     });
 
   addExtensionsCommands(program, io, (code) => {

@@ -1,16 +1,19 @@
 /**
  * What a sent line does, with real parts: `!` commands through run_shell_command and its
- * approvals (a real shell), `/` lines through the commands, `@` references and MCP
- * resources and prompts from a real server (server-everything), `/agents create` with the
- * scripted model server.
+ * approvals (a real shell), `/` lines through the commands, MCP prompts from a real server
+ * (server-everything), `/agents create` with the scripted model server. A prompt leaves
+ * the dispatcher as typed: the conversation core attaches its `@` references (and MCP
+ * resources) when its turn starts, for the terminal as for every front end.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type ConfirmationDecision,
+  partsToText,
   ToolConfirmationOutcome,
   type WaitingToolCall,
 } from '@toolhost/core';
+import { attachReferences, withNoteBefore } from '@toolhost/core/conversation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
 import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
@@ -47,8 +50,14 @@ function setUp(options: TestSessionOptions = {}) {
     runTool: current.runTool,
     echo: (line) => echoed.push(line),
     print: (text, kind = 'info') => current.printed.push({ text, kind }),
-    sendToModel: (prompt, shown) =>
-      sent.push({ prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt), shown }),
+    // What the conversation core sends: the notes before the prompt (Conversation.send).
+    sendToModel: (prompt, notes) => {
+      const content = notes.length > 0 ? withNoteBefore(notes.join('\n\n'), prompt) : prompt;
+      sent.push({
+        prompt: typeof content === 'string' ? content : partsToText(content),
+        shown: prompt,
+      });
+    },
     signal: () => new AbortController().signal,
   });
   return { session: current, dispatcher, sent, echoed };
@@ -114,7 +123,7 @@ describe('/ lines', () => {
     expect(sent).toEqual([]);
   });
 
-  it('send a user command with its arguments, its @ references attached', async () => {
+  it('send a user command with its arguments, its @ references left for the conversation', async () => {
     const { session, dispatcher, sent } = setUp();
     const dir = path.join(session.dirs.root, '.toolhost/commands/code');
     mkdirSync(dir, { recursive: true });
@@ -122,8 +131,7 @@ describe('/ lines', () => {
     writeFileSync(path.join(session.dirs.root, 'main.py'), 'print("hello")\n');
     await dispatcher.submit('/code:review error handling');
     await expect.poll(() => sent.length).toBe(1);
-    expect(sent[0]?.prompt).toMatch(/^Review @main\.py with care for error handling\./);
-    expect(sent[0]?.prompt).toContain('print("hello")');
+    expect(sent[0]?.prompt).toBe('Review @main.py with care for error handling.');
   });
 });
 
@@ -153,7 +161,15 @@ describe('MCP prompts and resources (server-everything)', () => {
     expect(resource).toBeDefined();
     await dispatcher.submit(`summarise @everything:${resource?.uri}`);
     await expect.poll(() => sent.length).toBe(2);
-    expect(sent[1]?.prompt).toContain(
+    expect(sent[1]?.prompt).toBe(`summarise @everything:${resource?.uri}`);
+    // What the conversation does with it when its turn starts (Conversation.send).
+    const attached = await attachReferences(sent[1]?.prompt ?? '', {
+      config: session.config,
+      registry: session.registry,
+      runTool: session.runTool,
+      signal: new AbortController().signal,
+    });
+    expect(partsToText(attached.content)).toContain(
       `--- Content from MCP resource everything:${resource?.uri} ---`,
     );
   }, 60_000);

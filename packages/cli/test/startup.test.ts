@@ -288,6 +288,19 @@ describe('the installed command at start', () => {
     );
   });
 
+  it('"restore" lists checkpoints without the conversation core, the agent or a model client', () => {
+    const { own, packages, status } = loadedBy(['restore']);
+    expect(status).toBe(0);
+    // The checkpoints come from @toolhost/core/files, not the whole conversation entry.
+    const core = [
+      'core/dist/conversation/conversation.js',
+      'core/dist/conversation/open-conversation.js',
+      'core/dist/agent/agent-loop.js',
+    ];
+    expect(core.filter((file) => own.has(file))).toEqual([]);
+    expect([...packages].filter((name) => HEAVY.includes(name))).toEqual([]);
+  });
+
   it.each([
     ['tools', () => ['tools', '--json']],
     ['call', READ_FILE],

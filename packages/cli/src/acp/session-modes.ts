@@ -1,7 +1,7 @@
 /** toolhost's approval modes offered to the editor as ACP session modes. */
 import type { SessionModeState } from '@agentclientprotocol/sdk';
 import { APPROVAL_MODES, type ApprovalMode } from '@toolhost/core/config';
-import { MEANINGS } from '../ui/commands/builtin/approval-mode-command.js';
+import { APPROVAL_MODE_MEANINGS } from '../conversation/approval-modes.js';
 
 const NAMES: Record<ApprovalMode, string> = {
   plan: 'Plan',
@@ -16,7 +16,7 @@ export function sessionModes(current: ApprovalMode): SessionModeState {
     availableModes: APPROVAL_MODES.map((mode) => ({
       id: mode,
       name: NAMES[mode],
-      description: MEANINGS[mode],
+      description: APPROVAL_MODE_MEANINGS[mode],
     })),
   };
 }

@@ -22,7 +22,7 @@ import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { renderDisplay, renderFileDiff, type Style } from '../render.js';
 import { elideSeenLines, unseenRest } from '../seen-text.js';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 
 export interface CallOptions {
   json?: boolean;
@@ -37,7 +37,7 @@ export interface CallIo {
 }
 
 export async function runCallCommand(
-  session: Session,
+  session: WorkspaceTools,
   toolName: string,
   rawArgs: string | undefined,
   options: CallOptions,
@@ -77,7 +77,7 @@ export async function runCallCommand(
   const onConfirmationRequest = async (call: WaitingToolCall): Promise<ConfirmationDecision> => {
     const details = call.confirmationDetails;
     // The terminal prompts (readline, the browser opener) load only when someone is asked.
-    const prompts = () => import('../confirm-prompt.js');
+    const prompts = () => import('./confirm-prompt.js');
     // A server's question needs the person's own answers: without a terminal it is declined.
     if (details.type === 'elicitation')
       return canAsk()
@@ -282,7 +282,7 @@ function parseArguments(raw: string | undefined, toolName: string): Record<strin
   return parsed as Record<string, unknown>;
 }
 
-function unknownToolMessage(session: Session, name: string): string {
+function unknownToolMessage(session: WorkspaceTools, name: string): string {
   const registered = session.registry.getRegisteredTool(name);
   if (registered) {
     return `tool "${name}" is turned off by settings (tools.core / tools.exclude). Active tools: ${session.registry.getAllToolNames().join(', ')}.`;

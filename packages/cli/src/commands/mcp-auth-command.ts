@@ -6,7 +6,7 @@ import { configuredServers, signInToMcpServer, signOutOfMcpServer } from '@toolh
 import { visibleText } from '@toolhost/core/utils';
 import { openInBrowser } from '../browser.js';
 import { UsageError } from '../errors.js';
-import type { SessionOptions } from '../session-options.js';
+import type { WorkspaceOptions } from '../workspace-options.js';
 
 function findServer(config: Config, alias: string): McpServerSettings {
   const servers = configuredServers(config);
@@ -22,7 +22,7 @@ function findServer(config: Config, alias: string): McpServerSettings {
 
 export async function runMcpAuthCommand(
   alias: string,
-  options: SessionOptions & { browser?: boolean },
+  options: WorkspaceOptions & { browser?: boolean },
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
   const { config } = Config.load({ root: options.root });
@@ -50,7 +50,7 @@ export async function runMcpAuthCommand(
 
 export async function runMcpLogoutCommand(
   alias: string,
-  options: SessionOptions,
+  options: WorkspaceOptions,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
   const { config } = Config.load({ root: options.root });

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp';
 import { exitCleanlyOnSignals } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 import { allowedHostProblem, isLoopback } from './mcp/allowed-hosts.js';
 import { commandPrompts } from './mcp/command-prompts.js';
 
@@ -39,7 +39,7 @@ const DEFAULT_KEEP_ALIVE_S = 15;
 const DEFAULT_SHUTDOWN_GRACE_S = 10;
 
 export async function runMcpCommand(
-  session: Session,
+  session: WorkspaceTools,
   options: McpCommandOptions,
   stderr: NodeJS.WriteStream,
   version: string,
@@ -54,7 +54,7 @@ export async function runMcpCommand(
 }
 
 async function serve(
-  session: Session,
+  session: WorkspaceTools,
   options: McpCommandOptions,
   stderr: NodeJS.WriteStream,
   version: string,

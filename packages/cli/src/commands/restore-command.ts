@@ -20,11 +20,11 @@ import {
   listCheckpoints,
   restoreCheckpoint,
   sessionFile,
-} from '@toolhost/core/conversation';
+} from '@toolhost/core/files';
 import { plural, visibleText } from '@toolhost/core/utils';
 import { ExitCode, UsageError } from '../errors.js';
 import { localDateTime } from '../local-time.js';
-import { projectSettings } from '../session.js';
+import { projectSettings } from '../workspace-tools.js';
 
 export interface RestoreOptions {
   root?: string;

@@ -3,14 +3,14 @@
 import type { FunctionDeclaration } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
 import type { Style } from '../render.js';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 
 /**
  * The listing for stdout. Failures of tool sources also go to `warn` (standard error) in
  * every output mode, so a script reading `--json` still learns that tools are missing.
  */
 export function runToolsCommand(
-  session: Session,
+  session: WorkspaceTools,
   options: { json?: boolean },
   style: Style,
   warn: (line: string) => void,
@@ -70,7 +70,7 @@ const AGENT_ONLY_TOOLS = [
 const v = (text: string) => visibleText(text);
 
 /** One line per MCP server that failed or left tools out, and for a failed discovery command. */
-function sourceProblems(session: Session): string[] {
+function sourceProblems(session: WorkspaceTools): string[] {
   const problems: string[] = [];
   for (const server of session.registry.getMcpServers()) {
     if (server.status !== 'connected') {
@@ -91,7 +91,7 @@ function sourceProblems(session: Session): string[] {
 const SHOWN_RESOURCES = 10;
 
 /** MCP servers and the discovery command: status, tool counts, errors, prompts, resources. */
-function describeSources(session: Session, style: Style): string[] {
+function describeSources(session: WorkspaceTools, style: Style): string[] {
   const lines: string[] = [];
   const servers = session.registry.getMcpServers();
   if (servers.length > 0) {

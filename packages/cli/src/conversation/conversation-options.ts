@@ -8,9 +8,9 @@
 import { WorkspaceError } from '@toolhost/core/config';
 import type { Conversation, ConversationOptions } from '@toolhost/core/conversation';
 import { NoModelConfigured, openConversation } from '@toolhost/core/conversation';
-import { mcpServersFromFlags } from '../commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from '../errors.js';
-import { parseApprovalMode, withMcpConfig } from '../session.js';
+import { mcpServersFromFlags } from '../mcp-config-flag.js';
+import { parseApprovalMode, withMcpConfig } from '../workspace-tools.js';
 import {
   type AgentFlags,
   approvalModeFrom,

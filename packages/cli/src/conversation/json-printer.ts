@@ -5,20 +5,15 @@
 import type { AgentEvent, PermissionDenial } from '@toolhost/core/conversation';
 import { loadSubagents } from '@toolhost/core/conversation';
 import { visibleText } from '@toolhost/core/utils';
-import type { Session } from '../session.js';
-
-/** What the printers read of the session: its settings and its tools. */
-type SessionView = Pick<Session, 'config' | 'registry'>;
-
-import { CommandCatalog } from '../ui/commands/command-catalog.js';
+import { slashCommandNames } from './command-names.js';
 import { assistantEvent, initEvent, resultEvent, toolResultsEvent } from './json-events.js';
 import { PartialMessages } from './partial-messages.js';
-import type { Printer, PrinterIo, PrinterOptions } from './printers.js';
+import type { Printer, PrinterIo, PrinterOptions, WorkspaceView } from './printer-types.js';
 
 export function jsonPrinter(
   format: 'json' | 'stream-json',
   io: PrinterIo,
-  session: SessionView,
+  session: WorkspaceView,
   options: PrinterOptions,
 ): Printer {
   const collected: unknown[] = [];
@@ -76,9 +71,7 @@ export function jsonPrinter(
           model,
           permissionMode: session.config.getApprovalMode(),
           // The interactive app's commands (built-in, the user's, MCP prompts), as Qwen Code lists them.
-          slashCommands: new CommandCatalog(session.config, session.registry)
-            .all()
-            .map((command) => command.name),
+          slashCommands: slashCommandNames(session.config, session.registry),
           agents: loadSubagents(session.config).definitions.map((definition) => definition.name),
           version: options.version,
         }),

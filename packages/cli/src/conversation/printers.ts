@@ -3,46 +3,23 @@
  * reason for any stop on stderr. `json`: every message event as one array at the end.
  * `stream-json`: one event per line as it happens.
  */
-import type { AgentEvent, AgentRunResult, TokenUsage } from '@toolhost/core/conversation';
 import { visibleText } from '@toolhost/core/utils';
-import type { Session } from '../session.js';
-
-/** What the printers read of the session: its settings and its tools. */
-type SessionView = Pick<Session, 'config' | 'registry'>;
-
 import type { OutputFormat } from './agent-flags.js';
 import { jsonPrinter } from './json-printer.js';
-import type { StructuredOutcome } from './structured-output.js';
+import type { Printer, PrinterIo, PrinterOptions, WorkspaceView } from './printer-types.js';
 
-export interface Printer {
-  start(model: string): void;
-  event(event: AgentEvent): void;
-  /** `structured`: with `--json-schema`, the validated answer or why it never validated. */
-  finish(result: AgentRunResult, sessionUsage: TokenUsage, structured?: StructuredOutcome): void;
-}
-
-export interface PrinterIo {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-}
-
-export interface PrinterOptions {
-  /** toolhost's version, named in the init event. */
-  version: string;
-  /** `--include-partial-messages`: stream events with the text as it arrives. */
-  partialMessages: boolean;
-}
+export type { Printer, PrinterIo, PrinterOptions } from './printer-types.js';
 
 export function createPrinter(
   format: OutputFormat,
   io: PrinterIo,
-  session: SessionView,
+  session: WorkspaceView,
   options: PrinterOptions,
 ): Printer {
   return format === 'text' ? textPrinter(io, session) : jsonPrinter(format, io, session, options);
 }
 
-function textPrinter(io: PrinterIo, session: SessionView): Printer {
+function textPrinter(io: PrinterIo, session: WorkspaceView): Printer {
   return {
     start() {},
     event(event) {

@@ -5,12 +5,12 @@
  * written for another agent learns what toolhost does not do instead of waiting.
  */
 import { PERMISSION_MODES } from '../conversation/agent-flags.js';
-import type { Session } from '../session.js';
+import type { WorkspaceTools } from '../workspace-tools.js';
 import type { ControlRequestBody } from './input-lines.js';
 
 export interface ControlTarget {
   /** The session's settings and tools. */
-  session: Pick<Session, 'config' | 'registry'>;
+  session: Pick<WorkspaceTools, 'config' | 'registry'>;
   /** Cancels the running turn, if any (its commands' process groups end). */
   interrupt(): void;
 }

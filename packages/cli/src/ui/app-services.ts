@@ -2,22 +2,27 @@
  * What the running interactive app gives to the prompt editor and the slash commands
  * (packages/cli/src/ui/input and ui/commands): the agent, the session's settings and
  * tools, the history on screen, approvals, and the app's own life. One object of this type
- * is made by the session controller and passed down; commands never reach into React.
+ * is made by the conversation controller and passed down; commands never reach into React.
  */
 
 import type { ApprovalMode, Config } from '@toolhost/core/config';
-import type { Agent, ModelEndpoint, PromptContent, TokenUsage } from '@toolhost/core/conversation';
+import type {
+  Agent,
+  CheckpointRestore,
+  ModelEndpoint,
+  TokenUsage,
+} from '@toolhost/core/conversation';
 import type { CompletedToolCall, ScheduleInput, ToolRegistry } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
-import type { PickerItem } from './session-store.js';
+import type { MessageLevel } from './history-items.js';
+import type { PickerItem } from './screen-store.js';
 import type { ThemeName } from './theme.js';
 
-/** How a message printed into the history looks. */
-export type MessageLevel = 'info' | 'warning' | 'error';
+export type { MessageLevel } from './history-items.js';
 
-/** Counters for `/stats`. */
-export interface SessionStats {
-  /** Tokens of the whole session, subagents and side requests included. */
+/** Counters of this run of the app, for `/stats`. */
+export interface AppStats {
+  /** Tokens of the whole conversation, subagents and side requests included. */
   usage: TokenUsage;
   /** Model requests made. */
   requests: number;
@@ -52,11 +57,10 @@ export interface AppServices {
   quit(): void;
 
   /**
-   * Sends a prompt to the agent as if typed; resolves when the turn has ended. `shown` is
-   * what the history shows when the prompt carries more (the files `@` references attach);
-   * `echoed` when that line is already in the history.
+   * Sends a prompt to the agent as if typed, `notes` before it (what `!` commands did);
+   * resolves when the turn has ended. The conversation attaches its `@` references.
    */
-  submitPrompt(prompt: PromptContent, shown?: string, echoed?: boolean): Promise<void>;
+  submitPrompt(prompt: string, notes?: string[]): Promise<void>;
   /** Shows a line the person sent that is not a prompt (a slash command, a `!` line). */
   showUserLine(text: string): void;
   /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */
@@ -72,6 +76,8 @@ export interface AppServices {
    * its prompts that got no answer, to put back in the input.
    */
   resumeSession(id: string): Promise<string | undefined>;
+  /** Restores a checkpoint: its files, and the conversation back to that point. */
+  restoreCheckpoint(which: string): Promise<CheckpointRestore>;
   /** True while the agent works on a turn (new prompts wait for it). */
   isBusy(): boolean;
   /** Cancels the running turn, as Esc does. */
@@ -87,5 +93,5 @@ export interface AppServices {
   /** Changes the approval mode (the status line follows). */
   setApprovalMode(mode: ApprovalMode): void;
 
-  getStats(): SessionStats;
+  getStats(): AppStats;
 }

@@ -12,10 +12,10 @@ import { HistoryItemView } from './components/history-item-view.js';
 import { LiveTurn } from './components/live-turn.js';
 import { PickerDialog } from './components/picker-dialog.js';
 import { StatusLine } from './components/status-line.js';
+import type { ConversationController } from './conversation-controller.js';
 import { gitBranch } from './git-branch.js';
 import { PromptArea } from './input/prompt-area.js';
 import { noteKeyPressed } from './input/question-keys.js';
-import type { SessionController } from './session-controller.js';
 import { createTheme } from './theme.js';
 import { UiContext } from './ui-context.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -24,7 +24,7 @@ import { useTerminalSize } from './use-terminal-size.js';
 const QUIT_WINDOW_MS = 2000;
 
 export interface AppProps {
-  controller: SessionController;
+  controller: ConversationController;
   /** The model at the start (the status line follows /model). */
   model: string;
   folder: string;

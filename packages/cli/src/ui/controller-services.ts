@@ -1,15 +1,37 @@
-/** The AppServices face of a SessionController: what the prompt editor and slash commands use. */
+/**
+ * The AppServices face of the conversation controller: what the prompt editor and slash
+ * commands use. It names what it needs of the controller (ServicesSource) instead of the
+ * class, so the controller can build it without the two files importing each other.
+ */
 import type { ApprovalMode } from '@toolhost/core/config';
-import type { Conversation } from '@toolhost/core/conversation';
+import type { Agent, Conversation } from '@toolhost/core/conversation';
 import type { ReactElement } from 'react';
-import type { AppServices, MessageLevel } from './app-services.js';
-import type { ControllerOptions, SessionController } from './session-controller.js';
+import type { AppServices, AppStats } from './app-services.js';
+import type { HistoryItemContent, MessageLevel } from './history-items.js';
 import type { ThemeName } from './theme.js';
 
+/** What the services use of the conversation controller (conversation-controller.ts). */
+export interface ServicesSource {
+  readonly agent: Agent;
+  add(item: HistoryItemContent): void;
+  clearScreen(): void;
+  resetConversation(): void;
+  resumeSession(id: string): Promise<string | undefined>;
+  setTheme(name: ThemeName): void;
+  takeDraft(): string | undefined;
+  quit(): Promise<void>;
+  getStats(): AppStats;
+  readonly pick: AppServices['pick'];
+  readonly submitPrompt: AppServices['submitPrompt'];
+  readonly isBusy: AppServices['isBusy'];
+  readonly cancelTurn: AppServices['cancelTurn'];
+  readonly runToolCalls: AppServices['runToolCalls'];
+}
+
 export function servicesOf(
-  controller: SessionController,
+  controller: ServicesSource,
   conversation: Conversation,
-  options: ControllerOptions,
+  writeToTerminal: ((sequence: string) => void) | undefined,
 ): AppServices {
   const { config, registry } = conversation;
   return {
@@ -30,9 +52,10 @@ export function servicesOf(
     clearScreen: () => controller.clearScreen(),
     resetConversation: () => controller.resetConversation(),
     resumeSession: (id: string) => controller.resumeSession(id),
+    restoreCheckpoint: (which: string) => conversation.restoreCheckpoint(which),
     pick: controller.pick,
     setTheme: (name: ThemeName) => controller.setTheme(name),
-    writeToTerminal: (sequence: string) => options.writeToTerminal?.(sequence),
+    writeToTerminal: (sequence: string) => writeToTerminal?.(sequence),
     takeDraft: () => controller.takeDraft(),
     showUserLine: (text: string) => controller.add({ kind: 'user', text }),
     quit: () => void controller.quit(),

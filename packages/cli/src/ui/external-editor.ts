@@ -9,13 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveEditorCommand } from '@toolhost/core/scheduler';
 import type { EditProposal } from '@toolhost/core/tools';
-import type { SessionController } from './session-controller.js';
+import type { ConversationController } from './conversation-controller.js';
 
 /** How long to wait for Ink to leave raw mode before the editor starts anyway. */
 const RELEASE_TIMEOUT_MS = 2000;
 
 export function editorForApp(
-  controller: SessionController,
+  controller: ConversationController,
   stdin: NodeJS.ReadStream,
   preferredEditor: string | undefined,
 ): (proposal: EditProposal) => Promise<string | undefined> {

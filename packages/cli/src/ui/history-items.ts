@@ -1,7 +1,9 @@
 /** What the screen shows: finished items (the history, printed once) and the live turn. */
 import type { ToolResultDisplay } from '@toolhost/core/tools';
 import type { ReactElement } from 'react';
-import type { MessageLevel } from './app-services.js';
+
+/** How a message printed into the history looks. */
+export type MessageLevel = 'info' | 'warning' | 'error';
 
 export type ToolRowStatus =
   | 'pending'

@@ -20,11 +20,11 @@ import { visibleText } from '@toolhost/core/utils';
 import type { AgentFlags } from '../conversation/agent-flags.js';
 import { conversationOptionsFrom, type FlagOptions } from '../conversation/conversation-options.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { ConversationController } from './conversation-controller.js';
 import { editorForApp } from './external-editor.js';
 import { shortPath } from './format.js';
 import { guideModelSetup } from './model-setup.js';
 import { historyItemsFromMessages } from './resumed-history.js';
-import { SessionController } from './session-controller.js';
 import { colorWanted } from './theme.js';
 import { askTrust } from './trust-offer.js';
 
@@ -70,7 +70,7 @@ async function runApp(
   const warnings: string[] = [];
   const warn = (line: string) =>
     io.stderr.write(`toolhost: ${visibleText(line, { multiline: true })}\n`);
-  let controller: SessionController | undefined;
+  let controller: ConversationController | undefined;
   let conversation: Conversation | undefined;
   let opening: Opening | undefined;
   // Until the app shows, warnings wait to be printed in it (or on stderr without a model).
@@ -114,7 +114,7 @@ async function runApp(
     throw error;
   }
   try {
-    const made = (app: SessionController) => {
+    const made = (app: ConversationController) => {
       controller = app;
     };
     return await showApp(
@@ -139,7 +139,7 @@ async function showApp(
   warnings: string[],
   cutOffNote: string | undefined,
   unanswered: string[],
-  made: (controller: SessionController) => void,
+  made: (controller: ConversationController) => void,
   plain: boolean,
   /** `-i <prompt>`: sent as soon as the app shows. */
   firstPrompt: string | undefined,
@@ -155,7 +155,7 @@ async function showApp(
   const quitting = new Promise<void>((resolve) => {
     quit = resolve;
   });
-  const controller = new SessionController({
+  const controller = new ConversationController({
     conversation,
     onQuit: () => quit(),
     writeToTerminal: (sequence) => io.stdout.write(sequence),

@@ -6,7 +6,7 @@
 import type { AgentEvent, ModelEndpoint } from '@toolhost/core/conversation';
 import type { ToolCall } from '@toolhost/core/tools';
 import { splitFinishedBlocks } from './markdown-split.js';
-import type { SessionStore } from './session-store.js';
+import type { ScreenStore } from './screen-store.js';
 import { toolRow } from './tool-rows.js';
 
 export class TurnDisplay {
@@ -16,7 +16,7 @@ export class TurnDisplay {
   private thoughtThisResponse = false;
 
   constructor(
-    private readonly store: SessionStore,
+    private readonly store: ScreenStore,
     /** The model's endpoint now (`/model` switches it). */
     private readonly endpoint: () => ModelEndpoint,
   ) {}

@@ -115,6 +115,10 @@ export function makeTestSession(options: TestSessionOptions = {}): TestSession {
     resumeSession: async (id) => {
       events.push(`resume ${id}`);
     },
+    // The conversation core restores (its own tests, and restore-slash-command.test.ts with
+    // a conversation); this session has none.
+    restoreCheckpoint: () =>
+      Promise.reject(new Error('this test session has no conversation to restore')),
     quit: () => events.push('quit'),
     setPromptText: (text) => events.push(`prompt text: ${text}`),
     writeToTerminal: (sequence) => events.push(`terminal: ${sequence}`),

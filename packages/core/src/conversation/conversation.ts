@@ -11,6 +11,13 @@
  * screen: front ends translate to and from it and hold no turn logic of their own.
  */
 import type { AgentEvent, AgentRunResult } from '../agent/agent-events.js';
+import type { Checkpoint } from '../agent/checkpoints/checkpoint-types.js';
+import {
+  type CheckpointProject,
+  type CheckpointRestore,
+  checkpointLimits,
+  restoreCheckpoint,
+} from '../agent/checkpoints/restore-checkpoint.js';
 import type { Agent } from '../agent/create-agent.js';
 import type { SessionRecorder } from '../agent/sessions/session-file.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
@@ -204,6 +211,32 @@ export class Conversation {
     this.agent.loop.history = [...history];
     this.cancelledLast = false;
     this.recorder?.recordHistoryReplaced(this.agent.loop.history);
+  }
+
+  /** Where this conversation's checkpoints are kept, with the settings' limits for them. */
+  get checkpointProject(): CheckpointProject {
+    return {
+      userDir: this.config.userDir,
+      projectRoot: this.config.targetDir,
+      ...checkpointLimits(this.config.settings),
+    };
+  }
+
+  /**
+   * Restores a checkpoint (an id, a unique prefix, or one listed): the files, and the
+   * conversation of its session back to that point. When the checkpoint is this
+   * conversation's own, the model goes on from there (the session file is rewound by the
+   * restore itself); another session's conversation is rewound in its file only. Throws a
+   * CheckpointError with a message for the person when it cannot.
+   */
+  async restoreCheckpoint(which: string | Checkpoint): Promise<CheckpointRestore> {
+    const restored = await restoreCheckpoint(this.checkpointProject, which);
+    const { conversation } = restored;
+    if (conversation && conversation.sessionId === this.id) {
+      this.agent.loop.history = [...conversation.history];
+      this.cancelledLast = false;
+    }
+    return restored;
   }
 
   /**

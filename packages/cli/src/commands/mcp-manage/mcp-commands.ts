@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { createStyle, wantsColor } from '../../render.js';
-import type { SessionOptions } from '../../session-options.js';
+import type { WorkspaceOptions } from '../../workspace-options.js';
 
 /** Gathers a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -46,7 +46,7 @@ export function addMcpManageCommands(mcp: Command, io: McpManageIo): void {
     .allowUnknownOption()
     .action(async (name: string, target: string | undefined, args: string[], options) => {
       const { runMcpAdd } = await import('./mcp-add.js');
-      const root = mcp.opts<SessionOptions>().root;
+      const root = mcp.opts<WorkspaceOptions>().root;
       done(await runMcpAdd(name, target, args, { ...options, root }, stderr));
     });
   mcp
@@ -58,7 +58,7 @@ export function addMcpManageCommands(mcp: Command, io: McpManageIo): void {
     .option('-s, --scope <scope>', 'user or project')
     .action(async (name: string, options: { scope?: string }) => {
       const { runMcpRemove } = await import('./mcp-list.js');
-      const root = mcp.opts<SessionOptions>().root;
+      const root = mcp.opts<WorkspaceOptions>().root;
       done(await runMcpRemove(name, { ...options, root }, stderr));
     });
   mcp
@@ -66,10 +66,10 @@ export function addMcpManageCommands(mcp: Command, io: McpManageIo): void {
     .description('List the MCP servers toolhost uses here: each one started, its tools counted.')
     .option('--root <dir>', 'project root folder (default: the current folder)')
     .option('--mcp-config <file|json>', 'more MCP servers for this run (repeatable)', collect)
-    .action(async (options: SessionOptions) => {
+    .action(async (options: WorkspaceOptions) => {
       const { runMcpList } = await import('./mcp-list.js');
       // Options of "mcp" may stand before or after "list".
-      const outer = mcp.opts<SessionOptions>();
+      const outer = mcp.opts<WorkspaceOptions>();
       const mcpConfig = [...(outer.mcpConfig ?? []), ...(options.mcpConfig ?? [])];
       const merged = { ...outer, ...options, mcpConfig };
       done(await runMcpList(merged, stdout, createStyle(wantsColor(stdout)), warn));

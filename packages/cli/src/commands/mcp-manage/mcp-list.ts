@@ -5,7 +5,11 @@ import { editSettingsFile, readSettingsValue, SettingsEditError } from '@toolhos
 import { visibleText } from '@toolhost/core/utils';
 import { UsageError } from '../../errors.js';
 import type { Style } from '../../render.js';
-import { closeSession, openSession, type SessionOptions } from '../../session.js';
+import {
+  closeWorkspaceTools,
+  openWorkspaceToolsFromFlags,
+  type WorkspaceOptions,
+} from '../../workspace-tools.js';
 import { parseScope, type Scope, scopeFile } from './mcp-add.js';
 
 function serversIn(file: string): Record<string, McpServerSettings> {
@@ -60,12 +64,12 @@ function reach(settings: McpServerSettings): string {
 
 /** Every server the settings name (and --mcp-config adds), connected: status and tool count. */
 export async function runMcpList(
-  options: SessionOptions,
+  options: WorkspaceOptions,
   stdout: NodeJS.WritableStream,
   style: Style,
   warn: (line: string) => void,
 ): Promise<number> {
-  const session = await openSession(options, warn);
+  const session = await openWorkspaceToolsFromFlags(options, warn);
   try {
     const configured = session.config.settings.mcpServers ?? {};
     await session.registry.whenDiscoveryComplete();
@@ -90,6 +94,6 @@ export async function runMcpList(
     }
     return failed > 0 ? 1 : 0;
   } finally {
-    await closeSession(session);
+    await closeWorkspaceTools(session);
   }
 }

@@ -1,9 +1,12 @@
 /**
  * Every command the prompt offers: the built-ins, the user commands (read again when
- * their files may have changed) and the connected MCP servers' prompts.
+ * their files may have changed) and the connected MCP servers' prompts, in the order and
+ * with the precedence of conversation/command-names.ts (BUILTIN_COMMAND_NAMES names the
+ * built-ins listed here, for front ends that list them without loading them).
  */
 import type { Config } from '@toolhost/core/config';
 import type { ToolRegistry } from '@toolhost/core/tools';
+import { inCatalogOrder, namesTaken } from '../../conversation/command-names.js';
 import { agentsCommand } from './builtin/agents-command.js';
 import { approvalModeCommand } from './builtin/approval-mode-command.js';
 import { contextCommand } from './builtin/context-command.js';
@@ -24,7 +27,7 @@ import { initCommand } from './builtin/init-command.js';
 import { themeCommand, vimCommand } from './builtin/look-commands.js';
 import { memoryCommand } from './builtin/memory-command.js';
 import { modelCommand } from './builtin/model-command.js';
-import { restoreCommand } from './builtin/restore-command.js';
+import { restoreSlashCommand } from './builtin/restore-slash-command.js';
 import { settingsCommand } from './builtin/settings-command.js';
 import { skillsCommand } from './builtin/skills-command.js';
 import { mcpCommand, toolsCommand } from './builtin/tool-commands.js';
@@ -54,7 +57,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   approvalModeCommand,
   agentsCommand,
   resumeCommand,
-  restoreCommand,
+  restoreSlashCommand,
   initCommand,
   quitCommand,
 ];
@@ -77,17 +80,11 @@ export class CommandCatalog {
 
   all(): SlashCommand[] {
     if (Date.now() - this.loadedAt > RELOAD_AFTER_MS) this.reload();
-    const taken = new Set(this.names(this.builtins));
-    const user = this.userCommands.filter((command) => !taken.has(command.name.toLowerCase()));
-    for (const command of user) taken.add(command.name.toLowerCase());
-    const prompts = mcpPromptCommands(this.registry).filter(
-      (command) => !taken.has(command.name.toLowerCase()),
-    );
-    return [...this.builtins, ...user, ...prompts];
+    return inCatalogOrder(this.builtins, this.userCommands, mcpPromptCommands(this.registry));
   }
 
   private reload(): void {
-    const reserved = new Set(this.names(this.builtins));
+    const reserved = namesTaken(this.builtins);
     const { commands, warnings } = loadUserCommands(userCommandFolders(this.config), reserved);
     this.userCommands = commands;
     this.loadedAt = Date.now();
@@ -96,11 +93,5 @@ export class CommandCatalog {
       this.reported.add(warning);
       this.warn(warning);
     }
-  }
-
-  private names(commands: readonly SlashCommand[]): string[] {
-    return commands.flatMap((command) =>
-      [command.name, ...(command.aliases ?? [])].map((name) => name.toLowerCase()),
-    );
   }
 }

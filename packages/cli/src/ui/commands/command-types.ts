@@ -5,19 +5,20 @@
  */
 
 import type { Config } from '@toolhost/core/config';
-import type { Agent, ToolRunner } from '@toolhost/core/conversation';
+import type { Agent, CheckpointRestore, ToolRunner } from '@toolhost/core/conversation';
 import type { ToolRegistry } from '@toolhost/core/tools';
-import type { PickerItem } from '../session-store.js';
+import type { PickerItem } from '../screen-store.js';
 import type { ThemeName } from '../theme.js';
 
 export type CommandSource = 'built-in' | 'project' | 'user' | 'extension' | 'mcp';
 
 export type MessageKind = 'info' | 'warning' | 'error';
 
-export interface SessionStats {
-  /** When the session started (ms since the epoch). */
+/** What /stats reads of this run of the app. */
+export interface CommandStats {
+  /** When the app started (ms since the epoch). */
   startedAt: number;
-  /** Tool calls by their outcome, this session. */
+  /** Tool calls by their outcome, since the app started. */
   toolCalls: { success: number; error: number; cancelled: number };
 }
 
@@ -26,7 +27,7 @@ export interface CommandContext {
   registry: ToolRegistry;
   /** The agent: its loop (history, compression), model client and usage. */
   agent: Agent;
-  stats(): SessionStats;
+  stats(): CommandStats;
   /** Shows Markdown text in the conversation (never sent to the model). */
   print(markdown: string, kind?: MessageKind): void;
   /** Runs a tool call through the app's scheduler, with its approvals and display. */
@@ -38,6 +39,11 @@ export interface CommandContext {
   /** Replaces the conversation with a saved session's and shows it. */
   resumeSession(id: string): Promise<void>;
   quit(): void;
+  /**
+   * Restores a checkpoint through the conversation (files, and the conversation back to
+   * that point); throws a CheckpointError with a message for the person when it cannot.
+   */
+  restoreCheckpoint(which: string): Promise<CheckpointRestore>;
   /** Puts text in the prompt for the person to edit and send (a prompt a restore took back). */
   setPromptText(text: string): void;
   /** A list to choose from with the arrows and Enter; resolves with the value (Esc: none). */

@@ -6,6 +6,7 @@
 
 import type { McpPrompt, McpServerConnection } from '@toolhost/core/mcp';
 import type { ToolRegistry } from '@toolhost/core/tools';
+import { mcpPromptName } from '../../conversation/command-names.js';
 import { splitWords } from './command-body.js';
 import type { SlashCommand } from './command-types.js';
 
@@ -21,7 +22,7 @@ function promptCommand(server: McpServerConnection, prompt: McpPrompt): SlashCom
     .map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`))
     .join(' ');
   return {
-    name: `${server.alias}:${prompt.name}`,
+    name: mcpPromptName(server.alias, prompt.name),
     description: prompt.description ?? `Prompt ${prompt.name} of MCP server ${server.alias}`,
     ...(hint ? { argumentHint: hint } : {}),
     source: 'mcp',

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { lastLines } from '../format.js';
 import { renderMarkdown } from '../markdown-render.js';
-import type { LiveState } from '../session-store.js';
+import type { LiveState } from '../screen-store.js';
 import { useUi } from '../ui-context.js';
 import { Spinner } from './spinner.js';
 import { ToolRowsView } from './tool-rows-view.js';

@@ -7,7 +7,7 @@ import { visibleText } from '@toolhost/core/utils';
 import { Box, Text } from 'ink';
 import { type ChoiceState, choiceKey } from '../input/question-keys.js';
 import { useQuestionKeys } from '../input/use-question-keys.js';
-import type { PendingPick } from '../session-store.js';
+import type { PendingPick } from '../screen-store.js';
 import { useUi } from '../ui-context.js';
 
 const ROWS = 8;

@@ -1,16 +1,11 @@
 /**
  * What happens to a line the person sends: `/` lines go to their command, `!` lines to
- * the shell, anything else to the model with its `@` references attached and the notes
- * of `!` commands run since the last prompt.
+ * the shell, anything else to the model with the notes of `!` commands run since the last
+ * prompt. The conversation core attaches what the prompt's `@` references name when its
+ * turn starts, as it does for every front end.
  */
 
-import {
-  attachReferences,
-  findAtReferences,
-  type PromptContent,
-  type ToolRunner,
-  withNoteBefore,
-} from '@toolhost/core/conversation';
+import type { ToolRunner } from '@toolhost/core/conversation';
 import { parseSlashLine } from '../commands/command-line.js';
 import type { CommandContext, MessageKind, SlashCommand } from '../commands/command-types.js';
 import { runShellLine, shellCommandOf } from './shell-line.js';
@@ -23,11 +18,8 @@ export interface DispatcherServices {
   /** Shows the person's own line in the conversation (a command or a shell line). */
   echo(line: string): void;
   print(markdown: string, kind?: MessageKind): void;
-  /**
-   * Starts the model on a prompt; `shown` is what the person typed, already in the history
-   * when `echoed` (a prompt whose files were read first shows above their read).
-   */
-  sendToModel(prompt: PromptContent, shown: string, echoed?: boolean): void;
+  /** Sends a prompt to the model, `notes` before it (what `!` commands did). */
+  sendToModel(prompt: string, notes: string[]): void;
   /** A signal for work started by this line (aborted by Esc). */
   signal(): AbortSignal;
 }
@@ -66,32 +58,13 @@ export class PromptDispatcher {
       this.shellNotes.push(result.note);
       return;
     }
-    await this.sendPrompt(line, line);
+    this.sendPrompt(line);
   }
 
-  /** Sends a prompt to the model: references attached, shell notes before it. */
-  async sendPrompt(text: string, shown = text): Promise<void> {
-    const { services } = this;
-    let prompt: PromptContent = text;
-    let echoed = false;
-    if (findAtReferences(text).length > 0) {
-      // The prompt first, then the read of the files it names, as they happened.
-      services.echo(shown);
-      echoed = true;
-      const context = services.commandContext();
-      const attached = await attachReferences(text, {
-        config: context.config,
-        registry: context.registry,
-        runTool: services.runTool,
-        signal: services.signal(),
-      });
-      for (const problem of attached.problems) services.print(problem, 'warning');
-      prompt = attached.content;
-    }
-    if (this.shellNotes.length > 0) {
-      prompt = withNoteBefore(this.shellNotes.join('\n\n'), prompt);
-      this.shellNotes = [];
-    }
-    services.sendToModel(prompt, shown, echoed);
+  /** Sends a prompt to the model, with the shell notes gathered since the last one. */
+  sendPrompt(text: string): void {
+    const notes = this.shellNotes;
+    this.shellNotes = [];
+    this.services.sendToModel(text, notes);
   }
 }

@@ -66,12 +66,13 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     },
     print,
     runTool,
-    submitPrompt: (prompt) => void dispatcher.sendPrompt(prompt),
+    submitPrompt: (prompt) => dispatcher.sendPrompt(prompt),
     clearConversation: () => services.resetConversation(),
     resumeSession: async (id) => {
       const unanswered = await services.resumeSession(id);
       if (unanswered) editor.setText(unanswered);
     },
+    restoreCheckpoint: (which) => services.restoreCheckpoint(which),
     quit: () => services.quit(),
     setPromptText: (text) => editor.setText(text),
     writeToTerminal: (sequence) => services.writeToTerminal(sequence),
@@ -89,7 +90,7 @@ export function createPromptInputState(services: AppServices): PromptInputState 
     runTool,
     echo: (line) => services.showUserLine(line),
     print,
-    sendToModel: (prompt, shown, echoed) => void services.submitPrompt(prompt, shown, echoed),
+    sendToModel: (prompt, notes) => void services.submitPrompt(prompt, notes),
     signal,
   });
   return {

@@ -1,14 +1,7 @@
 /** /approval-mode: shows or sets when calls need the person's approval (yolo included). */
 import { APPROVAL_MODES, type ApprovalMode } from '@toolhost/core/config';
+import { APPROVAL_MODE_MEANINGS as MEANINGS } from '../../../conversation/approval-modes.js';
 import type { SlashCommand } from '../command-types.js';
-
-/** What each mode means, one line each (also the modes' descriptions an editor shows). */
-export const MEANINGS: Record<ApprovalMode, string> = {
-  plan: 'read-only: the model investigates and proposes a plan, nothing is changed',
-  default: 'ask before every change and every command not known to be safe',
-  'auto-edit': 'file edits run without asking; commands still ask',
-  yolo: 'everything runs without asking (deny rules and the sandbox still apply)',
-};
 
 export const approvalModeCommand: SlashCommand = {
   name: 'approval-mode',

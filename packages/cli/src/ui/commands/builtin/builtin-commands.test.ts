@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SessionRecorder, sessionFile } from '@toolhost/core/conversation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestSession, type TestSession } from '../../../../test/helpers/command-context.js';
+import { BUILTIN_COMMAND_NAMES, slashCommandNames } from '../../../conversation/command-names.js';
 import { BUILTIN_COMMANDS, CommandCatalog } from '../command-catalog.js';
 import { parseSlashLine } from '../command-line.js';
 
@@ -27,6 +28,21 @@ async function run(line: string): Promise<string> {
 }
 
 describe('built-in commands', () => {
+  it('are named, with their aliases and in their order, where front ends list them without loading them', () => {
+    expect(
+      BUILTIN_COMMANDS.map(({ name, aliases }) => ({ name, ...(aliases ? { aliases } : {}) })),
+    ).toEqual(BUILTIN_COMMAND_NAMES);
+    // stream-json's init lists what the terminal's catalog offers, user commands included.
+    mkdirSync(path.join(session.dirs.root, '.toolhost/commands'), { recursive: true });
+    writeFileSync(path.join(session.dirs.root, '.toolhost/commands/ship.md'), 'Ship it');
+    writeFileSync(path.join(session.dirs.root, '.toolhost/commands/exit.md'), 'Taken by /quit');
+    catalog = new CommandCatalog(session.config, session.registry);
+    const names = catalog.all().map((command) => command.name);
+    expect(slashCommandNames(session.config, session.registry)).toEqual(names);
+    expect(names).toContain('ship');
+    expect(names).not.toContain('exit');
+  });
+
   it('/help lists every command, the user commands in their own section, and the keys', async () => {
     const dir = path.join(session.dirs.root, '.toolhost/commands');
     mkdirSync(dir, { recursive: true });

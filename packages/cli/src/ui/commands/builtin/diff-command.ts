@@ -13,7 +13,7 @@ import {
 import { makeFileDiff } from '@toolhost/core/files';
 import { plural } from '@toolhost/core/utils';
 import type { SlashCommand } from '../command-types.js';
-import { projectOf } from './restore-command.js';
+import { projectOf } from './restore-slash-command.js';
 
 /** Diff lines shown per file before the rest is counted. */
 const MAX_LINES = 120;

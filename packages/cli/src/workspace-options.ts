@@ -1,10 +1,11 @@
 /**
- * The command-line options every session-opening command shares, parsed before any command
- * runs; kept apart from session.ts so that parsing them loads nothing of the core.
+ * The command-line options every command that opens the workspace shares, parsed before
+ * any command runs; kept apart from workspace-tools.ts so that parsing them loads nothing
+ * of the core.
  */
 import type { Settings } from '@toolhost/core/config';
 
-export interface SessionOptions {
+export interface WorkspaceOptions {
   root?: string;
   includeDirectories?: string[];
   approvalMode?: string;

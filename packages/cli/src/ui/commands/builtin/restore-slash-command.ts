@@ -1,17 +1,17 @@
 /**
- * /restore: the checkpoints taken before the agent changed files, newest first, and
- * restoring one: the files as they were, the conversation back to that point (the prompt
- * that led to the changes offered again), and an undo checkpoint of the state before.
+ * The slash command /restore (alias /rewind; `toolhost restore` is commands/restore-command.ts):
+ * the checkpoints taken before the agent changed files, newest first, and restoring one:
+ * the files as they were, the conversation back to that point (the prompt that led to the
+ * changes offered again), and an undo checkpoint of the state before.
  */
 import path from 'node:path';
-import type { Checkpoint } from '@toolhost/core/conversation';
+import type { Checkpoint, CheckpointRestore } from '@toolhost/core/conversation';
 import {
   type CheckpointProject,
   checkpointChangedFiles,
   checkpointLimits,
   describeCheckpoint,
   listCheckpoints,
-  restoreCheckpoint,
 } from '@toolhost/core/conversation';
 import { plural } from '@toolhost/core/utils';
 import type { CommandContext, SlashCommand } from '../command-types.js';
@@ -28,7 +28,7 @@ export function projectOf(context: CommandContext): CheckpointProject {
   };
 }
 
-export const restoreCommand: SlashCommand = {
+export const restoreSlashCommand: SlashCommand = {
   name: 'restore',
   aliases: ['rewind'],
   description: 'List checkpoints, or bring back the files and conversation of one',
@@ -84,9 +84,9 @@ async function changedFiles(context: CommandContext, checkpoint: Checkpoint): Pr
 }
 
 async function restore(context: CommandContext, id: string): Promise<void> {
-  let result: Awaited<ReturnType<typeof restoreCheckpoint>>;
+  let result: CheckpointRestore;
   try {
-    result = await restoreCheckpoint(projectOf(context), id);
+    result = await context.restoreCheckpoint(id);
   } catch (error) {
     context.print((error as Error).message, 'error');
     return;
@@ -101,7 +101,7 @@ async function restore(context: CommandContext, id: string): Promise<void> {
   ];
   lines.push(changed.length > 0 ? changed.join('\n') : 'The files were already as they were then.');
   if (conversation && conversation.sessionId === context.config.sessionId) {
-    context.agent.loop.history = conversation.history;
+    // The conversation went back with the files (Conversation.restoreCheckpoint).
     const forgotten = `${plural(conversation.removedMessages, 'message')} after it forgotten by the model`;
     lines.push(
       conversation.prompt

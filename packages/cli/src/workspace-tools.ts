@@ -1,5 +1,7 @@
-/** Builds a core Config from the command-line options shared by every command. */
-import type { Config } from '@toolhost/core/config';
+/**
+ * The workspace's settings and tools, opened from the command-line options the commands
+ * share, for the commands that run tools without a conversation (`call`, `tools`, `mcp`).
+ */
 import {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -8,23 +10,15 @@ import {
   openWorkspaceTools,
   type Settings,
   WorkspaceError,
+  type WorkspaceTools,
 } from '@toolhost/core/config';
-import type { ToolRegistry } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
-import { mcpServersFromFlags } from './commands/mcp-manage/mcp-config-flag.js';
 import { UsageError } from './errors.js';
-import type { SessionOptions } from './session-options.js';
+import { mcpServersFromFlags } from './mcp-config-flag.js';
+import type { WorkspaceOptions } from './workspace-options.js';
 
-export { collectDirectories, type SessionOptions } from './session-options.js';
-
-export interface Session {
-  config: Config;
-  registry: ToolRegistry;
-  /** The warnings printed while the session opened (settings problems). */
-  warnings: string[];
-  /** MCP servers closed, background commands ended (unless settings keep them). */
-  close(): Promise<void>;
-}
+export type { WorkspaceTools } from '@toolhost/core/config';
+export { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
 export function parseApprovalMode(value: string | undefined): ApprovalMode | undefined {
   if (value === undefined) return undefined;
@@ -35,15 +29,17 @@ export function parseApprovalMode(value: string | undefined): ApprovalMode | und
 }
 
 /**
- * Loads settings, builds the registry and starts discovering tools (command and MCP
- * servers) in the background: built-in tools are usable at once.
+ * The core's openWorkspaceTools for the command's options: loads settings, builds the
+ * registry and starts discovering tools (command and MCP servers) in the background, so
+ * built-in tools are usable at once; settings problems are warned about, a workspace that
+ * cannot be used is a usage error.
  */
-export async function openSession(
-  options: SessionOptions,
+export async function openWorkspaceToolsFromFlags(
+  options: WorkspaceOptions,
   warn: (line: string) => void,
-  /** The one tool this session runs (`toolhost call`): the other built-ins load when needed. */
+  /** The one tool this run uses (`toolhost call`): the other built-ins load when needed. */
   onlyTool?: string,
-): Promise<Session> {
+): Promise<WorkspaceTools> {
   const approvalMode = parseApprovalMode(options.approvalMode);
   const settings = withMcpConfig(options.overrides, mcpServersFromFlags(options.mcpConfig));
   try {
@@ -79,8 +75,8 @@ export function withMcpConfig(
 }
 
 /**
- * The merged settings of a project, for a command that needs a few of them without a whole
- * session (problems warned about as a session does).
+ * The merged settings of a project, for a command that needs a few of them without opening
+ * the tools (problems warned about as opening does).
  */
 export function projectSettings(projectRoot: string, warn: (line: string) => void): Settings {
   const settings = loadSettings({ workspaceRoot: projectRoot });
@@ -89,7 +85,7 @@ export function projectSettings(projectRoot: string, warn: (line: string) => voi
   return settings.merged;
 }
 
-/** Ends the session: MCP servers closed, background commands ended (unless settings keep them). */
-export async function closeSession(session: Session): Promise<void> {
+/** Closes them: MCP servers closed, background commands ended (unless settings keep them). */
+export async function closeWorkspaceTools(session: WorkspaceTools): Promise<void> {
   await session.close();
 }

@@ -1,41 +1,35 @@
 /**
  * The interactive app's logic, outside React: turns (one at a time, later prompts queued,
  * Esc cancelling), the approvals asked, approval modes, quitting, and the agent driven by
- * it. What is shown lives in SessionStore (session-store.ts), filled from the agent's
+ * it. What is shown lives in ScreenStore (screen-store.ts), filled from the agent's
  * events by TurnDisplay (turn-display.ts). The Ink components render the store's
  * snapshots and call this object's methods; commands and the prompt editor reach it
  * through `AppServices` (app-services.ts).
  */
 
 import type { ApprovalMode } from '@toolhost/core/config';
-import type {
-  Agent,
-  Conversation,
-  ModelEndpoint,
-  PromptContent,
-} from '@toolhost/core/conversation';
+import type { Agent, Conversation, ModelEndpoint } from '@toolhost/core/conversation';
 import {
   type ConversationEvent,
   isAgentEvent,
   type TurnOutcome,
 } from '@toolhost/core/conversation';
 import type { CompletedToolCall, ConfirmationDecision, ScheduleInput } from '@toolhost/core/tools';
-import { partsToText } from '@toolhost/core/tools';
 import { type SaveTargets, saveTargets } from '../approval-choices.js';
-import type { AppServices, SessionStats } from './app-services.js';
+import type { AppServices, AppStats } from './app-services.js';
 import { servicesOf } from './controller-services.js';
 import type { HistoryItemContent } from './history-items.js';
 import { resumedSession } from './resumed-history.js';
 import {
   type PendingApproval,
   type PickerItem,
-  SessionStore,
+  ScreenStore,
   type Snapshot,
-} from './session-store.js';
+} from './screen-store.js';
 import { isThemeName, type ThemeName } from './theme.js';
 import { TurnDisplay } from './turn-display.js';
 
-export type { LiveState, PendingApproval, Snapshot } from './session-store.js';
+export type { LiveState, PendingApproval, Snapshot } from './screen-store.js';
 
 export interface ControllerOptions {
   /** The conversation the app shows and drives (the core runs its turns). */
@@ -51,12 +45,12 @@ export interface ControllerOptions {
   clearTerminal?: () => void;
 }
 
-export class SessionController {
-  private readonly store: SessionStore;
+export class ConversationController {
+  private readonly store: ScreenStore;
   private readonly display: TurnDisplay;
   private readonly conversation: Conversation;
-  /** Prompts sent, by turn: what the person typed, and whether it is shown already. */
-  private readonly prompts = new Map<number, { shown: string; echoed: boolean }>();
+  /** The turns sent that have not ended (the running one and those queued). */
+  private readonly turnsOpen = new Set<number>();
   private turnStartedAt: number | undefined;
   private extraCalls = 0;
   private readonly extraAborts = new Set<AbortController>();
@@ -81,7 +75,7 @@ export class SessionController {
       ...(mode === 'yolo' ? ['yolo' as const] : []),
     ];
     const theme = config.settings.ui?.theme;
-    this.store = new SessionStore(mode, isThemeName(theme) ? theme : 'dark');
+    this.store = new ScreenStore(mode, isThemeName(theme) ? theme : 'dark');
     this.display = new TurnDisplay(this.store, () => this.endpoint());
     config.onApprovalModeChange((next) => this.update({ approvalMode: next }));
     // A server's word outside any question (a page visit declined, or reported done).
@@ -108,7 +102,7 @@ export class SessionController {
     return this.store.live;
   }
 
-  private update(changes: Parameters<SessionStore['update']>[0]): void {
+  private update(changes: Parameters<ScreenStore['update']>[0]): void {
     this.store.update(changes);
   }
 
@@ -123,7 +117,7 @@ export class SessionController {
         this.update({ queuedPrompts: this.queuedPrompts() });
         return;
       case 'prompt_started':
-        this.turnStarted(event.turnId);
+        this.turnStarted(event.shown);
         return;
       case 'prompt_ended':
         this.turnEnded(event.outcome);
@@ -179,23 +173,27 @@ export class SessionController {
   // ---- turns -------------------------------------------------------------------------
 
   /**
-   * Sends a prompt (the conversation queues it behind a running turn). `shown` is what the
-   * person typed, when the prompt sent carries more (attached files); `echoed` when it is
-   * shown already. The prompt's `@` references were attached by the prompt editor.
+   * Sends a prompt (the conversation queues it behind a running turn), `notes` before it.
+   * The conversation attaches what its `@` references name when the turn starts: the
+   * prompt shows first, then the reads, as they happen.
    */
-  submitPrompt = (prompt: PromptContent, shown = textOf(prompt), echoed = false): Promise<void> => {
-    const sent = this.conversation.send(prompt, { shown, resolveReferences: false });
+  submitPrompt = (prompt: string, notes: string[] = []): Promise<void> => {
+    const sent = this.conversation.send(prompt, notes.length > 0 ? { notes } : {});
     // The conversation numbers its turns in the order sent: this is the next one.
-    this.prompts.set(this.conversation.turnsSent, { shown, echoed });
+    const turnId = this.conversation.turnsSent;
+    this.turnsOpen.add(turnId);
     return sent.then(
       () => undefined,
-      () => undefined,
+      // A turn that could not run has no end event (its error event is shown): the screen
+      // is freed here. Turns run one at a time, so no other one is running now.
+      () => {
+        if (this.turnsOpen.delete(turnId)) this.settle();
+      },
     );
   };
 
-  private turnStarted(turnId: number): void {
-    const prompt = this.prompts.get(turnId);
-    if (prompt && !prompt.echoed) this.add({ kind: 'user', text: prompt.shown });
+  private turnStarted(shown: string): void {
+    this.add({ kind: 'user', text: shown });
     this.turnStartedAt = Date.now();
     this.update({
       busy: true,
@@ -206,7 +204,7 @@ export class SessionController {
   }
 
   private turnEnded(outcome: TurnOutcome): void {
-    this.prompts.delete(outcome.turnId);
+    this.turnsOpen.delete(outcome.turnId);
     const { result } = outcome;
     // What a stopped turn left on screen goes into the history.
     this.display.flush();
@@ -219,13 +217,19 @@ export class SessionController {
     } else if (result.status !== 'success') {
       this.add({ kind: 'message', level: 'error', text: result.message ?? 'The turn failed.' });
     }
+    this.settle();
+  }
+
+  /** No turn runs now: the time it took counted, the prompt free again. */
+  private settle(): void {
+    this.display.flush();
     if (this.turnStartedAt !== undefined) this.activeMs += Date.now() - this.turnStartedAt;
     this.turnStartedAt = undefined;
     this.update({ busy: false, turnStartedAt: undefined, queuedPrompts: this.queuedPrompts() });
   }
 
   private queuedPrompts(): number {
-    return Math.max(0, this.prompts.size - (this.turnStartedAt === undefined ? 0 : 1));
+    return Math.max(0, this.turnsOpen.size - (this.turnStartedAt === undefined ? 0 : 1));
   }
 
   cancelTurn = (): void => {
@@ -319,7 +323,7 @@ export class SessionController {
     this.options.onQuit();
   };
 
-  getStats(): SessionStats {
+  getStats(): AppStats {
     return {
       usage: this.agent.usage.usage,
       requests: this.agent.usage.requests,
@@ -347,7 +351,7 @@ export class SessionController {
 
   /** The object the prompt editor and slash commands use (one per app). */
   services(): AppServices {
-    this.servicesObject ??= servicesOf(this, this.conversation, this.options);
+    this.servicesObject ??= servicesOf(this, this.conversation, this.options.writeToTerminal);
     return this.servicesObject;
   }
 
@@ -363,8 +367,4 @@ export class SessionController {
     this.draft = undefined;
     return draft;
   }
-}
-
-function textOf(prompt: PromptContent): string {
-  return typeof prompt === 'string' ? prompt : partsToText(prompt);
 }

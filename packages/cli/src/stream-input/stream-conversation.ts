@@ -25,17 +25,17 @@ import { answerControlRequest } from './control-requests.js';
 import { HostQuestions } from './host-questions.js';
 import { readInputLine } from './input-lines.js';
 
-export interface StreamSessionIo extends PrinterIo {
+export interface StreamConversationIo extends PrinterIo {
   stdin: NodeJS.ReadStream;
   exitNow: (code: number) => void;
   /** toolhost's version, named in each turn's init event. */
   version: string;
 }
 
-export async function runStreamSession(
+export async function runStreamConversation(
   flags: AgentFlags,
   positional: string[],
-  io: StreamSessionIo,
+  io: StreamConversationIo,
 ): Promise<number> {
   if (flags.outputFormat !== 'stream-json') {
     throw new UsageError(

@@ -59,7 +59,7 @@ export interface Snapshot {
   live: LiveState;
 }
 
-export class SessionStore {
+export class ScreenStore {
   private history: HistoryItem[] = [];
   private liveState: LiveState;
   private snapshot: Snapshot;

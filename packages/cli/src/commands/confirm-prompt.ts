@@ -8,9 +8,9 @@ import {
   type ToolElicitationUrlConfirmationDetails,
 } from '@toolhost/core/tools';
 import { visibleText } from '@toolhost/core/utils';
-import { choicesFor, decisionFor, pickChoice, type SaveTargets } from './approval-choices.js';
-import { openInBrowser, systemOpener } from './browser.js';
-import { renderConfirmation, type Style } from './render.js';
+import { choicesFor, decisionFor, pickChoice, type SaveTargets } from '../approval-choices.js';
+import { openInBrowser, systemOpener } from '../browser.js';
+import { renderConfirmation, type Style } from '../render.js';
 
 export async function askInTerminal(
   call: WaitingToolCall,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServerSettings } from '@toolhost/core/config';
 import { parseSettingsText } from '@toolhost/core/config';
-import { UsageError } from '../../errors.js';
+import { UsageError } from './errors.js';
 
 export function collectMcpConfig(value: string, previous: string[] = []): string[] {
   return [...previous, value];
