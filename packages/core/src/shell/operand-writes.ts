@@ -107,7 +107,8 @@ function judgeTargets(targets: WriteTarget[], context: ReadOnlyContext): WriteJu
   const judgement = judgeWrites(words, context);
   if (judgement.denied) return judgement;
   const rule = context.writeRule;
-  if (!rule) return judgement;
+  // Only deny and ask rules speak here: without one, no folder is searched.
+  if (!rule || !(context.editDenyRules || context.editAskRules?.length)) return judgement;
   for (const folder of below) {
     // `rm -r notes` removes what an Edit rule covers inside notes, though it names only notes.
     const covered = coveredBelow(folder, (file) => {
