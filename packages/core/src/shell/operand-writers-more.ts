@@ -19,9 +19,12 @@ import {
 import type { ShellWord } from './shell-words.js';
 
 const SED: GetoptSpec = {
-  short: 'nErsuz',
+  short: 'bnErsuz',
   valued: 'efl',
   long: [
+    '--help',
+    '--version',
+    '--binary',
     '--quiet',
     '--silent',
     '--regexp-extended',
@@ -52,7 +55,8 @@ const sed: Writer = (words) => {
     } else rest.push(word);
   }
   const parsed = getopt(rest, SED);
-  if (typeof parsed === 'string') return inPlace || words.some((w) => !w.literal) ? parsed : [];
+  // GNU sed takes abbreviations (`--in-pl`): an option not known may be --in-place.
+  if (typeof parsed === 'string') return parsed;
   if (!inPlace && !has(parsed, '--in-place')) return [];
   const scriptGiven = has(parsed, '-e', '-f', '--expression', '--file');
   return (scriptGiven ? parsed.operands : parsed.operands.slice(1)).map((word) => ({ word }));
@@ -82,7 +86,11 @@ const perl: Writer = (words) => {
         if (k === word.value.length - 1) i++; // the script is the next word
         break;
       }
-      if ('IMmxCldD0'.includes(letter)) break; // takes the rest of the word
+      // -0 and -l take digits, -C digits or letters, and further switches may follow.
+      if (letter === '0' || letter === 'l')
+        k += /^(x[0-9a-fA-F]*|[0-7]*)/.exec(word.value.slice(k + 1))![0].length;
+      else if (letter === 'C') k += /^[0-9IOEioeSAL]*/.exec(word.value.slice(k + 1))![0].length;
+      else if ('IMmxdD'.includes(letter)) break; // takes the rest of the word
     }
   }
   if (!inPlace) return [];
@@ -153,15 +161,13 @@ const tar: Writer = (words) => {
     if (text === '--') break;
     if (text.startsWith('--')) {
       const [name, inline] = text.split(/=(.*)/s);
-      if (['--extract', '--get'].includes(name!)) mode = 'x';
-      else if (
-        ['--create', '--append', '--update', '--delete', '--concatenate', '--catenate'].includes(
-          name!,
-        )
-      )
+      // tar takes abbreviations (`--extr`): a prefix of a mode is read as that mode.
+      const is = (...full: string[]) => full.some((f) => name!.length >= 4 && f.startsWith(name!));
+      if (is('--extract', '--get')) mode = 'x';
+      else if (is('--create', '--append', '--update', '--delete', '--concatenate', '--catenate'))
         mode = 'c';
-      else if (name === '--to-stdout' || name === '--to-command') toStdout = true;
-      else if (name === '--file')
+      else if (name!.length >= 6 && (is('--to-stdout') || is('--to-command'))) toStdout = true;
+      else if (name!.length >= 5 && is('--file'))
         archive = inline !== undefined ? { value: inline, literal: true } : take(++i);
       continue;
     }

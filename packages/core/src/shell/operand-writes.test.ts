@@ -49,6 +49,8 @@ describe('the writers table', () => {
     expect(written('perl', '-pi', '-e', 's/a/b/', 'f')).toEqual(['f']);
     expect(written('perl', '-i.bak', '-pe', 's/a/b/', 'f')).toEqual(['f']);
     expect(written('perl', '-e', 'print 1')).toEqual([]);
+    expect(written('perl', '-0777pi', '-e', 's/a/b/', 'f')).toEqual(['f']);
+    expect(written('perl', '-l0pi.bak', '-e', 's/a/b/', 'f')).toEqual(['f']);
     expect(written('gzip', 'a')).toEqual(['a', 'a.gz']);
     expect(written('gzip', '-c', 'a')).toEqual([]);
     expect(written('gunzip', 'a.tgz')).toEqual(['a.tgz', 'a.tar']);
@@ -75,6 +77,8 @@ describe('the writers table', () => {
       ['gunzip', '-N', 'a.gz'],
       ['git', 'apply', 'p.diff'],
       ['git', 'clean', '-fd'],
+      ['tar', '--extr', '-f', 'a.tar'],
+      ['sed', '--in-pl', 's/a/b/', 'f'],
     ])
       expect(typeof written(name!, ...args), `${name} ${args.join(' ')}`).toBe('string');
   });
