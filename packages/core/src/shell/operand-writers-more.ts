@@ -46,9 +46,9 @@ const sed: Writer = (words) => {
   let inPlace = false;
   const rest: ShellWord[] = [];
   for (const [i, word] of words.entries()) {
-    const bundle = word.literal ? /^-([nErsuz]*)i/.exec(word.value) : null;
+    const bundle = word.literal ? /^-([bnErsuz]*)i/.exec(word.value) : null;
     const previous = words[i - 1];
-    const isValue = previous?.literal && /^-[nErsuz]*[efl]$/.test(previous.value);
+    const isValue = previous?.literal && /^-[bnErsuz]*[efl]$/.test(previous.value);
     if (bundle && !isValue && !words.slice(0, i).some((w) => w.literal && w.value === '--')) {
       inPlace = true;
       if (bundle[1]) rest.push({ value: `-${bundle[1]}`, literal: true });
