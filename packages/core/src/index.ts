@@ -84,6 +84,11 @@ export {
 } from './agent/subagents/subagent-runner.js';
 export { buildSystemPrompt, type SystemPromptOptions } from './agent/system-prompt.js';
 export {
+  ApprovalMemory,
+  activeApprovalMemory,
+  withApprovalMemory,
+} from './config/approval-memory.js';
+export {
   Config,
   type ConfigParameters,
   DEFAULT_CONTEXT_FILE_NAME,
@@ -188,6 +193,7 @@ export {
   shellPolicyRules,
   type Verdict,
 } from './permissions/decision.js';
+export { configuredServers } from './permissions/mcp-servers.js';
 export {
   type PermissionRule,
   parseRule,
@@ -197,11 +203,6 @@ export {
 } from './permissions/permission-rules.js';
 // Model API adapters
 export * from './providers/index.js';
-export {
-  ApprovalMemory,
-  activeApprovalMemory,
-  withApprovalMemory,
-} from './scheduler/approval-memory.js';
 export {
   approvalModesThatSkip,
   CoreToolScheduler,
@@ -286,7 +287,6 @@ export {
 export { McpAuthRequiredError } from './tools/mcp/oauth.js';
 export { McpOAuthStore, oauthFile } from './tools/mcp/oauth-store.js';
 export type { McpPrompt, McpResource, McpResourceTemplate } from './tools/mcp/offerings.js';
-export { configuredServers } from './tools/mcp/server-list.js';
 export { type SignInOptions, signInToMcpServer, signOutOfMcpServer } from './tools/mcp/sign-in.js';
 export { stdioEnvironment } from './tools/mcp/transport.js';
 export { McpServerConnection, type McpServerStatus } from './tools/mcp-client.js';
@@ -329,6 +329,7 @@ export {
   type WebFetchToolParams,
 } from './tools/web-fetch.js';
 export { WebSearchTool, type WebSearchToolParams } from './tools/web-search.js';
+export { configureSearch, HOW_TO_CONFIGURE } from './tools/web-search-setup.js';
 export { WriteFileTool, type WriteFileToolParams } from './tools/write-file.js';
 export { FileWriteError, writeFileAtomic } from './utils/atomic-write.js';
 // Shared services
@@ -371,8 +372,6 @@ export { type VisibleTextOptions, visibleText } from './utils/visible-text.js';
 export { BlockedAddressError, blockedRange, type Resolver } from './web/address-guard.js';
 export { type FetchedPage, guardedFetch } from './web/guarded-fetch.js';
 export {
-  configureSearch,
-  HOW_TO_CONFIGURE,
   type SearchProvider,
   type SearchResponse,
   type SearchResult,

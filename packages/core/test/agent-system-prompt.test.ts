@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/agent/create-agent.js';
-import type { ApprovalMode } from '../src/config/settings-types.js';
+import type { ApprovalMode } from '../src/contract/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
 import {

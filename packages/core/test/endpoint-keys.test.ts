@@ -5,11 +5,11 @@
  * what arrives.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../src/config/settings-types.js';
+import type { Settings } from '../src/contract/settings-types.js';
 import { resolveEndpoint } from '../src/endpoints/endpoints.js';
 import { ModelClient } from '../src/models/model-client.js';
+import { configureSearch } from '../src/tools/web-search-setup.js';
 import { namedByUntrustedProject } from '../src/trust/endpoint-keys.js';
-import { configureSearch } from '../src/web/search-providers.js';
 import { startServer, type TestServer } from './helpers/http-server.js';
 import { type ModelServer, startModelServer } from './helpers/model-server.js';
 

@@ -9,7 +9,7 @@ import type { AgentEvent } from '../src/agent/agent-events.js';
 import { createAgent } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { Config } from '../src/config/config.js';
-import type { ApprovalMode, Settings } from '../src/config/settings-types.js';
+import type { ApprovalMode, Settings } from '../src/contract/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';

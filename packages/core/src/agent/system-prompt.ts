@@ -3,7 +3,7 @@
  * the environment, the approval mode and the project's memory. `--system-prompt`
  * replaces the guidance; `--append-system-prompt` adds to it.
  */
-import type { ApprovalMode } from '../config/settings-types.js';
+import type { ApprovalMode } from '../contract/settings-types.js';
 import { describeEnvironment, type EnvironmentFacts } from './environment.js';
 
 const GUIDANCE = `You are toolhost, a coding agent working in the person's project through the tools you are given. Do the task you are asked to do, completely and carefully, and then stop.

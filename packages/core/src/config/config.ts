@@ -7,18 +7,18 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ContentProcessor } from '../contract/content-processor.js';
+import type { TodoItem } from '../contract/tool-shapes.js';
 import type { ActiveExtension } from '../extensions/extensions.js';
-import { isContextFileName } from '../memory/memory-file.js';
-import { ApprovalMemory, activeApprovalMemory } from '../scheduler/approval-memory.js';
 import { BackgroundProcesses } from '../shell/background-processes.js';
-import type { TodoItem } from '../tools/tools.js';
-import type { ContentProcessor } from '../tools/web-fetch.js';
 import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { FileReadTracker } from '../utils/file-read-tracker.js';
 import { KeyedMutex } from '../utils/keyed-mutex.js';
 import { legacyEncodingPreference } from '../utils/legacy-encoding.js';
 import { projectKey } from '../utils/project-key.js';
+import { isContextFileName } from '../utils/settings-values.js';
 import { WorkspaceContext } from '../workspace/workspace-context.js';
+import { ApprovalMemory, activeApprovalMemory } from './approval-memory.js';
 import {
   type ApprovalMode,
   type LoadedSettings,
@@ -97,7 +97,7 @@ export class Config {
   readonly fileReads = new FileReadTracker();
   /** The person's "always" answers when no other approver's memory is in effect. */
   private readonly ownApprovals = new ApprovalMemory();
-  /** The "always" answers of whoever is being asked now (core/approval-memory.ts). */
+  /** The "always" answers of whoever is being asked now (approval-memory.ts). */
   get approvals(): ApprovalMemory {
     return activeApprovalMemory() ?? this.ownApprovals;
   }

@@ -6,6 +6,8 @@
  * then a family whose model variable alone is set. A key is never read from another
  * family's variable: an OpenAI key does not go to Anthropic.
  */
+
+import type { Settings } from '../contract/settings-types.js';
 import {
   ENVIRONMENT_NAMES,
   firstSet,
@@ -14,7 +16,6 @@ import {
   type ModelProvider,
   providerFromName,
 } from '../models/provider.js';
-import type { Settings } from './settings-types.js';
 
 /** The family the settings choose, if they do. */
 export function chosenProvider(settings: Settings): ModelProvider | undefined {

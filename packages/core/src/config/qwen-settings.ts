@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isObject } from '../utils/json-schema.js';
 import { QWEN_UNSUPPORTED_KEYS } from './qwen-unsupported-keys.js';
-import type { SettingsWarning } from './settings.js';
+import type { SettingsWarning } from './settings-warning.js';
 
 /** Qwen Code's name of a setting → toolhost's, both dotted. */
 export const QWEN_KEY_NAMES: Readonly<Record<string, string>> = {

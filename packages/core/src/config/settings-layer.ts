@@ -2,13 +2,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isContextFileName } from '../memory/memory-file.js';
+import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { closestNames } from '../utils/closest-names.js';
 import { isObject } from '../utils/json-schema.js';
 import { pathToName, schemaProblems } from '../utils/schema-validator.js';
+import { isContextFileName, VARIABLE_REFERENCE } from '../utils/settings-values.js';
 import { adoptQwenKeys } from './qwen-settings.js';
-import type { SettingsWarning } from './settings.js';
-import { FLAT_ALIASES, type Settings } from './settings-types.js';
+import type { SettingsWarning } from './settings-warning.js';
+
+// The config entry point has always offered it from here.
+export { referencesVariable } from '../utils/settings-values.js';
 
 const SCHEMA_PATH = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -211,17 +214,6 @@ function resolveAliases(
   }
 }
 
-const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
-
-/** Whether `value` (or a string inside it) names an environment variable: `$NAME` or `${NAME}`. */
-export function referencesVariable(value: unknown): boolean {
-  if (typeof value === 'string') return new RegExp(VARIABLE.source).test(value);
-  if (Array.isArray(value)) return value.some(referencesVariable);
-  if (typeof value === 'object' && value !== null)
-    return Object.values(value).some(referencesVariable);
-  return false;
-}
-
 function expandVariables(
   value: unknown,
   env: NodeJS.ProcessEnv,
@@ -232,7 +224,7 @@ function expandVariables(
   // A hook's command is shell text: its shell expands $VARs (and $CLAUDE_PROJECT_DIR) when it runs.
   if (keyPath[0] === 'hooks') return value;
   if (typeof value === 'string') {
-    return value.replace(VARIABLE, (match, braced?: string, bare?: string) => {
+    return value.replace(VARIABLE_REFERENCE, (match, braced?: string, bare?: string) => {
       const name = (braced ?? bare)!;
       const resolved = env[name];
       if (resolved === undefined) {

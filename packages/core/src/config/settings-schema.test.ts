@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDirs, type TempDirs } from '../../test/helpers/temp-workspace.js';
+import { FLAT_ALIASES, MCP_SERVER_DEFAULTS, SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { getSettingsSchema, loadSettings } from './settings.js';
-import { FLAT_ALIASES, MCP_SERVER_DEFAULTS, SETTING_DEFAULTS } from './settings-types.js';
 
 type Node = Record<string, unknown>;
 /** A type reduced to what both sides can say: the same shape means the same settings. */
@@ -33,7 +33,10 @@ const EDITOR_KEY = '$schema';
 // ---- the code's side: the Settings type, read by the compiler -------------------------
 
 function settingsTypeShape(): Shape {
-  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'settings-types.ts');
+  const file = path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../contract/settings-types.ts',
+  );
   const program = ts.createProgram([file], { strict: true, noEmit: true });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;

@@ -9,34 +9,28 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
-import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
-import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
-import { modelFromEnvironment } from './model-environment.js';
-import { qwenSettingsPaths } from './qwen-settings.js';
-import { checkLayer } from './settings-layer.js';
-import { mergeSettings } from './settings-merge.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
   SETTING_DEFAULTS,
   type Settings,
-} from './settings-types.js';
+} from '../contract/settings-types.js';
+import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
+import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
+import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
+import { mergeSettings } from '../utils/settings-values.js';
+import { modelFromEnvironment } from './model-environment.js';
+import { qwenSettingsPaths } from './qwen-settings.js';
+import { checkLayer } from './settings-layer.js';
+import type { SettingsWarning } from './settings-warning.js';
 import { isFolderTrusted } from './trusted-folders.js';
 
+export * from '../contract/settings-types.js';
+export { mergeSettings } from '../utils/settings-values.js';
 export { getSettingsSchema, settingsSchemaPath } from './settings-layer.js';
-export { mergeSettings } from './settings-merge.js';
-export * from './settings-types.js';
+export type { SettingsWarning } from './settings-warning.js';
 
 export type SettingsScope = 'user' | 'project' | 'system' | 'environment' | 'flags';
-
-export interface SettingsWarning {
-  /** The file (or `environment` / `command line`) the problem is in. */
-  source: string;
-  /** The key, dotted (`tools.allowed`), or empty when the whole file is at fault. */
-  key: string;
-  message: string;
-}
 
 export interface SettingsFile {
   scope: 'user' | 'project' | 'system';
@@ -239,6 +233,11 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
  * Whether the project's settings apply in full: folder trust is off (only the person's own
  * files can turn it off), or the person trusts the folder.
  */
+export function formatSettingsWarning(warning: SettingsWarning): string {
+  const where = warning.key ? `${warning.source}: ${warning.key}` : warning.source;
+  return `${where}: ${warning.message}`;
+}
+
 function projectHonoured(
   files: SettingsFile[],
   options: LoadSettingsOptions,
@@ -256,11 +255,6 @@ function projectHonoured(
     options.projectTrusted ??
     isFolderTrusted(path.resolve(options.workspaceRoot), userSettingsDir(homeDir))
   );
-}
-
-export function formatSettingsWarning(warning: SettingsWarning): string {
-  const where = warning.key ? `${warning.source}: ${warning.key}` : warning.source;
-  return `${where}: ${warning.message}`;
 }
 
 /** A settings file as read: its JSON object, not yet checked, and its own warnings. */

@@ -1,7 +1,10 @@
 /**
  * The bottom of the library (`contract/`): the shapes every layer shares and nothing else,
- * so utils, hooks and the tools can all import them without importing each other. It
- * imports nothing from toolhost.
+ * so utils, trust, config, permissions, hooks and the tools can all import them without
+ * importing each other: content (this file), tool errors, a tool's kind, displays and
+ * the questions a call puts to the person (tool-shapes.ts), the page extractor's
+ * signature, and the settings' types with their defaults, hook events and older names
+ * (settings-types.ts). It imports nothing from toolhost.
  *
  * Content types with the same structure as the Gemini API's, so a declaration or a
  * response built here can be handed to that API unchanged. Only the fields toolhost

@@ -10,8 +10,8 @@ import type {
 } from '../agent/agent-events.js';
 import type { AgentLimits } from '../agent/agent-loop.js';
 import type { LoadedSession } from '../agent/sessions/session-loader.js';
-import type { ApprovalMode, Settings } from '../config/settings-types.js';
 import type { Part } from '../contract/content.js';
+import type { ApprovalMode, Settings } from '../contract/settings-types.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import type { TokenUsage } from '../models/token-usage.js';
 import type {

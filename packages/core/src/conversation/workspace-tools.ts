@@ -7,7 +7,7 @@
  */
 import { Config } from '../config/config.js';
 import { formatSettingsWarning } from '../config/settings.js';
-import type { ApprovalMode, Settings } from '../config/settings-types.js';
+import type { ApprovalMode, Settings } from '../contract/settings-types.js';
 import { pathRuleWarnings } from '../permissions/call-rules.js';
 import { malformedEntries } from '../permissions/permission-rules.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';

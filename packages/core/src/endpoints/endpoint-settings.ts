@@ -4,7 +4,7 @@
  * from settings gets. A key of the person's is never paired with an address or a family an
  * untrusted project alone chose (trust/endpoint-keys.ts).
  */
-import { SETTING_DEFAULTS, type Settings } from '../config/settings-types.js';
+import { SETTING_DEFAULTS, type Settings } from '../contract/settings-types.js';
 import {
   contextWindowFor,
   knownContextWindow,

@@ -8,7 +8,7 @@
  * wire clients, retries and context windows are models/', which must not import this
  * folder), and it reads settings without loading or changing them (config/ does that).
  */
-import type { Settings } from '../config/settings-types.js';
+import type { Settings } from '../contract/settings-types.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import type { EndpointSetting } from '../trust/endpoint-keys.js';
 import { configuredModels } from './model-catalog.js';

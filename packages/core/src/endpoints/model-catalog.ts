@@ -7,7 +7,7 @@
  * `model.*` describes, else the first entry. An entry's key comes from its `apiKey`, else
  * its `envKey` variable, else its family's usual variable; never from `model.apiKey`.
  */
-import type { ModelProviderEntry, Settings } from '../config/settings-types.js';
+import type { ModelProviderEntry, Settings } from '../contract/settings-types.js';
 import type { ModelEndpoint } from '../models/endpoint.js';
 import {
   DEFAULT_BASE_URLS,

@@ -4,6 +4,6 @@
 
 export * from '../hooks/hook-command.js';
 export * from '../hooks/hook-runner.js';
-export * from '../scheduler/approval-rules.js';
+export * from '../permissions/approval-rules.js';
 export * from '../scheduler/core-tool-scheduler.js';
 export * from '../scheduler/external-editor.js';

@@ -12,7 +12,7 @@ import {
   type HookGroupSettings,
   type HooksSettings,
   type McpServerSettings,
-} from '../config/settings-types.js';
+} from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
 import { folderInside, listFolder, readInside, SETTINGS_ENV_FILE } from './extension-files.js';
 import type { ExtensionManifest } from './manifest.js';

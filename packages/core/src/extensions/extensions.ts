@@ -11,9 +11,9 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { mergeSettings } from '../config/settings-merge.js';
-import type { HooksSettings, McpServerSettings, Settings } from '../config/settings-types.js';
+import type { HooksSettings, McpServerSettings, Settings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
+import { mergeSettings } from '../utils/settings-values.js';
 import { contributionsOf, type ExtensionContributions } from './contributions.js';
 import { enablementOf } from './enablement.js';
 import {

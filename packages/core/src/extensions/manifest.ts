@@ -7,7 +7,7 @@
  * declares, before any `${...}` is put in (contributions.ts does that).
  */
 import path from 'node:path';
-import type { HooksSettings, McpServerSettings } from '../config/settings-types.js';
+import type { HooksSettings, McpServerSettings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
 import { EXTENSION_NAME, readInside } from './extension-files.js';
 

@@ -4,7 +4,7 @@
  * the names Qwen Code's and Claude Code's hooks read. On timeout or cancellation its whole
  * process group is ended (utils/run-process.ts).
  */
-import type { CommandHookSettings } from '../config/settings-types.js';
+import type { CommandHookSettings } from '../contract/settings-types.js';
 import { shellProgram } from '../shell/shell-execution.js';
 import { type ProcessResult, runProcess } from '../utils/run-process.js';
 

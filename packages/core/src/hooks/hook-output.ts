@@ -6,7 +6,7 @@
  * `decision`/`reason`, and `hookSpecificOutput` with `permissionDecision`,
  * `permissionDecisionReason`, `updatedInput` and `additionalContext`.
  */
-import type { HookEventName } from '../config/settings-types.js';
+import type { HookEventName } from '../contract/settings-types.js';
 import type { ProcessResult } from '../utils/run-process.js';
 
 export type PermissionDecision = 'allow' | 'deny' | 'ask';

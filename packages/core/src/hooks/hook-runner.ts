@@ -15,9 +15,9 @@ import type {
   CommandHookSettings,
   HookEventName,
   HookGroupSettings,
-} from '../config/settings-types.js';
-import { HOOK_EVENTS } from '../config/settings-types.js';
-import { configuredServers } from '../tools/mcp/server-list.js';
+} from '../contract/settings-types.js';
+import { HOOK_EVENTS } from '../contract/settings-types.js';
+import { configuredServers } from '../permissions/mcp-servers.js';
 import type { AnyTool } from '../tools/tools.js';
 import { hookTimeoutMs, runHookCommand } from './hook-command.js';
 import { type MatchTarget, matcherFits, toolMatchTarget } from './hook-matcher.js';

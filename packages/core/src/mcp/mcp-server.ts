@@ -16,10 +16,10 @@ import {
   type ServerNotification,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ApprovalMemory, withApprovalMemory } from '../config/approval-memory.js';
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
-import { ApprovalMemory, withApprovalMemory } from '../scheduler/approval-memory.js';
-import { forcedQuestionReason } from '../scheduler/approval-rules.js';
+import { forcedQuestionReason } from '../permissions/approval-rules.js';
 import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../scheduler/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';

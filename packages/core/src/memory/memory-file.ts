@@ -6,17 +6,13 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 
+// Settings loading checks the names (utils/settings-values.ts); the conversation entry point
+// offers the check here.
+export { isContextFileName } from '../utils/settings-values.js';
+
 export const MEMORY_SECTION_HEADING = '## Memories saved by toolhost';
 
 export type MemoryScope = 'global' | 'project';
-
-/**
- * Whether `name` may name a context file: a plain file name looked up in the project's
- * folders and ~/.toolhost, never a path (no folder separator, not `.` or `..`).
- */
-export function isContextFileName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
-}
 
 export function memoryFilePath(config: Config, scope: MemoryScope): string {
   const name = config.getContextFileNames()[0]!;

@@ -1,9 +1,8 @@
 /** The session's rules applied to a tool call: the facts rules see, and the verdict. */
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import type { Settings } from '../config/settings-types.js';
-import { configuredServers } from '../tools/mcp/server-list.js';
-import type { AnyTool } from '../tools/tools.js';
+import type { Settings } from '../contract/settings-types.js';
+import type { Kind, ToolLocation } from '../contract/tool-shapes.js';
 import { kernelResolver } from '../workspace/workspace-context.js';
 import {
   type CallFacts,
@@ -12,6 +11,7 @@ import {
   removingRule,
   type Verdict,
 } from './decision.js';
+import { configuredServers } from './mcp-servers.js';
 import { type PathBases, pathForms, specifierCovers } from './path-patterns.js';
 import {
   type PermissionRule,
@@ -20,6 +20,20 @@ import {
   rulesFromSettings,
 } from './permission-rules.js';
 import { EDITING_TOOLS, READING_TOOLS, specifierKind } from './tool-vocabulary.js';
+
+/**
+ * A tool as rules and approvals see it: its names and kind, the files a call touches and
+ * the line describing a call. Every tool (tools/tools.ts' BaseTool) is one; rules need no
+ * more of it, so they sit below the tools.
+ */
+export interface RuledTool {
+  readonly name: string;
+  readonly displayName: string;
+  readonly kind: Kind;
+  // `object`: each tool takes its own parameters; rules hand over what the model sent.
+  toolLocations(params: object): ToolLocation[];
+  getDescription(params: object): string;
+}
 
 const parsed = new WeakMap<Settings, RuleSet>();
 
@@ -42,7 +56,7 @@ function hostOf(url: unknown): string | undefined {
   }
 }
 
-function locations(tool: AnyTool, params: Record<string, unknown>): string[] {
+function locations(tool: RuledTool, params: Record<string, unknown>): string[] {
   try {
     return tool
       .toolLocations(params)
@@ -56,7 +70,7 @@ function locations(tool: AnyTool, params: Record<string, unknown>): string[] {
 /** What rules can see of a call of `tool` with `params`. */
 export function callFacts(
   config: Config,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown> = {},
 ): CallFacts {
   const facts: CallFacts = { tool: tool.name, displayName: tool.displayName, paths: [] };
@@ -85,20 +99,20 @@ export function callFacts(
 /** The verdict of the session's rules on a call, or undefined when no rule speaks. */
 export function ruleVerdict(
   config: Config,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown>,
 ): Verdict | undefined {
   return decideCall(sessionRules(config), callFacts(config, tool, params), sessionBases(config));
 }
 
 /** The deny rule that takes a tool away entirely (`Bash`, `WebFetch` in permissions.deny). */
-export function toolRemovedBy(config: Config, tool: AnyTool): string | undefined {
+export function toolRemovedBy(config: Config, tool: RuledTool): string | undefined {
   const rule = removingRule(sessionRules(config), callFacts(config, tool));
   return rule ? `${rule.source} ("${rule.entry}")` : undefined;
 }
 
 /** What the model reads when a deny rule refuses its call. */
-export function deniedMessage(verdict: Verdict, tool: AnyTool): string {
+export function deniedMessage(verdict: Verdict, tool: RuledTool): string {
   return `${tool.name} is blocked by the rule ${verdict.rule.entry} in ${verdict.rule.source}. Do not try to reach the same thing another way; ask the person if it is needed.`;
 }
 

@@ -6,7 +6,7 @@
  * nothing itself: the scheduler, the shell tool and the tool list act on its answers.
  * Shell specifiers become shell/command-rules.ts rules, judged against the parsed line.
  */
-import type { Settings } from '../config/settings-types.js';
+import type { Settings } from '../contract/settings-types.js';
 import { toolsNamed } from './tool-vocabulary.js';
 
 export type RuleList = 'allow' | 'ask' | 'deny';

@@ -4,7 +4,7 @@
  * (which Qwen Code reads too), so the next run allows the same thing without asking.
  */
 import path from 'node:path';
-import type { ToolCallConfirmationDetails } from '../tools/tools.js';
+import type { ToolCallConfirmationDetails } from '../contract/tool-shapes.js';
 import { escapeForPattern } from './path-patterns.js';
 import { ruleNameFor } from './tool-vocabulary.js';
 

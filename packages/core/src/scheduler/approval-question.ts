@@ -4,6 +4,13 @@
  */
 import type { Config } from '../config/config.js';
 import { hookQuestion } from '../hooks/tool-call-hooks.js';
+import {
+  type RuleGate,
+  refusedByPlanMode,
+  ruleGate,
+  skipsQuestion,
+  withRuleQuestion,
+} from '../permissions/approval-rules.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
@@ -11,13 +18,6 @@ import {
   type ToolCallConfirmationDetails,
 } from '../tools/tools.js';
 import { GIT_FOLDER_REASON } from '../workspace/git-internals.js';
-import {
-  type RuleGate,
-  refusedByPlanMode,
-  ruleGate,
-  skipsQuestion,
-  withRuleQuestion,
-} from './approval-rules.js';
 import { callParams, toRequest } from './call-requests.js';
 import type { ScheduleInput } from './tool-call-types.js';
 

@@ -11,6 +11,12 @@
 import type { Config } from '../config/config.js';
 import { partsToText } from '../contract/content.js';
 import { afterToolCall, type BeforeToolCall, beforeToolCall } from '../hooks/tool-call-hooks.js';
+import {
+  cannotAskMessage,
+  PLAN_MODE_MESSAGE,
+  refusedByPlanMode,
+  ruleGate,
+} from '../permissions/approval-rules.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
   type AnyTool,
@@ -22,12 +28,6 @@ import {
   type ToolResult,
 } from '../tools/tools.js';
 import { callNeedsApproval, questionFor } from './approval-question.js';
-import {
-  cannotAskMessage,
-  PLAN_MODE_MESSAGE,
-  refusedByPlanMode,
-  ruleGate,
-} from './approval-rules.js';
 import { lockKeys } from './call-locks.js';
 import { callParams, isCompleted, raceAbort, toRequest } from './call-requests.js';
 import { modifyInEditor, withModifiedContent } from './proposal-edits.js';
@@ -42,7 +42,7 @@ import type {
 } from './tool-call-types.js';
 import { cancelledResponse, errorResponse, resultResponse } from './tool-responses.js';
 
-export { approvalModesThatSkip } from './approval-rules.js';
+export { approvalModesThatSkip } from '../permissions/approval-rules.js';
 export type { CoreToolSchedulerOptions } from './scheduler-options.js';
 
 type HookVerdict = Extract<BeforeToolCall, { kind: 'run' }>;

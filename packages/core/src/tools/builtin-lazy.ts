@@ -7,11 +7,11 @@
  * same order, with the same declarations.
  */
 import type { Config } from '../config/config.js';
-import { configureSearch, type SearchSetup } from '../web/search-providers.js';
 import type { BuiltinOptions } from './builtin.js';
 import { TOOL_NAME_ALIASES } from './tool-catalog.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { AnyTool } from './tools.js';
+import { configureSearch, type SearchSetup } from './web-search-setup.js';
 
 type Make = (config: Config, options: BuiltinOptions, search: SearchSetup) => Promise<AnyTool>;
 

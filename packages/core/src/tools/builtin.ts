@@ -1,6 +1,5 @@
 /** Registers the built-in tools of a session. */
 import type { Config } from '../config/config.js';
-import { configureSearch } from '../web/search-providers.js';
 import { EditTool } from './edit.js';
 import { ExitPlanModeTool } from './exitPlanMode.js';
 import { GlobTool } from './glob.js';
@@ -14,6 +13,7 @@ import { TodoWriteTool } from './todoWrite.js';
 import { ToolRegistry } from './tool-registry.js';
 import { type WebFetchOptions, WebFetchTool } from './web-fetch.js';
 import { WebSearchTool } from './web-search.js';
+import { configureSearch } from './web-search-setup.js';
 import { WriteFileTool } from './write-file.js';
 
 export interface BuiltinOptions {

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorkspace, type TempWorkspace } from '../../test/helpers/temp-workspace.js';
-import type { Settings } from '../config/settings-types.js';
+import type { Settings } from '../contract/settings-types.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
 import { LsTool } from './ls.js';

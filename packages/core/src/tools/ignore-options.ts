@@ -1,7 +1,7 @@
 /** The ignore-file options models send to the search and listing tools, in one place. */
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { TOOLHOST_IGNORE_FILES } from '../utils/ignore-rules.js';
 import type { IgnoreFlags } from '../utils/ripgrep.js';
 import type { JsonSchema } from './tools.js';

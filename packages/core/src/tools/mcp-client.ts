@@ -6,7 +6,7 @@
  * pause between failed attempts. Each progress notification gives a call more time, up to
  * `maxTotalTimeout`. This file owns connecting, liveness, timeouts and progress; not names
  * (mcp/names.ts), offerings (mcp/offerings.ts), failures' wording (mcp/errors.ts), a server's
- * requests (mcp/sdk-client.ts), results (mcp-tool.ts), which servers (mcp/server-list.ts).
+ * requests (mcp/sdk-client.ts), results (mcp-tool.ts), which servers (permissions/mcp-servers.ts).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/config.js';
 import { MCP_SERVER_DEFAULTS, type McpServerSettings } from '../config/settings.js';
+import { refusedServerName } from '../permissions/mcp-servers.js';
 import { UrlVisits } from './mcp/elicitation-url.js';
 import {
   callTimeoutMessage,
@@ -44,7 +45,6 @@ import {
   type McpResourceTemplate,
 } from './mcp/offerings.js';
 import { createSdkClient } from './mcp/sdk-client.js';
-import { refusedServerName } from './mcp/server-list.js';
 import { closeClient, createTransport, probeReachable, remoteUrl } from './mcp/transport.js';
 import type { ToolExecutionContext } from './tools.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/config.js';
 import { PROMPT_FOLDER_ROOTS } from '../config/prompt-folders.js';
-import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { sessionRules } from '../permissions/call-rules.js';
 import { decideCall } from '../permissions/decision.js';
 import type { CommandSandbox, SandboxSettings } from '../shell/sandbox/sandbox.js';

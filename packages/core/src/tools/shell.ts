@@ -5,10 +5,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { SETTING_DEFAULTS } from '../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../contract/settings-types.js';
+import { isAllowedWithoutAsking } from '../permissions/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
-import { isAllowedWithoutAsking } from '../scheduler/approval-rules.js';
 import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';

@@ -4,7 +4,7 @@
  * final answer as this call's result. The agent supplies the runner (tools never import
  * the agent); this file owns only the call's contract.
  */
-import type { ApprovalMode } from '../config/settings-types.js';
+import type { ApprovalMode } from '../contract/settings-types.js';
 import {
   BaseTool,
   errorResult,

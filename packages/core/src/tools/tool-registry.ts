@@ -312,7 +312,7 @@ async function loadMcpModules() {
   const [client, tool, servers] = await Promise.all([
     import('./mcp-client.js'),
     import('./mcp-tool.js'),
-    import('./mcp/server-list.js'),
+    import('../permissions/mcp-servers.js'),
   ]);
   return { ...client, ...tool, ...servers };
 }

@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
+import type { ContentProcessor } from '../contract/content-processor.js';
 import { fetchRuleChecks, redirectStaysOnSite } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
@@ -24,13 +25,7 @@ export interface WebFetchToolParams {
   prompt: string;
 }
 
-/** Processes fetched content with the prompt in a separate model call (set by an agent front end). */
-export type ContentProcessor = (
-  content: string,
-  prompt: string,
-  url: string,
-  signal: AbortSignal,
-) => Promise<string>;
+export type { ContentProcessor } from '../contract/content-processor.js';
 
 export interface WebFetchOptions {
   resolver?: Resolver;

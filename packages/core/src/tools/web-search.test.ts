@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/http-server.js';
 import { makeWorkspace } from '../../test/helpers/temp-workspace.js';
 import type { Settings } from '../config/settings.js';
-import { configureSearch } from '../web/search-providers.js';
 import { createToolRegistry } from './builtin.js';
 import { ToolErrorType } from './tools.js';
 import { WebSearchTool } from './web-search.js';
+import { configureSearch } from './web-search-setup.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
  * search set-ups apply the same rule where endpoint and key meet, so that a way around the
  * cut (a layer added later, settings a library builds) still cannot pair them.
  */
-import type { Settings } from '../config/settings-types.js';
+import type { Settings } from '../contract/settings-types.js';
 import { valueAt } from './untrusted-project.js';
 
 /** The settings that choose where requests (and the keys with them) go. */

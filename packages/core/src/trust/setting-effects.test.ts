@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getSettingsSchema } from '../config/settings-layer.js';
-import { FLAT_ALIASES } from '../config/settings-types.js';
+import { FLAT_ALIASES } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
 import { hasRulesBelow, SETTING_RULES } from './setting-effects.js';
 

@@ -7,7 +7,7 @@
  * does not name is dropped from such a project (setting-effects.test.ts fails until it is
  * named here).
  */
-import { HOOK_EVENTS, SETTING_DEFAULTS } from '../config/settings-types.js';
+import { HOOK_EVENTS, SETTING_DEFAULTS } from '../contract/settings-types.js';
 
 export type SettingEffect =
   | 'approvals'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../config/settings-types.js';
+import type { Settings } from '../contract/settings-types.js';
 import { cutUntrustedProject, untrustedProjectMessage } from './untrusted-project.js';
 
 /** What stays of `project` next to `person`, and the keys dropped. */

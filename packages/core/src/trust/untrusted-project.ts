@@ -6,9 +6,9 @@
  * are trusted (config/trusted-folders.ts) and reads no files: the settings loader hands it
  * the project's layer and the person's own settings.
  */
-import { referencesVariable } from '../config/settings-layer.js';
-import { FLAT_ALIASES, type Settings } from '../config/settings-types.js';
+import { FLAT_ALIASES, type Settings } from '../contract/settings-types.js';
 import { isObject } from '../utils/json-schema.js';
+import { referencesVariable } from '../utils/settings-values.js';
 import {
   EFFECT_PHRASES,
   hasRulesBelow,

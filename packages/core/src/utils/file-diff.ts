@@ -1,7 +1,7 @@
 /** Builds the person-facing view of a file change: a unified diff and its counts. */
 import { createRequire } from 'node:module';
 import type * as Diff from 'diff';
-import type { DiffStat, FileDiff } from '../tools/tools.js';
+import type { DiffStat, FileDiff } from '../contract/tool-shapes.js';
 
 // The diff library is required when a diff is first made, not when the file tools load.
 const requireHere = createRequire(import.meta.url);

@@ -1,11 +1,12 @@
 /**
  * Web search providers. Each speaks its service's own API; base URLs can be overridden in
- * settings (`webSearch.baseUrl`), API keys come from the person's environment and go only
- * to a provider and address the person named (trust/endpoint-keys.ts).
+ * settings (`webSearch.baseUrl`), API keys come from the environment it is handed. Whether
+ * the person's keys may go to the provider settings chose is decided before, by the caller
+ * (tools/web-search-setup.ts, with trust/endpoint-keys.ts): this file takes what it needs
+ * as parameters and reads no settings of its own.
  */
 import type { request } from 'undici';
-import type { Settings } from '../config/settings.js';
-import { type EndpointSetting, personalKeyMayGo } from '../trust/endpoint-keys.js';
+import type { Settings } from '../contract/settings-types.js';
 
 export interface SearchResult {
   title: string;
@@ -38,36 +39,18 @@ export type SearchSetup =
   | { configured: true; provider: SearchProvider }
   | { configured: false; reason: string };
 
-export const HOW_TO_CONFIGURE =
-  'Set webSearch.provider in settings to tavily (with TAVILY_API_KEY), google (GOOGLE_API_KEY and GOOGLE_CSE_ID or webSearch.searchEngineId), brave (BRAVE_API_KEY) or searxng (webSearch.baseUrl of your instance).';
+/** The `webSearch` settings once a provider is chosen. */
+export type ChosenSearch = NonNullable<Settings['webSearch']> & { provider: ProviderName };
 
 /**
- * The provider settings and environment call for, or why there is none. `untrusted` lists
- * the endpoint settings an untrusted project alone named (Config.untrustedEndpoints): the
- * environment's keys are never sent where such a project chose.
+ * The provider `web` names, with its key (or instance) from `env`, or why it cannot be set
+ * up (a key or address missing).
  */
-export function configureSearch(
-  settings: Settings,
+export function searchProviderFor(
+  web: ChosenSearch,
   env: NodeJS.ProcessEnv,
-  timeoutMs = 15_000,
-  untrusted: readonly EndpointSetting[] = [],
+  timeoutMs: number,
 ): SearchSetup {
-  const web = settings.webSearch;
-  if (!web?.provider)
-    return {
-      configured: false,
-      reason: `web_search is off: no search provider is configured. ${HOW_TO_CONFIGURE}`,
-    };
-  if (
-    !personalKeyMayGo(
-      ['webSearch.provider', 'webSearch.baseUrl', 'webSearch.searchEngineId'],
-      untrusted,
-    )
-  )
-    return {
-      configured: false,
-      reason: `web_search is off: the search provider was chosen by this project's settings, which is not trusted, and your API keys go only to providers you name. Set webSearch in your own settings, or run "toolhost trust" if you trust the project.`,
-    };
   const missing = (what: string) => ({
     configured: false as const,
     reason: `web_search is off: webSearch.provider is ${web.provider} but ${what} is not set.`,

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import type { Settings } from '../../src/config/settings-types.js';
+import type { Settings } from '../../src/contract/settings-types.js';
 import { HookRunner } from '../../src/hooks/hook-runner.js';
 import { type AgentHarness, startAgentHarness } from './agent-harness.js';
 import type { Script } from './model-server.js';

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import { openOwnFileToAppend } from '../../utils/own-files.js';
 import { projectKey } from '../../utils/project-key.js';
 import type { Checkpoint, CheckpointToolCall } from './checkpoint-types.js';

@@ -5,7 +5,7 @@
  * (general.checkpointing.onFailure; by default it may not).
  */
 import type { Config } from '../../config/config.js';
-import { SETTING_DEFAULTS } from '../../config/settings-types.js';
+import { SETTING_DEFAULTS } from '../../contract/settings-types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';

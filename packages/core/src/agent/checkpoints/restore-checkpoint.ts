@@ -5,7 +5,7 @@
  * store, and the state before the restore kept as a checkpoint of its own (to undo it).
  */
 import { existsSync } from 'node:fs';
-import { SETTING_DEFAULTS, type Settings } from '../../config/settings-types.js';
+import { SETTING_DEFAULTS, type Settings } from '../../contract/settings-types.js';
 import type { ChatMessage } from '../../models/model-types.js';
 import { lastPromptIndex } from '../loop-notes.js';
 import { SessionRecorder, sessionFile } from '../sessions/session-file.js';

@@ -5,7 +5,7 @@
  * or knows and does not support, is named in a warning instead of being passed over in
  * silence; a bad value is a warning and the field is left out.
  */
-import { APPROVAL_MODES, type ApprovalMode } from '../../config/settings-types.js';
+import { APPROVAL_MODES, type ApprovalMode } from '../../contract/settings-types.js';
 
 export interface SubagentFields {
   approvalMode?: ApprovalMode;

@@ -8,11 +8,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { ApprovalMemory, withApprovalMemory } from '../../config/approval-memory.js';
 import type { Config } from '../../config/config.js';
 import type { HookRunner } from '../../hooks/hook-runner.js';
 import type { ModelClient } from '../../models/model-client.js';
 import type { UsageTracker } from '../../models/token-usage.js';
-import { ApprovalMemory, withApprovalMemory } from '../../scheduler/approval-memory.js';
 import type {
   ConfirmationDecision,
   EditProposal,

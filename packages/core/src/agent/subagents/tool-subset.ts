@@ -10,8 +10,8 @@
  */
 import type { Config } from '../../config/config.js';
 import { mcpNameCovers } from '../../permissions/mcp-names.js';
+import { configuredServers } from '../../permissions/mcp-servers.js';
 import { claudeToolTarget } from '../../permissions/tool-vocabulary.js';
-import { configuredServers } from '../../tools/mcp/server-list.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AnyTool } from '../../tools/tools.js';
 

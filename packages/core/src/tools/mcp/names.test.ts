@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace } from '../../../test/helpers/temp-workspace.js';
 import { Config } from '../../config/config.js';
+import { configuredServers } from '../../permissions/mcp-servers.js';
 import {
   assignToolNames,
   mcpQualifiedName,
@@ -8,7 +9,6 @@ import {
   namesServerTool,
   validToolName,
 } from './names.js';
-import { configuredServers } from './server-list.js';
 import { stdioEnvironment } from './transport.js';
 
 describe('validToolName', () => {

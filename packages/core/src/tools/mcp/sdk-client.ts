@@ -4,11 +4,12 @@
  * files here do the rest for them: the SDK client they connect with and its answers to a
  * server's requests (this file, with elicitation.ts and elicitation-url.ts for questions
  * and links put to the person), the transports (transport.ts), OAuth and signing in
- * (oauth.ts, oauth-store.ts, oauth-redirect.ts, sign-in.ts), which servers settings ask for
- * (server-list.ts), what a server offers (offerings.ts), tool names (names.ts), the cache
- * of last-known tools (tool-cache.ts), failures in words (errors.ts), progress (progress.ts)
- * and structured content (structured.ts). Nothing here decides when to connect or runs a
- * call on its own; toolhost as an MCP *server* is src/mcp/, not this folder.
+ * (oauth.ts, oauth-store.ts, oauth-redirect.ts, sign-in.ts), what a server offers
+ * (offerings.ts), tool names (names.ts), the cache of last-known tools (tool-cache.ts),
+ * failures in words (errors.ts), progress (progress.ts) and structured content
+ * (structured.ts). Nothing here decides when to connect or runs a
+ * call on its own; which servers settings ask for is permissions/mcp-servers.ts (rules read
+ * `mcp__` names against that list); toolhost as an MCP *server* is src/mcp/, not this folder.
  *
  * This file: the MCP SDK client toolhost connects with, the capabilities it announces and
  * its answers to the requests a server may send (questions for the person, the workspace

@@ -3,17 +3,16 @@
  * answers, plan mode and writes into `.git/`.
  */
 import type { Config } from '../config/config.js';
-import type { ApprovalMode } from '../config/settings-types.js';
-import { deniedMessage, ruleVerdict } from '../permissions/call-rules.js';
-import type { PermissionRule } from '../permissions/permission-rules.js';
+import type { ApprovalMode } from '../contract/settings-types.js';
 import {
-  type AnyTool,
   isForcedQuestion,
   isReadOnlyKind,
   Kind,
   type ToolCallConfirmationDetails,
-} from '../tools/tools.js';
+} from '../contract/tool-shapes.js';
 import { isInsideGitFolder } from '../workspace/git-internals.js';
+import { deniedMessage, type RuledTool, ruleVerdict } from './call-rules.js';
+import type { PermissionRule } from './permission-rules.js';
 
 export const PLAN_MODE_MESSAGE =
   'Plan mode is on: tools that change files, run commands or have other effects are not available. Keep investigating with read-only tools, then present your plan with exit_plan_mode; the person decides whether to leave plan mode.';
@@ -31,14 +30,14 @@ export function approvalModesThatSkip(type: ToolCallConfirmationDetails['type'])
 }
 
 /** Plan mode refuses every kind that changes something. */
-export function refusedByPlanMode(config: Config, tool: AnyTool): boolean {
+export function refusedByPlanMode(config: Config, tool: RuledTool): boolean {
   return config.getApprovalMode() === 'plan' && !isReadOnlyKind(tool.kind);
 }
 
 /** File changes inside `.git/` ask in every mode but yolo (see workspace/git-internals.ts). */
 export function changesGitFolder(
   config: Config,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown>,
 ): boolean {
   if (tool.kind !== Kind.Edit && tool.kind !== Kind.Delete && tool.kind !== Kind.Move) return false;
@@ -48,7 +47,7 @@ export function changesGitFolder(
 }
 
 /** Allowed "always" in this session, or the whole tool by an allow rule (`tools.allowed`...). */
-export function isAllowedWithoutAsking(config: Config, tool: AnyTool): boolean {
+export function isAllowedWithoutAsking(config: Config, tool: RuledTool): boolean {
   if (config.sessionAllowedTools.has(tool.name)) return true;
   return ruleVerdict(config, tool, {})?.kind === 'allow';
 }
@@ -65,7 +64,11 @@ export interface RuleGate {
 }
 
 /** What the permission rules and this session's "always" answers say about a call. */
-export function ruleGate(config: Config, tool: AnyTool, params: Record<string, unknown>): RuleGate {
+export function ruleGate(
+  config: Config,
+  tool: RuledTool,
+  params: Record<string, unknown>,
+): RuleGate {
   const intoGit = changesGitFolder(config, tool, params);
   const verdict = ruleVerdict(config, tool, params);
   if (verdict?.kind === 'deny')
@@ -81,7 +84,7 @@ export function ruleGate(config: Config, tool: AnyTool, params: Record<string, u
  */
 export function withRuleQuestion(
   details: ToolCallConfirmationDetails | false,
-  tool: AnyTool,
+  tool: RuledTool,
   params: Record<string, unknown>,
   rule: PermissionRule | undefined,
 ): ToolCallConfirmationDetails | false {
@@ -134,7 +137,7 @@ export function forcedQuestionReason(details: ToolCallConfirmationDetails): stri
 }
 
 /** What the model reads when a call needs a yes and nobody can be asked. */
-export function cannotAskMessage(tool: AnyTool, details: ToolCallConfirmationDetails): string {
+export function cannotAskMessage(tool: RuledTool, details: ToolCallConfirmationDetails): string {
   const forced = forcedQuestionReason(details);
   if (forced)
     return `${tool.name} was not run: it needs the person's answer and this session cannot ask them. ${forced}. Do not try to get the same effect another way; tell the person what you wanted to run.`;

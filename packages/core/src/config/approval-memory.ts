@@ -8,7 +8,7 @@
  * `config.sessionAllowed*` as before and get the memory of whoever is being asked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ApprovalMode } from '../config/settings-types.js';
+import type { ApprovalMode } from '../contract/settings-types.js';
 
 export class ApprovalMemory {
   readonly tools: Set<string>;

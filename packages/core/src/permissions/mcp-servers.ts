@@ -1,8 +1,12 @@
-/** Which MCP servers settings ask for: `mcpServers`, plus the one `mcp.serverCommand` starts, filtered by `mcp.allowed` / `mcp.excluded`. */
+/**
+ * Which MCP servers settings ask for: `mcpServers`, plus the one `mcp.serverCommand` starts,
+ * filtered by `mcp.allowed` / `mcp.excluded`. It sits with the rules because `mcp__` rule
+ * names are read against this list (mcp-names.ts), and the client connects to the same list.
+ */
 import { parse as parseCommand } from 'shell-quote';
-import type { Config } from '../../config/config.js';
-import type { McpServerSettings } from '../../config/settings.js';
-import { ambiguousServerName } from '../../permissions/mcp-names.js';
+import type { Config } from '../config/config.js';
+import type { McpServerSettings } from '../config/settings.js';
+import { ambiguousServerName } from './mcp-names.js';
 
 /** Alias of the server started by `mcp.serverCommand`. */
 export const SERVER_COMMAND_ALIAS = 'mcp';
