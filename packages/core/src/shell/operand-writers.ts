@@ -52,8 +52,10 @@ function copier(
       const destination = sources.at(-1);
       if (!destination) return targets;
       sources = sources.slice(0, -1);
-      targets.push({ word: destination });
-      if (!has(parsed, '-T', '--no-target-directory'))
+      // With -T a folder is copied or moved as the destination itself.
+      const itself = has(parsed, '-T', '--no-target-directory');
+      targets.push({ word: destination, below: itself && below });
+      if (!itself)
         for (const source of sources) targets.push({ word: source, into: destination, below });
     }
     if (options.sourcesWritten) for (const word of sources) targets.push({ word, below: true });

@@ -150,6 +150,24 @@ describe('judgeOperandWrites', () => {
     }
   });
 
+  it('judges a name inside a folder a recursive copy or move makes', async () => {
+    // Like Edit(./made/**): what is inside, not the folder itself.
+    const rules: ReadOnlyContext = {
+      ...context('deny'),
+      writeRule: (file) =>
+        file.startsWith(`${ws}/made/`) ? { kind: 'deny', rule: 'Edit(./made/**)' } : undefined,
+    };
+    for (const line of [
+      'cp -r notes made',
+      'mv notes made',
+      'cp -rT notes made',
+      'mv -T notes made',
+    ])
+      expect(judgeOperandWrites(await analyzeCommand(line), rules).denied, line).toContain('made/');
+    const nothingInside = await analyzeCommand('cp -T notes/a.txt made');
+    expect(judgeOperandWrites(nothingInside, rules).denied).toBeUndefined();
+  });
+
   it('takes a glob that expands to an option name for unknown', async () => {
     expect((await judge('rm *')).denied).toContain('starting with -');
   });

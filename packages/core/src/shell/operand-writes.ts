@@ -11,6 +11,7 @@
  * read, a name built at run time, an archive's contents) is refused while Edit deny rules
  * exist and asked about while Edit ask rules exist.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandAnalysis, ShellCommand } from './command-analysis-types.js';
 import { movedTo } from './covered-reads.js';
@@ -110,6 +111,17 @@ function judgeTargets(targets: WriteTarget[], context: ReadOnlyContext): WriteJu
   // Only deny and ask rules speak here: without one, no folder is searched.
   if (!rule || !(context.editDenyRules || context.editAskRules?.length)) return judgement;
   for (const folder of below) {
+    if (!existsSync(folder)) {
+      // `cp -r src notes` makes notes and files in it: a rule for what lies inside
+      // (`Edit(./notes/**)`) is asked about a name there.
+      const inside = judgeWrites(
+        [{ value: `${folder}/(files put in it)`, literal: true }],
+        context,
+      );
+      if (inside.denied) return inside;
+      judgement.askRules.push(...inside.askRules);
+      continue;
+    }
     // `rm -r notes` removes what an Edit rule covers inside notes, though it names only notes.
     const covered = coveredBelow(folder, (file) => {
       const verdict = rule(file);
