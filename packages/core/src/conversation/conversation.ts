@@ -36,19 +36,19 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { ToolConfirmationOutcome } from '../tools/tools.js';
 import { addTerminationCleanup } from '../utils/termination.js';
 import { attachReferences, findAtReferences } from './at-references.js';
-import {
-  type Answer,
-  type ConversationEvent,
-  type ConversationListener,
-  type ConversationOptions,
-  type Question,
-  type SendOptions,
-  type TurnOutcome,
-  todosOf,
+import type {
+  Answer,
+  ConversationEvent,
+  ConversationListener,
+  ConversationOptions,
+  Question,
+  SendOptions,
+  TurnOutcome,
 } from './conversation-types.js';
 import { type PromptContent, withExtras, withNoteBefore } from './prompt-content.js';
 import { CANCELLED_NOTE } from './prompt-notes.js';
 import { runForSchema } from './structured-output.js';
+import { attachmentRunner, followUpEvents } from './turn-parts.js';
 
 export type * from './conversation-types.js';
 
@@ -206,13 +206,6 @@ export class Conversation {
     return this.turns;
   }
 
-  /** Replaces the conversation's history (a checkpoint's conversation brought back). */
-  replaceHistory(history: LoadedSession['history']): void {
-    this.agent.loop.history = [...history];
-    this.cancelledLast = false;
-    this.recorder?.recordHistoryReplaced(this.agent.loop.history);
-  }
-
   /** Where this conversation's checkpoints are kept, with the settings' limits for them. */
   get checkpointProject(): CheckpointProject {
     return {
@@ -232,10 +225,7 @@ export class Conversation {
   async restoreCheckpoint(which: string | Checkpoint): Promise<CheckpointRestore> {
     const restored = await restoreCheckpoint(this.checkpointProject, which);
     const { conversation } = restored;
-    if (conversation && conversation.sessionId === this.id) {
-      this.agent.loop.history = [...conversation.history];
-      this.cancelledLast = false;
-    }
+    if (conversation && conversation.sessionId === this.id) this.goOnFrom(conversation.history);
     return restored;
   }
 
@@ -244,8 +234,7 @@ export class Conversation {
    * on (its checkpoints and todos follow it).
    */
   continueSession(loaded: LoadedSession): void {
-    this.agent.loop.history = [...loaded.history];
-    this.cancelledLast = false;
+    this.goOnFrom(loaded.history);
     this.config.sessionId = loaded.id;
     this.recorder?.continueIn(loaded.file, loaded.id);
     if (loaded.droppedMessages > 0) this.recorder?.recordHistoryReplaced(loaded.history);
@@ -253,8 +242,7 @@ export class Conversation {
 
   /** Starts the conversation over: SessionEnd hooks, then SessionStart hooks, run. */
   async restart(): Promise<void> {
-    this.agent.loop.history = [];
-    this.cancelledLast = false;
+    this.goOnFrom([]);
     this.recorder?.recordHistoryReplaced([]);
     await this.agent.end('clear');
     await this.agent.start('clear');
@@ -345,19 +333,11 @@ export class Conversation {
    */
   private async attach(prompt: string, signal: AbortSignal): Promise<PromptContent> {
     if (findAtReferences(prompt).length === 0) return prompt;
-    let next = 0;
     const attached = await attachReferences(prompt, {
       config: this.config,
       registry: this.registry,
       signal,
-      runTool: async (name, args, toolSignal) => {
-        const [call] = await this.runCalls(
-          [{ callId: `prompt-attachment-${++next}`, name, args }],
-          toolSignal,
-        );
-        if (!call) throw new Error(`${name} did not run.`);
-        return call;
-      },
+      runTool: attachmentRunner((calls, toolSignal) => this.runCalls(calls, toolSignal)),
     });
     for (const problem of attached.problems) this.emit({ type: 'warning', message: problem });
     return attached.content;
@@ -398,18 +378,14 @@ export class Conversation {
       this.lastFinishReason = event.finishReason;
       this.emit({ type: 'usage', usage: event.usage, total: this.agent.usage.usage });
     } else if (event.type === 'tool_results') {
-      const todos = todosOf(event.results);
-      if (todos) this.emit({ type: 'todos', todos });
-      for (const result of event.results) {
-        const plan = result.args.plan;
-        if (
-          result.name === 'exit_plan_mode' &&
-          result.status === 'success' &&
-          typeof plan === 'string'
-        )
-          this.emit({ type: 'plan', plan });
-      }
+      for (const followUp of followUpEvents(event.results)) this.emit(followUp);
     }
+  }
+
+  /** The model goes on from this history; a cancelled turn before it is no longer news. */
+  private goOnFrom(history: LoadedSession['history']): void {
+    this.agent.loop.history = [...history];
+    this.cancelledLast = false;
   }
 
   private emit(event: ConversationEvent): void {
