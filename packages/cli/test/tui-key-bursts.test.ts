@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hasTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
 import {
   type AppUnderTest,
-  idle,
   openApp,
   pastSessions,
   send,

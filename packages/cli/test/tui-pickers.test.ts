@@ -11,6 +11,7 @@ import { settledValue } from '../../core/test/helpers/processes.js';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
 import {
   type AppUnderTest,
+  idle,
   openApp,
   pastSessions,
   send,
