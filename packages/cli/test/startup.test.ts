@@ -139,9 +139,43 @@ const READ_FILE = () => [
  * How many files each command may load at most. Node 20's module loader costs about 0.3 ms
  * of CPU a file, which sets the floor of a command's start (docs/speed.md, "Start-up
  * against Node's own floor"): a change that loads more must lower this on purpose
- * elsewhere, or raise it here with the reason. Measured 28 November: 140 and 149.
+ * elsewhere, or raise it here with the reason. Measured 28 November: 140 and 149; `mcp`
+ * (up to answering tools/list) 397, of which the MCP SDK's server alone is 236 (zod, ajv,
+ * zod-to-json-schema: bench/bare-mcp-server.mjs) and what `tools` loads too 150.
  */
-const MOST_FILES = { call: 142, tools: 151 };
+const MOST_FILES = { call: 142, tools: 151, mcp: 400 };
+
+/** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
+const MCP_LISTING = `${[
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'startup-test', version: '1' },
+    },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((request) => JSON.stringify(request))
+  .join('\n')}\n`;
+
+/** The MCP SDK's client modules (transports, OAuth): only proxying configured servers uses them. */
+const MCP_SDK_CLIENT =
+  /\/@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/(client\/|experimental\/tasks\/client|shared\/auth)/;
+
+/** What the SDK's client transports and OAuth bring. */
+const MCP_CLIENT_PACKAGES = ['cross-spawn', 'eventsource', 'eventsource-parser', 'pkce-challenge'];
+
+/**
+ * toolhost's MCP client side, the scheduler (loaded with the first tools/call) and the
+ * HTTP service's modules (--http only).
+ */
+const MCP_NOT_FOR_LISTING =
+  /^(core\/dist\/(tools\/mcp-client|tools\/mcp\/(sdk-client|transport|oauth.*|sign-in|elicitation.*|offerings)|scheduler\/core-tool-scheduler|entry\/mcp)|cli\/dist\/commands\/mcp\/(allowed-hosts|http-.+))\.js$/;
 
 /** What only a search needs (its engines, the listing, the lookup of ripgrep). */
 const SEARCH_RUN_MODULE =
@@ -261,31 +295,31 @@ describe('the installed command at start', () => {
   });
 
   it('"mcp" answers initialize and tools/list on stdio without the HTTP stack or the command-file parsers', () => {
-    const requests = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'startup-test', version: '1' },
-        },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    ];
-    const { packages, status } = loadedBy(
-      ['mcp'],
-      base,
-      `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
-    );
+    const { packages, status } = loadedBy(['mcp'], base, MCP_LISTING);
     expect(status).toBe(0);
     expect(readFileSync(path.join(base, `output-${runs}.txt`), 'utf8')).toContain('read_file');
     // --http imports its service; prompts/list imports the command loader (YAML, TOML).
     expect([...packages].filter((name) => /^(hono|@hono\/.+|yaml|smol-toml)$/.test(name))).toEqual(
       [],
     );
+  });
+
+  it('"mcp" answers tools/list without the MCP client side, the scheduler or the HTTP service\'s checks', () => {
+    const { files, own, packages, status } = loadedBy(['mcp'], base, MCP_LISTING);
+    expect(status).toBe(0);
+    expect(readFileSync(path.join(base, `output-${runs}.txt`), 'utf8')).toContain('read_file');
+    // The server imports @toolhost/core/mcp-server, not the /mcp barrel; the client side
+    // loads with the first configured MCP server (tools/tool-registry.ts).
+    expect([...files].filter((url) => MCP_SDK_CLIENT.test(url))).toEqual([]);
+    expect([...packages].filter((name) => MCP_CLIENT_PACKAGES.includes(name))).toEqual([]);
+    expect([...own].filter((file) => MCP_NOT_FOR_LISTING.test(file))).toEqual([]);
+  });
+
+  it('"mcp" loads no more files than it is pinned to up to answering tools/list', () => {
+    const { files, status } = loadedBy(['mcp'], base, MCP_LISTING);
+    expect(status).toBe(0);
+    expect(files.size).toBeGreaterThan(200);
+    expect(files.size).toBeLessThanOrEqual(MOST_FILES.mcp);
   });
 
   it('"restore" lists checkpoints without the conversation core, the agent or a model client', () => {

@@ -52,6 +52,13 @@ const WRITES = [
   'ls; : > victim.txt',
   '> victim.txt',
   'ls & > victim.txt',
+  'ls; ln -sf x.txt victim.txt',
+  'ls; install x.txt victim.txt',
+  "ls; perl -pi -e 's/K/X/' victim.txt",
+  'ls; gzip victim.txt',
+  'ls; tar -cf victim.txt x.txt',
+  'ls; cd . && rm victim.txt',
+  'ls; cp -t . x.txt && mv -t /tmp victim.txt',
 ];
 
 describe('writes hidden in a command a rule allows', () => {

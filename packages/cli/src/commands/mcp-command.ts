@@ -6,11 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp';
+import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp-server';
 import { exitCleanlyOnSignals } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
 import type { WorkspaceTools } from '../workspace-tools.js';
-import { allowedHostProblem, isLoopback } from './mcp/allowed-hosts.js';
 import { commandPrompts } from './mcp/command-prompts.js';
 
 export interface McpCommandOptions {
@@ -93,6 +92,8 @@ async function serve(
       `--host takes an IP address to listen on (127.0.0.1, 0.0.0.0, ::); got "${host}".`,
     );
   const chosenToken = chosenTokenOf(options);
+  // Like the HTTP service itself, its checks load only for --http.
+  const { allowedHostProblem, isLoopback } = await import('./mcp/allowed-hosts.js');
   // Reached from other machines, a token printed at start would end up in logs others read.
   if (!isLoopback(host) && !chosenToken)
     throw new UsageError(

@@ -20,7 +20,6 @@ import { ApprovalMemory, withApprovalMemory } from '../config/approval-memory.js
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
 import { forcedQuestionReason } from '../permissions/approval-rules.js';
-import { CoreToolScheduler } from '../scheduler/core-tool-scheduler.js';
 import type { ConfirmationDecision, WaitingToolCall } from '../scheduler/tool-call-types.js';
 import { withProcessOwner } from '../shell/background-processes.js';
 import { withProgressForwarding } from '../tools/mcp/progress.js';
@@ -174,6 +173,9 @@ export function createToolhostMcpServer(
       }`;
       return { outcome: ToolConfirmationOutcome.Cancel };
     };
+    // The scheduler (approval rules, hooks, output truncation) loads with the first call:
+    // answering initialize and tools/list needs none of it.
+    const { CoreToolScheduler } = await import('../scheduler/core-tool-scheduler.js');
     const scheduler = new CoreToolScheduler({
       config,
       toolRegistry: registry,

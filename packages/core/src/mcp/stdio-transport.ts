@@ -1,6 +1,5 @@
 /**
- * The MCP SDK's stdio server transport, for `toolhost mcp` without --http: apart from
- * mcp-transports.ts, whose HTTP transport brings the SDK's HTTP server stack, which a
- * stdio server never uses.
+ * The MCP SDK's stdio server transport, for `toolhost mcp` without --http (the HTTP one,
+ * which brings the SDK's HTTP server stack, loads on demand: mcp-transports.ts).
  */
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

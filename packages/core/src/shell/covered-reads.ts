@@ -68,7 +68,7 @@ export function readsOfCovered(
 }
 
 /** The folders after `cd DIR` from any of `folders` (kept too), or why they are not known. */
-function movedTo(
+export function movedTo(
   command: ShellCommand,
   folders: string[],
   context: ReadOnlyContext,

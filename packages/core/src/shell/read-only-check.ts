@@ -30,6 +30,8 @@ export interface ReadOnlyContext {
   writeRule?(absolutePath: string): { kind: 'allow' | 'ask' | 'deny'; rule: string } | undefined;
   /** Some Edit deny rule exists: a file written that is only known at run time is refused. */
   editDenyRules?: boolean;
+  /** Some Edit ask rule exists: a file written that is only known at run time is asked about. */
+  editAskRules?: string[];
   /** Why the repository's git config is unsafe for read-only git; defaults to reading it. */
   gitConfigProblem?(dir: string): string | null;
 }

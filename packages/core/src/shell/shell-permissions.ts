@@ -16,6 +16,7 @@ import { findMatchingRule, type ShellRule } from './command-rules.js';
 import { readsOfCovered } from './covered-reads.js';
 import { gitAliasViews } from './git-aliases.js';
 import { inlineProgramProblem } from './inline-programs.js';
+import { judgeOperandWrites } from './operand-writes.js';
 import { pathProblem, type ReadOnlyContext, readOnlyProblem } from './read-only-check.js';
 import { isSystemProgram } from './system-programs.js';
 import { judgeWrites } from './write-targets.js';
@@ -107,7 +108,17 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
       kind: 'deny',
       message: `The command is refused: ${writes.denied}. Do not try to write it another way; ask the person if it is needed.`,
     };
-  const asked = askedBy(ruled, policy, unclear, writes.askRules);
+  // Files programs write through their operands (`touch f`, `cp x .env`): an allow rule
+  // for the program lets it write, but Edit deny and ask rules still speak.
+  const operands = judgeOperandWrites(analysis, policy.readOnly);
+  if (operands.denied)
+    return {
+      kind: 'deny',
+      message: `The command is refused: ${operands.denied}. Do not try to write it another way; ask the person if it is needed.`,
+    };
+  const asked = askedBy(ruled, policy, unclear, [
+    ...new Set([...writes.askRules, ...operands.askRules]),
+  ]);
   if (asked) return asked;
   // What git prints of the repository, against the Read deny rules, whatever allows it.
   const contentReasons = reads.could;
@@ -132,7 +143,7 @@ export function decideShell(analysis: CommandAnalysis, policy: ShellPolicy): She
     if (byRules || policy.allowAll) return { kind: 'allow', reason: 'rules' };
   }
 
-  const readOnlyReasons: string[] = [...analysis.notReadOnly, ...writes.asks];
+  const readOnlyReasons: string[] = [...analysis.notReadOnly, ...writes.asks, ...operands.asks];
   for (const read of analysis.reads) {
     const problem = pathProblem(read, policy.readOnly);
     if (problem) readOnlyReasons.push(`it reads ${problem}`);

@@ -35,6 +35,8 @@ export function judgeWrites(
         return judgement;
       }
       judgement.asks.push(`it writes to ${target.value}, a file only known when it runs`);
+      // It may be a file an Edit ask rule covers: asked in every mode, as the rule would.
+      judgement.askRules.push(...(context.editAskRules ?? []));
       continue;
     }
     const verdict = context.writeRule?.(absolute);

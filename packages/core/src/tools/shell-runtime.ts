@@ -24,6 +24,9 @@ export function editRules(config: Config) {
       );
     },
     editDenyRules: rules.deny.some((rule) => rule.tools?.includes('write_file')),
+    editAskRules: rules.ask
+      .filter((rule) => rule.tools?.includes('write_file'))
+      .map((rule) => `${rule.entry} in ${rule.source}`),
   };
 }
 

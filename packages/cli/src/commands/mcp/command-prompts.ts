@@ -6,7 +6,7 @@
  * them, through the tools and their approvals.
  */
 import type { Config } from '@toolhost/core/config';
-import type { OfferedPrompt, PromptSource } from '@toolhost/core/mcp';
+import type { OfferedPrompt, PromptSource } from '@toolhost/core/mcp-server';
 import type { SlashCommand } from '../../ui/commands/command-types.js';
 
 /** The one argument a command takes: the text typed after its name. */

@@ -14,8 +14,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { spawnFromThread } from '@toolhost/core/files';
-import type { createToolhostMcpServer } from '@toolhost/core/mcp';
-import { isInitializeRequest } from '@toolhost/core/mcp-http';
+import {
+  type createToolhostMcpServer,
+  isInitializeRequest,
+  loadStreamableHttpTransport,
+} from '@toolhost/core/mcp-server';
 import { stopGracefullyOnSignal } from '@toolhost/core/utils';
 import { UsageError } from '../../errors.js';
 import { hostPolicy } from './allowed-hosts.js';
@@ -76,7 +79,12 @@ export async function serveHttp(
   // on a busy machine served more calls than a bound of one or two per core.
   spawnFromThread(SEARCHES_PER_CORE * availableParallelism());
   const stop = new AbortController();
-  const sessions = new HttpSessions(options, () => newServer(stop.signal), log);
+  const sessions = new HttpSessions(
+    options,
+    () => newServer(stop.signal),
+    log,
+    await loadStreamableHttpTransport(),
+  );
   const expected = digest(options.token);
   let actualPort = options.port;
   let stopping = false;

@@ -11,8 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import type { createToolhostMcpServer } from '@toolhost/core/mcp';
-import { StreamableHTTPServerTransport } from '@toolhost/core/mcp-http';
+import type {
+  createToolhostMcpServer,
+  StreamableHTTPServerTransport,
+} from '@toolhost/core/mcp-server';
 import type { EndReason, ServiceLog } from './service-log.js';
 
 type Server = ReturnType<typeof createToolhostMcpServer>;
@@ -57,6 +59,8 @@ export class HttpSessions {
     private readonly limits: SessionLimits,
     private readonly newServer: () => Server,
     private readonly log: ServiceLog,
+    /** The SDK's transport class (loadStreamableHttpTransport: its HTTP stack loads with --http only). */
+    private readonly Transport: typeof StreamableHTTPServerTransport,
   ) {
     const every = Math.max(50, Math.min(limits.idleTimeoutMs / 2, 30_000));
     this.sweeper = setInterval(() => this.expireIdle(), every);
@@ -103,7 +107,7 @@ export class HttpSessions {
     };
     const server = this.newServer();
     let session: HttpSession | undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new this.Transport({
       sessionIdGenerator: () => randomUUID(),
       // Comments on open event streams keep routers from closing quiet ones and make a
       // write happen, which fails once a peer is gone.
