@@ -6,14 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sdkServerScript } from '../../core/test/helpers/mcp-servers.js';
-import {
-  type ModelServer,
-  type Script,
-  startModelServer,
-} from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import type { Script } from '../../core/test/helpers/model-server.js';
 import {
   type Editor,
   type EditorOptions,
@@ -21,39 +16,13 @@ import {
   newSession,
   pick,
   prompt,
-  startEditor,
 } from './helpers/acp-editor.js';
+import { acpProject } from './helpers/acp-project.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-const editors: Editor[] = [];
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  for (const editor of editors.splice(0)) {
-    if (editor.child.exitCode === null) editor.child.kill('SIGKILL');
-  }
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const f = acpProject();
 
 async function open(script: Script, options: Partial<EditorOptions>): Promise<Editor> {
-  server = await startModelServer(script);
-  const editor = startEditor({
-    cwd: dirs.root,
-    home: dirs.home,
-    env: {
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_MODEL: 'scripted-model',
-    },
-    ...options,
-  });
-  editors.push(editor);
-  return editor;
+  return f.startEditorWith(await f.modelEnv(script), options);
 }
 
 const ASKING_SERVER = sdkServerScript(`
@@ -73,17 +42,17 @@ await server.connect(new StdioServerTransport());
 `);
 
 function toolResult(index: number): string {
-  const messages = server?.requests[index]?.body.messages ?? [];
+  const messages = f.server?.requests[index]?.body.messages ?? [];
   return String(messages.filter((message) => message.role === 'tool').at(-1)?.content);
 }
 
 describe('toolhost --acp with the editor’s file system and questions', { timeout: 150_000 }, () => {
   it('writes reach the editor after toolhost made them; refused ones never do', async () => {
-    const made = path.join(dirs.root, 'made.txt');
-    const edited = path.join(dirs.root, 'edited.ts');
-    const declined = path.join(dirs.root, 'declined.txt');
-    const outside = path.join(dirs.base, 'outside.txt');
-    const withBom = path.join(dirs.root, 'bom.ts');
+    const made = path.join(f.dirs.root, 'made.txt');
+    const edited = path.join(f.dirs.root, 'edited.ts');
+    const declined = path.join(f.dirs.root, 'declined.txt');
+    const outside = path.join(f.dirs.base, 'outside.txt');
+    const withBom = path.join(f.dirs.root, 'bom.ts');
     writeFileSync(edited, 'const colour = "red";\n');
     writeFileSync(withBom, '\uFEFFconst size = 1;\n');
     const editor = await open(
@@ -134,7 +103,7 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
   });
 
   it("an MCP server's question goes to the editor and its answer to the server", async () => {
-    const script = path.join(dirs.home, 'asking.mjs');
+    const script = path.join(f.dirs.home, 'asking.mjs');
     writeFileSync(script, ASKING_SERVER);
     const editor = await open(
       [{ toolCalls: [{ id: 'call_register', name: 'register', args: {} }] }, { text: 'Done.' }],
@@ -145,7 +114,7 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
     );
     await initialize(editor);
     const { sessionId } = await editor.connection.agent.request('session/new', {
-      cwd: dirs.root,
+      cwd: f.dirs.root,
       mcpServers: [{ name: 'asking', command: process.execPath, args: [script], env: [] }],
     });
     expect((await prompt(editor, sessionId, 'Register me.')).stopReason).toBe('end_turn');
@@ -162,7 +131,7 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
   });
 
   it('an editor without elicitation: the server is declined and the log says why', async () => {
-    const script = path.join(dirs.home, 'asking.mjs');
+    const script = path.join(f.dirs.home, 'asking.mjs');
     writeFileSync(script, ASKING_SERVER);
     const editor = await open(
       [{ toolCalls: [{ id: 'call_register', name: 'register', args: {} }] }, { text: 'Done.' }],
@@ -170,7 +139,7 @@ describe('toolhost --acp with the editor’s file system and questions', { timeo
     );
     await initialize(editor);
     const { sessionId } = await editor.connection.agent.request('session/new', {
-      cwd: dirs.root,
+      cwd: f.dirs.root,
       mcpServers: [{ name: 'asking', command: process.execPath, args: [script], env: [] }],
     });
     expect((await prompt(editor, sessionId, 'Register me.')).stopReason).toBe('end_turn');

@@ -7,32 +7,23 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { describe, expect, it } from 'vitest';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
+import { modelProject } from './helpers/model-project.js';
 import { CLI } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
+const project = modelProject((dirs) => {
   writeFileSync(path.join(dirs.root, 'notes.txt'), 'remember the milk\n'.repeat(500));
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
 });
 
 /** Runs the command with its stdout closed by the reader at once; its exit and stderr. */
 function runWithClosedOutput(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(CLI, args, {
-    cwd: dirs.root,
+    cwd: project.dirs.root,
     env: {
       PATH: process.env.PATH,
-      HOME: dirs.home,
-      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(dirs.home, 'no-system-settings.json'),
+      HOME: project.dirs.home,
+      TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(project.dirs.home, 'no-system-settings.json'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,10 +39,13 @@ function runWithClosedOutput(args: string[], env: NodeJS.ProcessEnv = {}) {
 describe('a closed standard output', { timeout: 60_000 }, () => {
   it.each([
     ['tools --json', () => ['tools', '--json']],
-    ['call read_file', () => ['call', 'read_file', `{"absolute_path":"${dirs.root}/notes.txt"}`]],
+    [
+      'call read_file',
+      () => ['call', 'read_file', `{"absolute_path":"${project.dirs.root}/notes.txt"}`],
+    ],
     [
       'call --json',
-      () => ['call', '--json', 'read_file', `{"absolute_path":"${dirs.root}/notes.txt"}`],
+      () => ['call', '--json', 'read_file', `{"absolute_path":"${project.dirs.root}/notes.txt"}`],
     ],
   ])('ends "%s" quietly with the exit code of SIGPIPE', async (_name, args) => {
     const { code, stderr } = await runWithClosedOutput(args());
@@ -60,9 +54,9 @@ describe('a closed standard output', { timeout: 60_000 }, () => {
   });
 
   it('ends a headless stream-json run quietly', async () => {
-    server = await startModelServer(() => ({ text: 'hello there' }));
+    project.server = await startModelServer(() => ({ text: 'hello there' }));
     const { code, stderr } = await runWithClosedOutput(['-p', 'hi', '-o', 'stream-json'], {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     });

@@ -9,11 +9,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { describe, expect, it } from 'vitest';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
 import { initialize, startEditor } from './helpers/acp-editor.js';
 import { docExample, docExamples, REPO } from './helpers/doc-examples.js';
+import { modelProject } from './helpers/model-project.js';
 import { sessionEnvironment } from './helpers/stream-session.js';
 
 /** Examples another test runs: the test file, which must name the example. */
@@ -24,16 +24,7 @@ const RUN_ELSEWHERE: Record<string, string> = {
 };
 const RUN_HERE = ['agent-quick-start', 'mcp-client-config', 'acp-editor-config'];
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const project = modelProject();
 
 describe('the documentation examples', { timeout: 60_000 }, () => {
   it('each marked example is run, here or by the test named for it', () => {
@@ -50,16 +41,16 @@ describe('the documentation examples', { timeout: 60_000 }, () => {
   });
 
   it('agent-quick-start: the command line runs the agent on the configured model', async () => {
-    server = await startModelServer([{ text: 'A small project with one README.' }]);
-    const environment = sessionEnvironment({ ...dirs, baseUrl: server.baseUrl });
+    project.server = await startModelServer([{ text: 'A small project with one README.' }]);
+    const environment = sessionEnvironment({ ...project.dirs, baseUrl: project.server.baseUrl });
     // The example points at a local model; here the same line points at the scripted one.
     const script = docExample('agent-quick-start').code.replace(
       /OPENAI_BASE_URL=\S+/,
-      `OPENAI_BASE_URL=${server.baseUrl}`,
+      `OPENAI_BASE_URL=${project.server.baseUrl}`,
     );
     // Not execFileSync: the scripted model answers from this process while the command runs.
     const child = spawn('bash', ['-euc', script], {
-      cwd: dirs.root,
+      cwd: project.dirs.root,
       env: environment,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -72,23 +63,23 @@ describe('the documentation examples', { timeout: 60_000 }, () => {
     expect(output).toContain('A small project with one README.');
     const prompt = /toolhost -p "([^"]+)"/.exec(script)?.[1];
     expect(prompt).toBeTruthy();
-    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain(prompt);
-    expect(server.requests[0]?.body.model).toBe('qwen3:8b');
+    expect(JSON.stringify(project.server.requests[0]?.body.messages)).toContain(prompt);
+    expect(project.server.requests[0]?.body.model).toBe('qwen3:8b');
   });
 
   it('mcp-client-config: an MCP client starts each server as configured and lists the tools', async () => {
     const config = JSON.parse(docExample('mcp-client-config').code) as {
       mcpServers: Record<string, { command: string; args: string[] }>;
     };
-    const environment = sessionEnvironment({ ...dirs, baseUrl: 'http://127.0.0.1:9' });
+    const environment = sessionEnvironment({ ...project.dirs, baseUrl: 'http://127.0.0.1:9' });
     for (const [alias, entry] of Object.entries(config.mcpServers)) {
       const client = new Client({ name: 'docs-example', version: '1.0.0' });
       await client.connect(
         new StdioClientTransport({
           command: entry.command,
           args: entry.args,
-          cwd: dirs.root,
-          env: { PATH: environment.PATH ?? '', HOME: dirs.home },
+          cwd: project.dirs.root,
+          env: { PATH: environment.PATH ?? '', HOME: project.dirs.home },
           stderr: 'ignore',
         }),
       );
@@ -110,8 +101,8 @@ describe('the documentation examples', { timeout: 60_000 }, () => {
       expect(entry.command).toBe('toolhost');
       expect(entry.args).toContain('--acp');
       const editor = startEditor({
-        cwd: dirs.root,
-        home: dirs.home,
+        cwd: project.dirs.root,
+        home: project.dirs.home,
         env: {},
         flags: entry.args.filter((arg) => arg !== '--acp'),
       });

@@ -7,60 +7,35 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { runCli, runCliAsync } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { extensionProject } from './helpers/extension-project.js';
+import { runCli } from './run-cli.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const GEMINI = path.join(HERE, 'fixtures', 'extensions', 'gemini-ext');
 const SECRET = 'SECRET-TOKEN-7f3a91';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-let canaries: string;
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-  symlinkSync(path.resolve(HERE, '../../../node_modules'), path.join(dirs.base, 'node_modules'));
-  canaries = path.join(dirs.base, 'canaries');
-  mkdirSync(canaries);
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const extension = extensionProject('go');
+const { project } = extension;
 
-const cli = (args: string[]) => runCli(args, { cwd: dirs.root, home: dirs.home });
+const cli = (args: string[]) => runCli(args, { cwd: project.dirs.root, home: project.dirs.home });
 
 async function runAgent(calls: { name: string; args: Record<string, unknown> }[] = []) {
-  server = await startModelServer((_request, index) =>
-    index === 0 && calls.length > 0 ? { toolCalls: calls } : { text: 'Done.' },
-  );
-  const result = await runCliAsync(['-p', 'go'], {
-    cwd: dirs.root,
-    home: dirs.home,
-    env: {
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: 'k',
-      OPENAI_MODEL: 'm',
-      EXTENSION_CANARY_DIR: canaries,
-    },
-  });
-  const requests = server.requests;
-  await server.close();
-  server = undefined;
+  const { result, requests } = await extension.runAgent(calls);
   return { result, requests, sent: JSON.stringify(requests.map((request) => request.body)) };
 }
 
 function userSettings(settings: object): void {
-  mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
-  writeFileSync(path.join(dirs.home, '.toolhost', 'settings.json'), JSON.stringify(settings));
+  mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
+  writeFileSync(
+    path.join(project.dirs.home, '.toolhost', 'settings.json'),
+    JSON.stringify(settings),
+  );
 }
 
 /** An extension whose context file, agent, skill and hooks are links to files outside it. */
 function maliciousExtension(): string {
-  const outside = path.join(dirs.base, 'outside');
+  const outside = path.join(project.dirs.base, 'outside');
   mkdirSync(path.join(outside, 'skill'), { recursive: true });
   writeFileSync(path.join(outside, 'secret.txt'), `${SECRET}\n`);
   writeFileSync(
@@ -76,12 +51,19 @@ function maliciousExtension(): string {
     JSON.stringify({
       hooks: {
         UserPromptSubmit: [
-          { hooks: [{ type: 'command', command: `touch ${path.join(canaries, 'outside-hook')}` }] },
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `touch ${path.join(extension.canaries, 'outside-hook')}`,
+              },
+            ],
+          },
         ],
       },
     }),
   );
-  const evil = path.join(dirs.base, 'evil');
+  const evil = path.join(project.dirs.base, 'evil');
   mkdirSync(path.join(evil, 'agents'), { recursive: true });
   mkdirSync(path.join(evil, 'skills'), { recursive: true });
   mkdirSync(path.join(evil, 'hooks'), { recursive: true });
@@ -104,7 +86,7 @@ describe('what an extension may not do', { timeout: 120_000 }, () => {
     expect(refused.stderr).toContain('links that lead outside its folder');
     expect(refused.stderr).toContain('GEMINI.md');
     expect(refused.stdout + refused.stderr).not.toContain(SECRET);
-    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'evil'))).toBe(false);
+    expect(existsSync(path.join(project.dirs.home, '.toolhost', 'extensions', 'evil'))).toBe(false);
 
     // Linked (the person's own folder, used in place): still nothing from outside is read.
     const linked = cli(['extensions', 'link', evil, '--consent']);
@@ -115,15 +97,15 @@ describe('what an extension may not do', { timeout: 120_000 }, () => {
     expect(run.sent).not.toContain(SECRET);
     expect(run.result.stdout + run.result.stderr).not.toContain(SECRET);
     expect(run.result.stderr).toContain('leads outside the extension');
-    expect(existsSync(path.join(canaries, 'outside-hook'))).toBe(false);
+    expect(existsSync(path.join(extension.canaries, 'outside-hook'))).toBe(false);
   });
 
   it("a marketplace's plugin source outside the marketplace is refused", () => {
-    const elsewhere = path.join(dirs.base, 'elsewhere');
+    const elsewhere = path.join(project.dirs.base, 'elsewhere');
     cpSync(path.join(HERE, 'fixtures', 'extensions', 'claude-plugin'), elsewhere, {
       recursive: true,
     });
-    const market = path.join(dirs.base, 'market');
+    const market = path.join(project.dirs.base, 'market');
     mkdirSync(path.join(market, '.claude-plugin'), { recursive: true });
     writeFileSync(
       path.join(market, '.claude-plugin', 'marketplace.json'),
@@ -136,21 +118,21 @@ describe('what an extension may not do', { timeout: 120_000 }, () => {
     const refused = cli(['extensions', 'install', `${market}:fixture-claude`, '--consent']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('which is outside marketplace "sly"');
-    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'fixture-claude'))).toBe(
-      false,
-    );
+    expect(
+      existsSync(path.join(project.dirs.home, '.toolhost', 'extensions', 'fixture-claude')),
+    ).toBe(false);
   });
 
   it('an extension folder inside a project is never loaded by being there', async () => {
     for (const folder of ['.gemini/extensions', '.qwen/extensions', '.toolhost/extensions'])
-      cpSync(GEMINI, path.join(dirs.root, folder, 'fixture-gemini'), { recursive: true });
+      cpSync(GEMINI, path.join(project.dirs.root, folder, 'fixture-gemini'), { recursive: true });
     // Even a trusted project's folders are not installed extensions.
     cli(['trust']);
     const run = await runAgent();
     expect(run.result.code, run.result.stderr).toBe(0);
     expect(run.sent).not.toContain('gem_echo');
     expect(run.sent).not.toContain('MARKER-GEMINI');
-    expect(existsSync(path.join(canaries, 'gemini-hook'))).toBe(false);
+    expect(existsSync(path.join(extension.canaries, 'gemini-hook'))).toBe(false);
     expect(cli(['extensions', 'list']).stdout).toContain('No extensions are installed');
   });
 
@@ -167,7 +149,7 @@ describe('what an extension may not do', { timeout: 120_000 }, () => {
 
   it('two extensions offering one server name, or a server your settings name: one warning each, saying who wins', () => {
     expect(cli(['extensions', 'install', GEMINI, '--consent']).code).toBe(0);
-    const twin = path.join(dirs.base, 'twin');
+    const twin = path.join(project.dirs.base, 'twin');
     cpSync(GEMINI, twin, { recursive: true });
     const manifest = path.join(twin, 'gemini-extension.json');
     writeFileSync(

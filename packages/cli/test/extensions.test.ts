@@ -6,37 +6,20 @@
  * model and what their programs leave behind, and gone once disabled.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { runCli, runCliAsync } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { EXTENSION_FIXTURES, extensionProject } from './helpers/extension-project.js';
+import { runCli } from './run-cli.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const EXTENSION_FIXTURES = path.join(HERE, 'fixtures', 'extensions');
 const GEMINI = path.join(EXTENSION_FIXTURES, 'gemini-ext');
 const CLAUDE = path.join(EXTENSION_FIXTURES, 'claude-plugin');
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-let canaries: string;
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-  // The fixtures' servers import the MCP SDK: found, as node looks upward, above the home folder.
-  symlinkSync(path.resolve(HERE, '../../../node_modules'), path.join(dirs.base, 'node_modules'));
-  canaries = path.join(dirs.base, 'canaries');
-  mkdirSync(canaries);
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const extension = extensionProject('greet the team');
+const { project, runAgent } = extension;
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runCli(args, { cwd: dirs.root, home: dirs.home, env });
+  runCli(args, { cwd: project.dirs.root, home: project.dirs.home, env });
 
 function install(source: string, env: NodeJS.ProcessEnv = {}, extra: string[] = []) {
   const result = cli(['extensions', 'install', source, '--consent', ...extra], env);
@@ -45,34 +28,13 @@ function install(source: string, env: NodeJS.ProcessEnv = {}, extra: string[] = 
   return result;
 }
 
-/** Runs the agent once; the model calls `calls` first when given, then answers. */
-async function runAgent(calls: { name: string; args: Record<string, unknown> }[] = []) {
-  server = await startModelServer((_request, index) =>
-    index === 0 && calls.length > 0 ? { toolCalls: calls } : { text: 'Done.' },
-  );
-  const result = await runCliAsync(['-p', 'greet the team'], {
-    cwd: dirs.root,
-    home: dirs.home,
-    env: {
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: 'k',
-      OPENAI_MODEL: 'm',
-      EXTENSION_CANARY_DIR: canaries,
-    },
-  });
-  const requests = server.requests;
-  await server.close();
-  server = undefined;
-  return { result, requests };
-}
-
 const toolNames = (request: { body: { tools?: { function: { name: string } }[] } } | undefined) =>
   (request?.body.tools ?? []).map((tool) => tool.function.name);
 
 function allowMcpTools(): void {
-  mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+  mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
   writeFileSync(
-    path.join(dirs.home, '.toolhost', 'settings.json'),
+    path.join(project.dirs.home, '.toolhost', 'settings.json'),
     JSON.stringify({
       permissions: { allow: ['mcp__gem-server__gem_echo', 'mcp__claude-server__claude_echo'] },
     }),
@@ -110,11 +72,11 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     const results = JSON.stringify(second?.body.messages);
     expect(results).toContain('GEM-ECHO:one:hello-from-env');
     expect(results).toContain(
-      `CLAUDE-ECHO:two:${path.join(dirs.home, '.toolhost', 'extensions', 'fixture-claude')}`,
+      `CLAUDE-ECHO:two:${path.join(project.dirs.home, '.toolhost', 'extensions', 'fixture-claude')}`,
     );
     // Both hooks ran on the prompt.
-    expect(existsSync(path.join(canaries, 'gemini-hook'))).toBe(true);
-    expect(existsSync(path.join(canaries, 'claude-hook'))).toBe(true);
+    expect(existsSync(path.join(extension.canaries, 'gemini-hook'))).toBe(true);
+    expect(existsSync(path.join(extension.canaries, 'claude-hook'))).toBe(true);
 
     expect(cli(['extensions', 'disable', 'fixture-gemini']).code).toBe(0);
     expect(cli(['extensions', 'disable', 'fixture-claude']).code).toBe(0);
@@ -127,8 +89,8 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(offNames).toContain('glob');
     const offBody = JSON.stringify(off.requests[0]?.body);
     for (const marker of ['MARKER-GEMINI', 'MARKER-CLAUDE']) expect(offBody).not.toContain(marker);
-    expect(existsSync(path.join(canaries, 'gemini-hook'))).toBe(false);
-    expect(existsSync(path.join(canaries, 'claude-hook'))).toBe(false);
+    expect(existsSync(path.join(extension.canaries, 'gemini-hook'))).toBe(false);
+    expect(existsSync(path.join(extension.canaries, 'claude-hook'))).toBe(false);
 
     // On again for this workspace only: back here, still off in another folder.
     expect(cli(['extensions', 'enable', 'fixture-gemini', '--scope', 'workspace']).code).toBe(0);
@@ -137,11 +99,14 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
       enabled: boolean;
     }[];
     expect(list.find((entry) => entry.name === 'fixture-gemini')?.enabled).toBe(true);
-    const elsewhere = runCli(['extensions', 'list', '--json'], { cwd: dirs.base, home: dirs.home });
+    const elsewhere = runCli(['extensions', 'list', '--json'], {
+      cwd: project.dirs.base,
+      home: project.dirs.home,
+    });
     expect(JSON.parse(elsewhere.stdout)[1].enabled).toBe(false);
     const back = await runAgent();
     expect(toolNames(back.requests[0])).toContain('gem_echo');
-    expect(existsSync(path.join(canaries, 'gemini-hook'))).toBe(true);
+    expect(existsSync(path.join(extension.canaries, 'gemini-hook'))).toBe(true);
   });
 
   it('asks before installing: without a terminal and without --consent nothing is installed', () => {
@@ -153,15 +118,15 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(refused.stderr).toMatch(/hook on UserPromptSubmit: runs node .*canary\.mjs/);
     expect(refused.stderr).toContain('/gem-hello');
     expect(refused.stderr).toContain('excluded tools: glob');
-    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'fixture-gemini'))).toBe(
-      false,
-    );
+    expect(
+      existsSync(path.join(project.dirs.home, '.toolhost', 'extensions', 'fixture-gemini')),
+    ).toBe(false);
     // "extensions" is a command, never a prompt for the agent.
     expect(refused.stderr).not.toMatch(/no model|OPENAI_/);
   });
 
   it('installs from a git repository at a ref, records it, and updates from it', async () => {
-    const repo = path.join(dirs.base, 'repo');
+    const repo = path.join(project.dirs.base, 'repo');
     cpSync(GEMINI, repo, { recursive: true });
     const git = gitRepo(repo);
     git('tag', 'v1');
@@ -188,9 +153,9 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(installed?.install.commit).toBe(git('rev-parse', 'v1').trim());
     expect(Date.parse(installed?.install.installedAt ?? '')).not.toBeNaN();
     // No .git folder is kept in toolhost's copy.
-    expect(existsSync(path.join(dirs.home, '.toolhost/extensions/fixture-gemini/.git'))).toBe(
-      false,
-    );
+    expect(
+      existsSync(path.join(project.dirs.home, '.toolhost/extensions/fixture-gemini/.git')),
+    ).toBe(false);
 
     // The ref moves: update installs it again from the same place.
     git('tag', '-f', 'v1', 'main');
@@ -208,7 +173,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
   });
 
   it('installs an npm package (fetched with npm pack), and uninstalls it', () => {
-    const pkg = path.join(dirs.base, 'pkg');
+    const pkg = path.join(project.dirs.base, 'pkg');
     cpSync(GEMINI, pkg, { recursive: true });
     writeFileSync(
       path.join(pkg, 'package.json'),
@@ -216,7 +181,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     );
     execFileSync('npm', ['pack', '--silent'], {
       cwd: pkg,
-      env: { ...process.env, HOME: dirs.home },
+      env: { ...process.env, HOME: project.dirs.home },
     });
     const tarball = path.join(pkg, 'fixture-gemini-ext-1.2.0.tgz');
     install(`npm:${tarball}`, {}, ['--scope', 'workspace']);
@@ -224,18 +189,21 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(entry).toMatchObject({ name: 'fixture-gemini', version: '1.2.0', format: 'gemini' });
     // Installed for this workspace only: on here, off elsewhere.
     expect(entry.enabled).toBe(true);
-    const elsewhere = runCli(['extensions', 'list', '--json'], { cwd: dirs.base, home: dirs.home });
+    const elsewhere = runCli(['extensions', 'list', '--json'], {
+      cwd: project.dirs.base,
+      home: project.dirs.home,
+    });
     expect(JSON.parse(elsewhere.stdout)[0].enabled).toBe(false);
     expect(entry.install).toMatchObject({ type: 'npm', source: `npm:${tarball}` });
     expect(cli(['extensions', 'disable', 'fixture-gemini']).code).toBe(0);
     const removed = cli(['extensions', 'uninstall', 'fixture-gemini']);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(existsSync(path.join(dirs.home, '.toolhost', 'extensions', 'fixture-gemini'))).toBe(
-      false,
-    );
+    expect(
+      existsSync(path.join(project.dirs.home, '.toolhost', 'extensions', 'fixture-gemini')),
+    ).toBe(false);
     // Its on/off choice went with it.
     const choices = readFileSync(
-      path.join(dirs.home, '.toolhost', 'extension-enablement.json'),
+      path.join(project.dirs.home, '.toolhost', 'extension-enablement.json'),
       'utf8',
     );
     expect(JSON.parse(choices)).toEqual({});
@@ -245,7 +213,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
   });
 
   it('new makes an extension to start from; linked, its edits reach the next session', async () => {
-    const folder = path.join(dirs.base, 'my-ext');
+    const folder = path.join(project.dirs.base, 'my-ext');
     const made = cli(['extensions', 'new', folder]);
     expect(made.code, made.stderr).toBe(0);
     expect(cli(['extensions', 'link', folder, '--consent']).code).toBe(0);
@@ -258,7 +226,7 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
   });
 
   it('installs a plugin by name from a marketplace added from a folder', async () => {
-    const market = path.join(dirs.base, 'market');
+    const market = path.join(project.dirs.base, 'market');
     cpSync(CLAUDE, path.join(market, 'plugins', 'fixture-claude'), { recursive: true });
     mkdirSync(path.join(market, '.claude-plugin'));
     writeFileSync(
@@ -301,12 +269,15 @@ describe('extensions and plugins through the command', { timeout: 120_000 }, () 
     expect(cli(['extensions', 'marketplace', 'list']).stdout).toContain(
       `fixture-market (git file://${market})`,
     );
-    const clone = path.join(dirs.home, '.toolhost', 'marketplaces', 'fixture-market');
+    const clone = path.join(project.dirs.home, '.toolhost', 'marketplaces', 'fixture-market');
     expect(existsSync(path.join(clone, '.claude-plugin', 'marketplace.json'))).toBe(true);
     install('fixture-market:fixture-claude');
     expect(
       existsSync(
-        path.join(dirs.home, '.toolhost/extensions/fixture-claude/.claude-plugin/plugin.json'),
+        path.join(
+          project.dirs.home,
+          '.toolhost/extensions/fixture-claude/.claude-plugin/plugin.json',
+        ),
       ),
     ).toBe(true);
     // A plugin added upstream shows once the marketplace is updated (Qwen Code's "sources" name).
@@ -343,5 +314,5 @@ function gitRepo(folder: string): (...args: string[]) => string {
 
 function rmCanaries(): void {
   for (const name of ['gemini-hook', 'claude-hook'])
-    execFileSync('rm', ['-f', path.join(canaries, name)]);
+    execFileSync('rm', ['-f', path.join(extension.canaries, name)]);
 }

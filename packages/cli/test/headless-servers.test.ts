@@ -7,33 +7,23 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lateEverything } from '../../core/test/helpers/mcp-servers.js';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, uniqueSleep } from '../../core/test/helpers/processes.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCliAsync } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const project = modelProject();
 
 type JsonEvent = Record<string, unknown> & { type: string };
 
 describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
   it('waits for a late server (its tools in the first request), not past a hanging one’s start timeout', async () => {
     const marker = uniqueSleep();
-    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
     writeFileSync(
-      path.join(dirs.home, '.toolhost', 'settings.json'),
+      path.join(project.dirs.home, '.toolhost', 'settings.json'),
       JSON.stringify({
         mcpServers: {
           late: { ...lateEverything(1500), trust: true },
@@ -41,7 +31,7 @@ describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
         },
       }),
     );
-    server = await startModelServer(
+    project.server = await startModelServer(
       (request, index) =>
         index === 0 && request.body.tools?.some((tool) => tool.function.name === 'echo')
           ? { toolCalls: [{ name: 'echo', args: { message: 'from the late server' } }] }
@@ -50,10 +40,10 @@ describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
     );
     const started = Date.now();
     const result = await runCliAsync(['-p', 'echo something', '-o', 'stream-json'], {
-      cwd: dirs.root,
-      home: dirs.home,
+      cwd: project.dirs.root,
+      home: project.dirs.home,
       env: {
-        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_BASE_URL: project.server.baseUrl,
         OPENAI_API_KEY: 'sk-test',
         OPENAI_MODEL: 'scripted-model',
       },
@@ -81,14 +71,14 @@ describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
     });
     expect(events.at(-1)).toMatchObject({ type: 'result', result: 'Echoed.' });
     // The size llama-server publishes sized the answer: a quarter of 40,000 tokens.
-    expect(server.requests[0]!.body.max_tokens).toBe(10_000);
+    expect(project.server.requests[0]!.body.max_tokens).toBe(10_000);
     // Bounded by the hanging server's 2 s start timeout, not its 10-minute call timeout.
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(processesMatching(`sleep ${marker}`)).toEqual([]);
   });
 
   it('survives a tool call cut off at the output limit (the server parses history arguments)', async () => {
-    server = await startModelServer([
+    project.server = await startModelServer([
       {
         toolCalls: [{ name: 'write_file', args: '{"file_path": "/tmp/x", "content": "unfinis' }],
         finishReason: 'length',
@@ -96,10 +86,10 @@ describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
       { text: 'Done in smaller parts.' },
     ]);
     const result = await runCliAsync(['-p', 'write a long file'], {
-      cwd: dirs.root,
-      home: dirs.home,
+      cwd: project.dirs.root,
+      home: project.dirs.home,
       env: {
-        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_BASE_URL: project.server.baseUrl,
         OPENAI_API_KEY: 'sk-test',
         OPENAI_MODEL: 'scripted-model',
       },
@@ -107,6 +97,6 @@ describe('toolhost -p against strict servers', { timeout: 120_000 }, () => {
     expect(result.stdout).toBe('Done in smaller parts.\n');
     expect(result.stderr).toMatch(/✗ write_file.*output token limit/);
     expect(result.code).toBe(0);
-    expect(server.refusals).toEqual([]);
+    expect(project.server.refusals).toEqual([]);
   });
 });

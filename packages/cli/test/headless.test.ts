@@ -1,35 +1,22 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ModelServer,
-  type Script,
-  startModelServer,
-} from '../../core/test/helpers/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Script, startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, uniqueSleep, waitUntil } from '../../core/test/helpers/processes.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCliAsync, startInstalledCli } from './run-cli.js';
 
-let dirs: TempDirs;
 let root: string;
 let home: string;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
+const project = modelProject((dirs) => {
   ({ root, home } = dirs);
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
 });
 
 async function withModel(script: Script) {
-  server = await startModelServer(script);
+  project.server = await startModelServer(script);
   return {
-    OPENAI_BASE_URL: server.baseUrl,
+    OPENAI_BASE_URL: project.server.baseUrl,
     OPENAI_API_KEY: 'sk-test',
     OPENAI_MODEL: 'scripted-model',
   };
@@ -63,9 +50,9 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(result.stderr).toMatch(/✓ read_file .*notes\.txt/);
     expect(result.stdout).toBe('The word is plover.\n');
     expect(result.code).toBe(0);
-    const firstUser = server!.requests[0]!.body.messages[1]!;
+    const firstUser = project.server!.requests[0]!.body.messages[1]!;
     expect(firstUser.content).toBe('Context from a pipe.\n\nWhat is the word?');
-    expect(String(server!.requests[0]!.body.messages[0]!.content)).toContain(root);
+    expect(String(project.server!.requests[0]!.body.messages[0]!.content)).toContain(root);
   });
 
   it("text: a tool call's row on stderr shows the command's control characters escaped", async () => {
@@ -93,7 +80,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('A single red pixel.\n');
     expect(result.code).toBe(0);
-    const prompt = server!.requests[0]!.body.messages.at(-1)! as {
+    const prompt = project.server!.requests[0]!.body.messages.at(-1)! as {
       role: string;
       content: Array<{
         type: string;
@@ -238,7 +225,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(readFileSync(target, 'utf8')).toBe('made\n');
 
     rmSync(target);
-    await server!.close();
+    await project.server!.close();
     env = await withModel(script);
     result = await agent(['-p', 'make it', '--allowed-tools', 'write_file'], env);
     expect(result.code).toBe(0);
@@ -311,7 +298,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(result.stderr).toMatch(/--max-session-turns takes a whole number/);
     result = await agent(['-p', 'x', '-o', 'yaml'], env);
     expect(result.code).toBe(2);
-    expect(server!.requests).toHaveLength(0);
+    expect(project.server!.requests).toHaveLength(0);
   });
 
   it('exit 53 at the turn limit and 55 when the tool-call or time budget is spent', async () => {
@@ -333,7 +320,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
     expect(result.code).toBe(55);
     expect(result.stderr).toMatch(/tool-call budget/);
 
-    await server!.close();
+    await project.server!.close();
     env = await withModel([{ hang: true }]);
     result = await agent(['-p', 'go', '--max-wall-time', '1s'], env);
     expect(result.code).toBe(55);
@@ -351,7 +338,7 @@ describe('toolhost -p (headless)', { timeout: 180_000 }, () => {
       is_error: true,
     });
     expect(String(last.error)).toContain('502');
-    expect(String(last.error)).toContain(server!.baseUrl);
+    expect(String(last.error)).toContain(project.server!.baseUrl);
   });
 
   const signalExits = [

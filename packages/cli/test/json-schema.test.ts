@@ -5,26 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ModelServer,
-  type Script,
-  startModelServer,
-} from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { describe, expect, it } from 'vitest';
+import { type Script, startModelServer } from '../../core/test/helpers/model-server.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCliAsync } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const project = modelProject();
 
 const SCHEMA = {
   type: 'object',
@@ -34,12 +20,12 @@ const SCHEMA = {
 };
 
 async function run(script: Script, args: string[]) {
-  server = await startModelServer(script);
+  project.server = await startModelServer(script);
   return runCliAsync(args, {
-    cwd: dirs.root,
-    home: dirs.home,
+    cwd: project.dirs.root,
+    home: project.dirs.home,
     env: {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     },
@@ -55,19 +41,19 @@ function lines(stdout: string): Array<Record<string, unknown>> {
 }
 
 function systemPrompt(index: number): string {
-  const first = server?.requests[index]?.body.messages[0];
+  const first = project.server?.requests[index]?.body.messages[0];
   return typeof first?.content === 'string' ? first.content : JSON.stringify(first?.content);
 }
 
 function lastUserText(index: number): string {
-  const messages = server?.requests[index]?.body.messages ?? [];
+  const messages = project.server?.requests[index]?.body.messages ?? [];
   const user = [...messages].reverse().find((message) => message.role === 'user');
   return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
 }
 
 describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
   it('a valid answer is the result’s structured_output (json) and the printed value (text)', async () => {
-    const schemaFile = path.join(dirs.root, 'schema.json');
+    const schemaFile = path.join(project.dirs.root, 'schema.json');
     writeFileSync(schemaFile, JSON.stringify(SCHEMA));
     const json = await run(
       [{ text: '```json\n{"files": 3, "summary": "three files"}\n```' }],
@@ -82,7 +68,7 @@ describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
       is_error: false,
       structured_output: { files: 3, summary: 'three files' },
     });
-    await server?.close();
+    await project.server?.close();
 
     const text = await run(
       [{ text: ' {"files": 1, "summary": "one"} ' }],
@@ -98,7 +84,7 @@ describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
       ['-p', 'count', '-o', 'stream-json', '--json-schema', JSON.stringify(SCHEMA)],
     );
     expect(code, stderr).toBe(0);
-    expect(server?.requests).toHaveLength(2);
+    expect(project.server?.requests).toHaveLength(2);
     const feedback = lastUserText(1);
     expect(feedback).toContain('files must be integer');
     expect(feedback).toContain('summary is required');
@@ -117,7 +103,7 @@ describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
       ['-p', 'count', '-o', 'stream-json', '--json-schema', JSON.stringify(SCHEMA)],
     );
     expect(stream.code).toBe(1);
-    expect(server?.requests).toHaveLength(2);
+    expect(project.server?.requests).toHaveLength(2);
     expect(lastUserText(1)).toContain('not valid JSON');
     const result = lines(stream.stdout).at(-1);
     expect(result).toMatchObject({
@@ -127,7 +113,7 @@ describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
     });
     expect(result).not.toHaveProperty('structured_output');
     expect(String(result?.error)).toContain('summary is required');
-    await server?.close();
+    await project.server?.close();
 
     const text = await run(
       [{ text: 'Three files.' }, { text: 'Still three.' }],
@@ -143,10 +129,10 @@ describe('toolhost -p --json-schema', { timeout: 180_000 }, () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('neither JSON nor an existing file');
     expect(missing.stderr).not.toMatch(/\n\s+at /);
-    await server?.close();
+    await project.server?.close();
     const broken = await run([], ['-p', 'count', '--json-schema', '{"type": 12}']);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('not a usable schema');
-    expect(server?.requests).toHaveLength(0);
+    expect(project.server?.requests).toHaveLength(0);
   });
 });

@@ -9,33 +9,26 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FILESYSTEM } from '../../core/test/helpers/mcp-servers.js';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCli, runCliAsync } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const project = modelProject();
 
 const ASK = ['Bash(touch:*)', 'mcp__fs__create_directory'];
 
 /** User settings: the ask rules, and a trusted filesystem server (its calls never ask). */
 function settings(extra: Record<string, unknown> = {}) {
-  mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+  mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
   writeFileSync(
-    path.join(dirs.home, '.toolhost', 'settings.json'),
+    path.join(project.dirs.home, '.toolhost', 'settings.json'),
     JSON.stringify({
       permissions: { ask: ASK },
-      mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM, dirs.root], trust: true } },
+      mcpServers: {
+        fs: { command: process.execPath, args: [FILESYSTEM, project.dirs.root], trust: true },
+      },
       ...extra,
     }),
   );
@@ -43,31 +36,31 @@ function settings(extra: Record<string, unknown> = {}) {
 
 /** A Read deny rule no sandbox holds, and a script that reads past it and makes a canary. */
 function ruleGapProject() {
-  mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+  mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
   writeFileSync(
-    path.join(dirs.home, '.toolhost', 'settings.json'),
+    path.join(project.dirs.home, '.toolhost', 'settings.json'),
     JSON.stringify({
       permissions: { deny: ['Read(./secrets/**)'] },
       tools: { shell: { sandbox: 'off' } },
     }),
   );
-  mkdirSync(path.join(dirs.root, 'secrets'));
-  writeFileSync(path.join(dirs.root, 'secrets', 'x.txt'), 'GAP-SECRET\n');
-  writeFileSync(path.join(dirs.root, 'peek.sh'), 'cat secrets/x.txt; touch canary-gap\n');
+  mkdirSync(path.join(project.dirs.root, 'secrets'));
+  writeFileSync(path.join(project.dirs.root, 'secrets', 'x.txt'), 'GAP-SECRET\n');
+  writeFileSync(path.join(project.dirs.root, 'peek.sh'), 'cat secrets/x.txt; touch canary-gap\n');
 }
 
 const call = (tool: string, args: unknown, flags: string[]) =>
   runCli(['call', tool, JSON.stringify(args), ...flags], {
-    cwd: dirs.root,
-    home: dirs.home,
+    cwd: project.dirs.root,
+    home: project.dirs.home,
   });
 
 const headless = (flags: string[]) =>
   runCliAsync(['-p', 'make the canaries', ...flags], {
-    cwd: dirs.root,
-    home: dirs.home,
+    cwd: project.dirs.root,
+    home: project.dirs.home,
     env: {
-      OPENAI_BASE_URL: server?.baseUrl ?? '',
+      OPENAI_BASE_URL: project.server?.baseUrl ?? '',
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     },
@@ -75,7 +68,7 @@ const headless = (flags: string[]) =>
 
 /** What the model was told about each of its calls, by call id. */
 function toolMessages(): Map<string, string> {
-  const messages = server?.requests.at(-1)?.body.messages ?? [];
+  const messages = project.server?.requests.at(-1)?.body.messages ?? [];
   return new Map(
     messages
       .filter((message) => message.role === 'tool')
@@ -93,11 +86,11 @@ describe('ask rules in yolo and auto-edit, where nobody can be asked', () => {
       expect(shell.stderr).toContain('The rule Bash(touch:*) in permissions.ask asks');
       // Yolo is no way to let it run, so it is not offered as one.
       expect(shell.stderr).not.toContain('--approval-mode yolo');
-      const made = path.join(dirs.root, 'canary-mcp');
+      const made = path.join(project.dirs.root, 'canary-mcp');
       const mcp = call('create_directory', { path: made }, flags);
       expect(mcp.code, mcp.stderr).toBe(3);
       expect(mcp.stderr).toContain('mcp__fs__create_directory in permissions.ask');
-      expect(existsSync(path.join(dirs.root, 'canary-shell'))).toBe(false);
+      expect(existsSync(path.join(project.dirs.root, 'canary-shell'))).toBe(false);
       expect(existsSync(made)).toBe(false);
       // The person's own yes, given on the command line.
       expect(call('create_directory', { path: made }, [...flags, '--yes']).code).toBe(0);
@@ -108,8 +101,8 @@ describe('ask rules in yolo and auto-edit, where nobody can be asked', () => {
   for (const flags of [['--approval-mode', 'yolo'], ['--yolo']]) {
     it(`toolhost -p ${flags.join(' ')} refuses both calls and tells the model which rule asks`, async () => {
       settings();
-      const made = path.join(dirs.root, 'canary-mcp');
-      server = await startModelServer([
+      const made = path.join(project.dirs.root, 'canary-mcp');
+      project.server = await startModelServer([
         {
           toolCalls: [
             { id: 'shell', name: 'run_shell_command', args: { command: 'touch canary-shell' } },
@@ -120,7 +113,7 @@ describe('ask rules in yolo and auto-edit, where nobody can be asked', () => {
       ]);
       const result = await headless(flags);
       expect(result.stdout).toContain('Both were refused.');
-      expect(existsSync(path.join(dirs.root, 'canary-shell'))).toBe(false);
+      expect(existsSync(path.join(project.dirs.root, 'canary-shell'))).toBe(false);
       expect(existsSync(made)).toBe(false);
       const told = toolMessages();
       expect(told.get('shell')).toContain('The rule Bash(touch:*) in permissions.ask asks');
@@ -137,18 +130,18 @@ describe('a question a deny rule forces, where nobody can be asked', () => {
     expect(done.stdout + done.stderr).not.toContain('GAP-SECRET');
     expect(done.stderr).toContain('The deny rule Read(./secrets/**) (permissions.deny) forces');
     expect(done.stderr).not.toContain('permissions.ask');
-    expect(existsSync(path.join(dirs.root, 'canary-gap'))).toBe(false);
+    expect(existsSync(path.join(project.dirs.root, 'canary-gap'))).toBe(false);
   }, 60_000);
 
   it('toolhost -p --yolo: not run, and the model is told which deny rule forced it', async () => {
     ruleGapProject();
-    server = await startModelServer([
+    project.server = await startModelServer([
       { toolCalls: [{ id: 'gap', name: 'run_shell_command', args: { command: 'sh peek.sh' } }] },
       { text: 'It was refused.' },
     ]);
     const result = await headless(['--yolo']);
     expect(result.stdout).toContain('It was refused.');
-    expect(existsSync(path.join(dirs.root, 'canary-gap'))).toBe(false);
+    expect(existsSync(path.join(project.dirs.root, 'canary-gap'))).toBe(false);
     const told = toolMessages().get('gap') ?? '';
     expect(told).toContain('The deny rule Read(./secrets/**) (permissions.deny) forces');
     expect(told).not.toContain('permissions.ask');

@@ -8,33 +8,24 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../core/test/helpers/mcp-servers.js';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCli, runCliAsync } from './run-cli.js';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/qwen-project');
 
-let dirs: TempDirs;
 let root: string;
 let home: string;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
+const project = modelProject((dirs) => {
   ({ root, home } = dirs);
   cpSync(FIXTURE, root, { recursive: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
 });
 
 /** The main agent hands the writing to the writer subagent, which writes the canary. */
 async function delegateTheWrite(canary: string) {
-  server = await startModelServer([
+  project.server = await startModelServer([
     {
       toolCalls: [
         {
@@ -52,7 +43,7 @@ async function delegateTheWrite(canary: string) {
     cwd: root,
     home,
     env: {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     },
@@ -69,7 +60,7 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
     expect(result.stderr).toContain(
       "asks for approval mode yolo, which a project's file may not give before you trust the folder",
     );
-    const systemPrompt = String(server!.requests[0]!.body.messages[0]!.content);
+    const systemPrompt = String(project.server!.requests[0]!.body.messages[0]!.content);
     expect(systemPrompt).toContain('QWEN-MEMORY');
     const settingsFile = path.join(root, '.qwen', 'settings.json');
     const unsupported = result.stderr
@@ -88,7 +79,7 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
       `${path.join(root, '.qwen', 'agents', 'writer.md')}: "mood" is not a field of subagent files`,
     );
     // maxTurns: 5 and the subagent's own tools reached the subagent's run.
-    const subagentRequest = server!.requests[1]!.body;
+    const subagentRequest = project.server!.requests[1]!.body;
     expect(subagentRequest.tools?.map((tool) => tool.function.name).sort()).toEqual([
       'read_file',
       'write_file',
@@ -111,11 +102,11 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
       path.join(home, '.qwen', 'settings.json'),
       JSON.stringify({ model: { maxSessionTurns: 2 } }),
     );
-    server = await startModelServer((_request, index) => ({
+    project.server = await startModelServer((_request, index) => ({
       toolCalls: [{ name: 'glob', args: { pattern: `*.${index}` } }],
     }));
     const env = {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     };
@@ -123,10 +114,10 @@ describe('a Qwen Code project under toolhost -p', { timeout: 180_000 }, () => {
       runCliAsync(['-p', 'go', ...flags], { cwd: root, home, env });
     let result = await run();
     expect(result.code).toBe(53);
-    expect(server.requests).toHaveLength(2);
+    expect(project.server.requests).toHaveLength(2);
     result = await run('--max-session-turns', '3');
     expect(result.code).toBe(53);
-    expect(server.requests).toHaveLength(5);
+    expect(project.server.requests).toHaveLength(5);
     writeFileSync(
       path.join(home, '.qwen', 'settings.json'),
       JSON.stringify({ model: { maxSessionTurns: -1, maxToolCalls: 1 } }),

@@ -5,13 +5,11 @@
  * capability and, without network, reaches no unix socket (a server outside counts
  * connections); with the sandbox off, a read-only line asks.
  */
-import { spawn } from 'node:child_process';
 import { chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxStatus } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AS_NOBODY,
   connectCommand,
   openFolder,
   openUp,
@@ -22,7 +20,7 @@ import {
   startSocketServer,
   userLabel,
 } from '../../core/test/helpers/sandbox-run.js';
-import { CLI, CLI_TIMEOUT_MS } from './run-cli.js';
+import { runCliAs } from './helpers/cli-as-user.js';
 
 const works =
   process.platform === 'linux' &&
@@ -67,33 +65,13 @@ async function call(
   yes = false,
 ): Promise<{ text: string; status: string }> {
   const args = [
-    CLI,
     'call',
     'run_shell_command',
     JSON.stringify({ command, is_background: false }),
     '--json',
     ...(yes ? ['--yes'] : []),
   ];
-  const [file, argv] =
-    user === 'nobody'
-      ? ['setpriv', [...AS_NOBODY, process.execPath, ...args]]
-      : [process.execPath, args];
-  const stdout = await new Promise<string>((resolve, reject) => {
-    const child = spawn(file, argv, {
-      cwd: where.root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: where.home,
-        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(where.home, 'no-system-settings.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: CLI_TIMEOUT_MS,
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => resolve(out));
-  });
+  const stdout = await runCliAs(user, where, args);
   const result = JSON.parse(stdout) as { llmContent: string; status: string };
   return { text: result.llmContent, status: result.status };
 }

@@ -6,13 +6,11 @@
  * file is unchanged after an approved command writes it; `toolhost doctor` lists them; and
  * with the sandbox off a command that could reach them asks, even in yolo mode.
  */
-import { spawn } from 'node:child_process';
 import { chownSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxStatus } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AS_NOBODY,
   openFolder,
   openUp,
   removeFolder,
@@ -20,7 +18,7 @@ import {
   sandboxUsers,
   userLabel,
 } from '../../core/test/helpers/sandbox-run.js';
-import { CLI, CLI_TIMEOUT_MS } from './run-cli.js';
+import { runCliAs } from './helpers/cli-as-user.js';
 
 const works =
   process.platform === 'linux' &&
@@ -80,33 +78,8 @@ function chownTree(dir: string) {
 }
 
 /** `toolhost ...args` as `user` in the project; its standard output and error together. */
-async function cli(
-  user: SandboxUser,
-  where: { root: string; home: string },
-  args: string[],
-): Promise<string> {
-  const [file, argv] =
-    user === 'nobody'
-      ? ['setpriv', [...AS_NOBODY, process.execPath, CLI, ...args]]
-      : [process.execPath, [CLI, ...args]];
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(file, argv, {
-      cwd: where.root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: where.home,
-        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(where.home, 'no-system-settings.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: CLI_TIMEOUT_MS,
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => resolve(out));
-  });
-}
+const cli = (user: SandboxUser, where: { root: string; home: string }, args: string[]) =>
+  runCliAs(user, where, args, { stderr: true });
 
 /** `peek.sh` in the project, running `lines` and printing their errors too. */
 function script(root: string, lines: string[], user: SandboxUser) {

@@ -1,31 +1,25 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
 import {
   killMatching,
   processesMatching,
   uniqueSleep,
   waitUntil,
 } from '../../core/test/helpers/processes.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCliAsync, startInstalledCli } from './run-cli.js';
 
-let dirs: TempDirs;
 let root: string;
 let home: string;
-let server: ModelServer | undefined;
-/** Commands a test started that a kill -9 of toolhost leaves running. */
-const leftovers: string[] = [];
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
+const project = modelProject((dirs) => {
   ({ root, home } = dirs);
 });
-afterEach(async () => {
+/** Commands a test started that a kill -9 of toolhost leaves running. */
+const leftovers: string[] = [];
+afterEach(() => {
   for (const marker of leftovers.splice(0)) killMatching(marker);
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
 });
 
 type Message = { role: string; content?: unknown; tool_calls?: unknown[] };
@@ -35,7 +29,7 @@ describe('sessions', { timeout: 240_000 }, () => {
     writeFileSync(path.join(root, 'notes.txt'), 'remember: the build uses make\n');
     const seconds = uniqueSleep();
     leftovers.push(`sleep ${seconds}`);
-    server = await startModelServer((request) => {
+    project.server = await startModelServer((request) => {
       const messages = request.body.messages as Message[];
       const last = messages.at(-1)!;
       const text = JSON.stringify(last.content);
@@ -60,7 +54,7 @@ describe('sessions', { timeout: 240_000 }, () => {
       return { text: `Answer to ${messages.length} messages.` };
     });
     const env = {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'k',
       OPENAI_MODEL: 'scripted-model',
     };
@@ -101,7 +95,7 @@ describe('sessions', { timeout: 240_000 }, () => {
     );
     const events = JSON.parse(resumed.stdout) as { type: string; session_id: string }[];
     expect(events[0]!.session_id).toBe(sessionId);
-    const sent = server.requests.at(-1)!.body.messages as Message[];
+    const sent = project.server.requests.at(-1)!.body.messages as Message[];
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(sent[1]!.content).toBe('first task');
     expect(sent[4]!.content).toBe('continue please');
@@ -112,7 +106,7 @@ describe('sessions', { timeout: 240_000 }, () => {
       env,
     });
     expect(again.code).toBe(0);
-    const third = server.requests.at(-1)!.body.messages as Message[];
+    const third = project.server.requests.at(-1)!.body.messages as Message[];
     expect(third.map((m) => m.role)).toEqual([
       'system',
       'user',
@@ -136,13 +130,13 @@ describe('sessions', { timeout: 240_000 }, () => {
   });
 
   it('two projects whose names differ only in punctuation keep their own sessions (-c never continues the other)', async () => {
-    const first = path.join(dirs.base, 'acme_api');
-    const second = path.join(dirs.base, 'acme-api');
+    const first = path.join(project.dirs.base, 'acme_api');
+    const second = path.join(project.dirs.base, 'acme-api');
     mkdirSync(first);
     mkdirSync(second);
-    server = await startModelServer(() => ({ text: 'noted' }));
+    project.server = await startModelServer(() => ({ text: 'noted' }));
     const env = {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'k',
       OPENAI_MODEL: 'scripted-model',
     };
@@ -152,22 +146,24 @@ describe('sessions', { timeout: 240_000 }, () => {
       env,
     });
     expect(recorded.code).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(project.server.requests).toHaveLength(1);
 
     const other = await runCliAsync(['-c', '-p', 'hi'], { cwd: second, home, env });
     expect(other.stderr).toMatch(/no earlier session in .*acme-api/);
     expect(other.code).toBe(2);
-    expect(JSON.stringify(server.requests.slice(1).map((r) => r.body))).not.toContain('4242');
+    expect(JSON.stringify(project.server.requests.slice(1).map((r) => r.body))).not.toContain(
+      '4242',
+    );
 
     // The first project still continues its own conversation.
     const own = await runCliAsync(['-c', '-p', 'and again'], { cwd: first, home, env });
     expect(own.code).toBe(0);
-    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain('4242');
+    expect(JSON.stringify(project.server.requests.at(-1)!.body)).toContain('4242');
   });
 
   it('sessions stored under the old shared folder name stay with the project that recorded them', async () => {
-    const first = path.join(dirs.base, 'acme_api');
-    const second = path.join(dirs.base, 'acme-api');
+    const first = path.join(project.dirs.base, 'acme_api');
+    const second = path.join(project.dirs.base, 'acme-api');
     mkdirSync(first);
     mkdirSync(second);
     // Both projects' old folder name: the path with its punctuation made dashes.
@@ -200,20 +196,20 @@ describe('sessions', { timeout: 240_000 }, () => {
           .join('\n') + '\n',
       );
     session('aaaa-1111', first, 'the acme_api secret is 4242');
-    server = await startModelServer(() => ({ text: 'noted' }));
+    project.server = await startModelServer(() => ({ text: 'noted' }));
     const env = {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'k',
       OPENAI_MODEL: 'scripted-model',
     };
     const other = await runCliAsync(['-c', '-p', 'hi'], { cwd: second, home, env });
     expect(other.code).toBe(2);
-    expect(server.requests).toHaveLength(0);
+    expect(project.server.requests).toHaveLength(0);
 
     const listed = await runCliAsync(['sessions'], { cwd: first, home });
     expect(listed.stdout).toContain('aaaa-1111');
     const own = await runCliAsync(['-c', '-p', 'and again'], { cwd: first, home, env });
     expect(own.code).toBe(0);
-    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain('4242');
+    expect(JSON.stringify(project.server.requests.at(-1)!.body)).toContain('4242');
   });
 });

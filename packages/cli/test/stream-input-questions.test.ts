@@ -4,34 +4,14 @@
  * Ctrl+C ends the session (its running command's process group first); and `--json-schema`
  * checks each turn's answer.
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { type SessionPlace, sent, startSession, userTurn } from './helpers/stream-session.js';
+import { sent, startSession, streamProject, userTurn } from './helpers/stream-session.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
-
-const place = (): SessionPlace => ({
-  root: dirs.root,
-  home: dirs.home,
-  baseUrl: server?.baseUrl ?? '',
-});
+const { project, children, place } = streamProject();
 
 const isQuestion = (event: Record<string, unknown>) =>
   event.type === 'control_request' &&
@@ -41,8 +21,8 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
   timeout: 120_000,
 }, () => {
   it('an interrupt withdraws the waiting question; the call never runs', async () => {
-    const target = path.join(dirs.root, 'never.txt');
-    server = await startModelServer([
+    const target = path.join(project.dirs.root, 'never.txt');
+    project.server = await startModelServer([
       {
         toolCalls: [
           { id: 'call_w', name: 'write_file', args: { file_path: target, content: 'x' } },
@@ -84,14 +64,14 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
   });
 
   it('in yolo, a read an ask rule covers is put to the host; its no keeps the file unread', async () => {
-    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
     writeFileSync(
-      path.join(dirs.home, '.toolhost', 'settings.json'),
+      path.join(project.dirs.home, '.toolhost', 'settings.json'),
       JSON.stringify({ permissions: { ask: ['Read(./notes.txt)'] } }),
     );
-    const notes = path.join(dirs.root, 'notes.txt');
+    const notes = path.join(project.dirs.root, 'notes.txt');
     writeFileSync(notes, 'ASKED-NOTES-TEXT\n');
-    server = await startModelServer([
+    project.server = await startModelServer([
       { toolCalls: [{ id: 'call_r', name: 'read_file', args: { absolute_path: notes } }] },
       { text: 'Not read.' },
     ]);
@@ -107,14 +87,14 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
       },
     });
     await session.next((e) => e.type === 'result', 'the result');
-    expect(sent(server.requests[1])).not.toContain('ASKED-NOTES-TEXT');
+    expect(sent(project.server.requests[1])).not.toContain('ASKED-NOTES-TEXT');
     session.end();
     expect(await session.exited).toBe(0);
   });
 
   it('the end of input answers a waiting question no, and the session ends', async () => {
-    const target = path.join(dirs.root, 'never.txt');
-    server = await startModelServer([
+    const target = path.join(project.dirs.root, 'never.txt');
+    project.server = await startModelServer([
       {
         toolCalls: [
           { id: 'call_w', name: 'write_file', args: { file_path: target, content: 'x' } },
@@ -133,8 +113,8 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
   });
 
   it('Ctrl+C ends the session with 130, its running command first', async () => {
-    const started = path.join(dirs.root, 'started.txt');
-    server = await startModelServer([
+    const started = path.join(project.dirs.root, 'started.txt');
+    project.server = await startModelServer([
       {
         toolCalls: [
           {
@@ -162,7 +142,10 @@ describe('stream-json questions left unanswered, and --json-schema per turn', {
   });
 
   it('--json-schema: each turn’s answer is checked and given as structured_output', async () => {
-    server = await startModelServer([{ text: '{"count": "two"}' }, { text: '{"count": 2}' }]);
+    project.server = await startModelServer([
+      { text: '{"count": "two"}' },
+      { text: '{"count": 2}' },
+    ]);
     const schema = JSON.stringify({
       type: 'object',
       properties: { count: { type: 'integer' } },

@@ -5,34 +5,14 @@
  * interrupts the turn). Both SDKs were run against toolhost by hand; these tests keep the
  * command lines and messages they send working.
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ModelServer, startModelServer } from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
-import { type SessionPlace, startSession, userTurn } from './helpers/stream-session.js';
+import { describe, expect, it } from 'vitest';
+import { startModelServer } from '../../core/test/helpers/model-server.js';
+import { startSession, streamProject, userTurn } from './helpers/stream-session.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
-
-const place = (): SessionPlace => ({
-  root: dirs.root,
-  home: dirs.home,
-  baseUrl: server?.baseUrl ?? '',
-});
+const { project, children, place } = streamProject();
 
 const answerTo = (requestId: string) => (event: Record<string, unknown>) =>
   event.type === 'control_response' &&
@@ -40,7 +20,7 @@ const answerTo = (requestId: string) => (event: Record<string, unknown>) =>
 
 describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, () => {
   it("Qwen Code's SDK: --channel=SDK and --session-id name the new session", async () => {
-    server = await startModelServer([{ text: 'Hello.' }]);
+    project.server = await startModelServer([{ text: 'Hello.' }]);
     const id = randomUUID();
     const args = ['--input-format', 'stream-json', '--output-format', 'stream-json'];
     const session = startSession(
@@ -70,8 +50,8 @@ describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, (
   });
 
   it('the Claude Agent SDK: its flags (its permission mode too), mcp_status, and a deny that interrupts the turn', async () => {
-    const target = path.join(dirs.root, 'denied.txt');
-    server = await startModelServer([
+    const target = path.join(project.dirs.root, 'denied.txt');
+    project.server = await startModelServer([
       {
         toolCalls: [
           { id: 'call_touch', name: 'run_shell_command', args: { command: `touch ${target}` } },
@@ -130,7 +110,7 @@ describe('toolhost started as the SDKs start their CLI', { timeout: 120_000 }, (
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(existsSync(target)).toBe(false);
     // The turn ended there: the model was not asked again.
-    expect(server.requests).toHaveLength(1);
+    expect(project.server.requests).toHaveLength(1);
     session.end();
     // The session ended as asked, whatever its turns did.
     expect(await session.exited).toBe(0);

@@ -4,55 +4,31 @@
  * turn that keeps the history), and a session driven line by line (control requests,
  * malformed lines, an interrupt that ends a running command, a resumed session).
  */
-import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ModelServer,
-  type Script,
-  startModelServer,
-} from '../../core/test/helpers/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Script, startModelServer } from '../../core/test/helpers/model-server.js';
 import { processesMatching, waitUntil } from '../../core/test/helpers/processes.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
 import { docExample } from './helpers/doc-examples.js';
 import {
-  type SessionPlace,
   sent,
   sessionEnvironment,
   startSession as startStreamSession,
+  streamProject,
   userTurn,
 } from './helpers/stream-session.js';
 import { CLI } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
-
-const place = (): SessionPlace => ({
-  root: dirs.root,
-  home: dirs.home,
-  baseUrl: server?.baseUrl ?? '',
-});
+const { project, children, place } = streamProject();
 const environment = () => sessionEnvironment(place());
 const startSession = (args: string[]) => startStreamSession(place(), args, children);
 
 describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
   it('the README host: approvals answered yes and no, two turns with the history kept', async () => {
-    const notes = path.join(dirs.root, 'notes.txt');
-    const ran = path.join(dirs.root, 'ran.txt');
-    server = await startModelServer([
+    const notes = path.join(project.dirs.root, 'notes.txt');
+    const ran = path.join(project.dirs.root, 'ran.txt');
+    project.server = await startModelServer([
       {
         text: 'Writing the notes.',
         toolCalls: [
@@ -67,11 +43,11 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       { text: 'I wrote notes.txt.' },
     ]);
     const script = docExample('stream-json').code;
-    const host = path.join(dirs.home, 'host.mjs');
+    const host = path.join(project.dirs.home, 'host.mjs');
     writeFileSync(host, script);
     // Run as a person runs it; the model server answers from this process meanwhile.
     const child = spawn(process.execPath, [host, 'write the notes', 'what did you do?'], {
-      cwd: dirs.root,
+      cwd: project.dirs.root,
       env: environment(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -85,24 +61,26 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
 
     expect(readFileSync(notes, 'utf8')).toBe('hi');
     expect(existsSync(ran)).toBe(false);
-    expect(sent(server.requests[2])).toContain('this host runs no commands; edit files instead');
+    expect(sent(project.server.requests[2])).toContain(
+      'this host runs no commands; edit files instead',
+    );
     expect(output).toContain('Writing the notes.');
     expect(output).toContain('Notes written; no command run.');
     expect(output).toContain('I wrote notes.txt.');
     expect(output.match(/\[turn success, session /g)).toHaveLength(2);
     // The second turn's request carries the first turn: its prompt and its answer.
-    expect(server.requests).toHaveLength(4);
-    const second = sent(server.requests[3]);
+    expect(project.server.requests).toHaveLength(4);
+    const second = sent(project.server.requests[3]);
     expect(second).toContain('write the notes');
     expect(second).toContain('Notes written; no command run.');
     expect(second).toContain('what did you do?');
   });
 
   it('control requests, malformed lines, an interrupt that ends the command, a resumed session', async () => {
-    const started = path.join(dirs.root, 'started.txt');
-    const finished = path.join(dirs.root, 'finished.txt');
-    const allowed = path.join(dirs.root, 'allowed.txt');
-    const changed = path.join(dirs.root, 'changed.txt');
+    const started = path.join(project.dirs.root, 'started.txt');
+    const finished = path.join(project.dirs.root, 'finished.txt');
+    const allowed = path.join(project.dirs.root, 'allowed.txt');
+    const changed = path.join(project.dirs.root, 'changed.txt');
     const script: Script = (request, index) => {
       if (index === 0) {
         return {
@@ -137,7 +115,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       }
       return { text: 'Unexpected request.' };
     };
-    server = await startModelServer(script);
+    project.server = await startModelServer(script);
     const session = startSession(['--include-partial-messages']);
 
     session.send({
@@ -217,7 +195,9 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
     expect(writes).toMatchObject({ subtype: 'success', result: 'Writes tried.' });
     expect(readFileSync(allowed, 'utf8')).toBe('a');
     expect(existsSync(changed)).toBe(false);
-    expect(sent(server.requests[2])).toContain('make the call again with the input it needs');
+    expect(sent(project.server.requests[2])).toContain(
+      'make the call again with the input it needs',
+    );
     // The answer streamed as it came (--include-partial-messages).
     expect(
       session.events.some(
@@ -276,7 +256,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
     expect(second).toMatchObject({ subtype: 'success', result: 'Second answer.' });
     // Its usage counts this turn only, not the turns before it.
     expect(second.usage).toMatchObject({ input_tokens: 100, output_tokens: 7 });
-    expect(sent(server.requests.at(-1))).toContain('first turn: run the long command');
+    expect(sent(project.server.requests.at(-1))).toContain('first turn: run the long command');
     session.end();
     expect(await session.exited).toBe(0);
 
@@ -289,7 +269,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       result: 'Resumed answer.',
       session_id: sessionId,
     });
-    const history = sent(server.requests.at(-1));
+    const history = sent(project.server.requests.at(-1));
     expect(history).toContain('second turn');
     expect(history).toContain('Second answer.');
     resumed.end();
@@ -305,7 +285,7 @@ describe('toolhost --input-format stream-json', { timeout: 180_000 }, () => {
       let stderr = '';
       try {
         execFileSync(CLI, args, {
-          cwd: dirs.root,
+          cwd: project.dirs.root,
           env: environment(),
           encoding: 'utf8',
           input: '',

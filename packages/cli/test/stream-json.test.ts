@@ -6,26 +6,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ModelServer,
-  type Script,
-  startModelServer,
-} from '../../core/test/helpers/model-server.js';
-import { makeTempDirs, type TempDirs } from '../../core/test/helpers/temp-workspace.js';
+import { describe, expect, it } from 'vitest';
+import { type Script, startModelServer } from '../../core/test/helpers/model-server.js';
+import { modelProject } from './helpers/model-project.js';
 import { runCliAsync } from './run-cli.js';
 
-let dirs: TempDirs;
-let server: ModelServer | undefined;
-
-beforeEach(() => {
-  dirs = makeTempDirs({ rootName: 'project' });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  dirs.cleanup();
-});
+const project = modelProject();
 
 type JsonEvent = Record<string, unknown> & { type: string };
 interface Message {
@@ -39,12 +25,12 @@ interface Message {
 }
 
 async function run(script: Script, args: string[]) {
-  server = await startModelServer(script);
+  project.server = await startModelServer(script);
   const result = await runCliAsync(args, {
-    cwd: dirs.root,
-    home: dirs.home,
+    cwd: project.dirs.root,
+    home: project.dirs.home,
     env: {
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: project.server.baseUrl,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_MODEL: 'scripted-model',
     },
@@ -68,16 +54,16 @@ const PACKAGE_VERSION = (
 
 describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_000 }, () => {
   it('ids, stop reasons, usage totals, API time and the init event’s commands, subagents and version', async () => {
-    const agents = path.join(dirs.home, '.toolhost', 'agents');
+    const agents = path.join(project.dirs.home, '.toolhost', 'agents');
     mkdirSync(agents, { recursive: true });
     writeFileSync(
       path.join(agents, 'reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews a change.\n---\nReview the change.\n',
     );
-    const commands = path.join(dirs.home, '.toolhost', 'commands');
+    const commands = path.join(project.dirs.home, '.toolhost', 'commands');
     mkdirSync(commands, { recursive: true });
     writeFileSync(path.join(commands, 'ship.md'), 'Ship the change.\n');
-    const target = path.join(dirs.root, 'made.txt');
+    const target = path.join(project.dirs.root, 'made.txt');
     const { code, events, stderr } = await run(
       [
         {
@@ -115,7 +101,7 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
     const init = events[0]!;
     expect(init).toMatchObject({
       subtype: 'init',
-      cwd: dirs.root,
+      cwd: project.dirs.root,
       model: 'scripted-model',
       permission_mode: 'yolo',
       mcp_servers: [],
@@ -302,9 +288,9 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
   });
 
   it('--include-partial-messages: a stream that stalls and is tried again ends its partial message; the answer streams anew', async () => {
-    mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
+    mkdirSync(path.join(project.dirs.home, '.toolhost'), { recursive: true });
     writeFileSync(
-      path.join(dirs.home, '.toolhost', 'settings.json'),
+      path.join(project.dirs.home, '.toolhost', 'settings.json'),
       JSON.stringify({ model: { timeout: 1500 } }),
     );
     const { code, events, stderr } = await run(
@@ -338,8 +324,8 @@ describe('toolhost -p -o stream-json: the fields readers use', { timeout: 180_00
     );
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/--include-partial-messages .*needs -o stream-json/);
-    expect(server!.requests).toHaveLength(0);
-    await server!.close();
+    expect(project.server!.requests).toHaveLength(0);
+    await project.server!.close();
     outcome = await run([{ text: 'Hello there, and welcome.' }], ['-p', 'hi', '-o', 'stream-json']);
     expect(outcome.code).toBe(0);
     expect(outcome.events.map((e) => e.type)).toEqual(['system', 'assistant', 'result']);

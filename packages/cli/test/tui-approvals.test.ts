@@ -8,19 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
-import { type AppUnderTest, idle, openApp, send } from './helpers/tui-app.js';
+import { type AppUnderTest, idle, openApp, send, toolMessage } from './helpers/tui-app.js';
 
 let app: AppUnderTest | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-/** The message the model received for its call, in its next request. */
-function toolMessage(index: number): string {
-  const messages = app!.server.requests[index]?.body.messages ?? [];
-  return String(messages.find((message) => message.role === 'tool')?.content ?? '');
-}
 
 describe.skipIf(!hasTmux)(
   `approvals in the interactive terminal${tmuxSkipReason}`,
@@ -123,7 +117,7 @@ describe.skipIf(!hasTmux)(
       app.terminal.press('n');
       await app.terminal.waitFor('Understood, nothing written.');
       expect(existsSync(file)).toBe(false);
-      expect(toolMessage(1)).toMatch(/declined/i);
+      expect(toolMessage(app!, 1)).toMatch(/declined/i);
       const shown = await idle(app.terminal);
       expect(shown).toMatch(/- Write nope\.txt/);
     });
@@ -151,7 +145,7 @@ describe.skipIf(!hasTmux)(
       expect(question).toContain('plan.txt');
       // The edit before the plan was refused by plan mode, never asked about.
       expect(existsSync(file)).toBe(false);
-      expect(toolMessage(1)).toMatch(/plan mode/i);
+      expect(toolMessage(app!, 1)).toMatch(/plan mode/i);
       app.terminal.press('y');
       await app.terminal.waitFor('Leaving plan mode as agreed.');
       const shown = await idle(app.terminal);

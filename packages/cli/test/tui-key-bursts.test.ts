@@ -9,19 +9,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasTmux, type Terminal, tmuxSkipReason } from './helpers/tmux.js';
-import { type AppUnderTest, idle, openApp, send, whenTakingKeys } from './helpers/tui-app.js';
+import {
+  type AppUnderTest,
+  openApp,
+  pastSessions,
+  send,
+  toolMessage,
+  whenTakingKeys,
+} from './helpers/tui-app.js';
 
 let app: AppUnderTest | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-/** The message the model received for its call, in its next request. */
-function toolMessage(index: number): string {
-  const messages = app!.server.requests[index]?.body.messages ?? [];
-  return String(messages.find((message) => message.role === 'tool')?.content ?? '');
-}
 
 /** The position (1-based) of the answer whose key is `key`, as the question shows it. */
 function positionOf(screen: string, key: string): number {
@@ -60,7 +61,7 @@ describe.skipIf(!hasTmux)(
       await burstToNo(app.terminal);
       await app.terminal.waitFor('Heard back.');
       expect(existsSync(file)).toBe(false);
-      expect(toolMessage(1)).toMatch(/declined|cancel/i);
+      expect(toolMessage(app!, 1)).toMatch(/declined|cancel/i);
     });
 
     it('a command: ↓ to No and Enter in one burst does not run it', async () => {
@@ -104,16 +105,7 @@ describe.skipIf(!hasTmux)(
 
     it('/resume: a burst of ↓ and Enter continues the session it marks', async () => {
       app = await openApp((_request, index) => ({ text: `Reply ${index + 1}.` }));
-      for (const prompt of ['plan the heron feature', 'fix the owl bug', 'name the wren']) {
-        await whenTakingKeys(app.terminal);
-        send(app.terminal, prompt);
-        await app.terminal.waitFor(/Reply \d\./);
-        await idle(app.terminal);
-        app.terminal.press('C-d');
-        expect(await app.terminal.waitForExit()).toBe(0);
-        app.restart([]);
-        await idle(app.terminal);
-      }
+      await pastSessions(app, ['plan the heron feature', 'fix the owl bug', 'name the wren']);
       await whenTakingKeys(app.terminal);
       send(app.terminal, '/resume');
       await app.terminal.waitFor('Enter takes');

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settledValue } from '../../core/test/helpers/processes.js';
 import { hasTmux, tmuxSkipReason } from './helpers/tmux.js';
-import { type AppUnderTest, idle, openApp, send, whenTakingKeys } from './helpers/tui-app.js';
+import {
+  type AppUnderTest,
+  idle,
+  openApp,
+  pastSessions,
+  send,
+  whenTakingKeys,
+} from './helpers/tui-app.js';
 
 let app: AppUnderTest | undefined;
 afterEach(async () => {
@@ -101,16 +108,7 @@ describe.skipIf(!hasTmux)(`pickers and modes${tmuxSkipReason}`, { timeout: 150_0
       columns: 100,
       rows: 30,
     });
-    for (const prompt of ['plan the heron feature', 'fix the owl bug']) {
-      await whenTakingKeys(app.terminal);
-      send(app.terminal, prompt);
-      await app.terminal.waitFor(/Reply \d\./);
-      await idle(app.terminal);
-      app.terminal.press('C-d');
-      expect(await app.terminal.waitForExit()).toBe(0);
-      app.restart([]);
-      await idle(app.terminal);
-    }
+    await pastSessions(app, ['plan the heron feature', 'fix the owl bug']);
     await whenTakingKeys(app.terminal);
     send(app.terminal, '/resume');
     const list = await app.terminal.waitFor('Enter takes');

@@ -1,49 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/agent/create-agent.js';
 import type { ApprovalMode } from '../src/contract/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-} from './helpers/model-server.js';
-import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+import { agentFixture, scriptedEndpoint } from './helpers/agent-fixture.js';
+import { type RecordedRequest, startModelServer } from './helpers/model-server.js';
+import { makeWorkspace } from './helpers/temp-workspace.js';
 
-let ws: TempWorkspace | undefined;
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await ws?.config.dispose();
-  ws?.cleanup();
-  server = undefined;
-  ws = undefined;
-});
+const fx = agentFixture();
 
 async function sessionIn(
   approvalMode: ApprovalMode,
   script: Parameters<typeof startModelServer>[0],
 ) {
-  ws = makeWorkspace({ approvalMode });
-  server = await startModelServer(script);
+  fx.ws = makeWorkspace({ approvalMode });
+  fx.server = await startModelServer(script);
   const agent = createAgent({
-    config: ws.config,
-    registry: createToolRegistry(ws.config),
-    endpoint: endpointOf(server),
+    config: fx.ws.config,
+    registry: createToolRegistry(fx.ws.config),
+    endpoint: scriptedEndpoint(fx.server),
     maxSubagentDepth: 0,
     onConfirmationRequest: async () => ({ outcome: ToolConfirmationOutcome.ProceedOnce }),
   });
   return agent;
 }
-
-const endpointOf = (model: ModelServer) => ({
-  baseUrl: model.baseUrl,
-  apiKey: 'k',
-  model: 'scripted-model',
-  contextWindow: 32_000,
-  timeoutMs: 10_000,
-  maxRetries: 0,
-});
 
 const systemText = (request: RecordedRequest | undefined) =>
   String(request?.body.messages.find((m) => m.role === 'system')?.content);
@@ -55,8 +35,8 @@ describe('the system prompt follows the approval mode', () => {
       { text: 'Plan approved; starting.' },
     ]);
     await agent.loop.run('plan it', new AbortController().signal);
-    expect(ws!.config.getApprovalMode()).toBe('default');
-    const [first, second] = server!.requests;
+    expect(fx.ws!.config.getApprovalMode()).toBe('default');
+    const [first, second] = fx.server!.requests;
     expect(systemText(first)).toContain('Approval mode: plan.');
     expect(systemText(second)).toContain('Approval mode: default.');
     expect(systemText(second)).not.toContain('Approval mode: plan.');
@@ -66,24 +46,24 @@ describe('the system prompt follows the approval mode', () => {
   it('uses the mode set between runs (Shift+Tab, /approval-mode) in the next run', async () => {
     const agent = await sessionIn('default', [{ text: 'one' }, { text: 'two' }]);
     await agent.loop.run('first', new AbortController().signal);
-    ws!.config.setApprovalMode('yolo');
+    fx.ws!.config.setApprovalMode('yolo');
     await agent.loop.run('second', new AbortController().signal);
-    expect(systemText(server!.requests[0])).toContain('Approval mode: default.');
-    expect(systemText(server!.requests[1])).toContain('Approval mode: yolo.');
+    expect(systemText(fx.server!.requests[0])).toContain('Approval mode: default.');
+    expect(systemText(fx.server!.requests[1])).toContain('Approval mode: yolo.');
   });
 
   it('leaves a Config it no longer follows after close, for the next session on it', async () => {
     const first = await sessionIn('default', []);
     first.close();
-    ws!.config.setApprovalMode('auto-edit');
+    fx.ws!.config.setApprovalMode('auto-edit');
     expect(first.systemPrompt).toContain('Approval mode: default.');
     const second = createAgent({
-      config: ws!.config,
-      registry: createToolRegistry(ws!.config),
-      endpoint: endpointOf(server!),
+      config: fx.ws!.config,
+      registry: createToolRegistry(fx.ws!.config),
+      endpoint: scriptedEndpoint(fx.server!),
       maxSubagentDepth: 0,
     });
-    ws!.config.setApprovalMode('yolo');
+    fx.ws!.config.setApprovalMode('yolo');
     expect(second.systemPrompt).toContain('Approval mode: yolo.');
     expect(first.systemPrompt).toContain('Approval mode: default.');
     second.close();

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listCheckpoints } from '../src/agent/checkpoints/restore-checkpoint.js';
 import { findSession, loadSession } from '../src/agent/sessions/session-loader.js';
 import { openConversation } from '../src/conversation/open-conversation.js';
+import { scriptedEndpoint } from './helpers/agent-fixture.js';
 import { type ModelServer, startModelServer } from './helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
 
@@ -42,14 +43,7 @@ describe('a conversation restoring a checkpoint', () => {
       env: {},
       systemSettingsPath: path.join(temp.home, 'none.json'),
       approvalMode: 'yolo',
-      endpoint: {
-        baseUrl: scripted.baseUrl,
-        apiKey: 'test',
-        model: 'scripted-model',
-        contextWindow: 32_000,
-        timeoutMs: 10_000,
-        maxRetries: 0,
-      },
+      endpoint: scriptedEndpoint(scripted, 'scripted-model', 'test'),
     });
     try {
       await conversation.send('first: write one');

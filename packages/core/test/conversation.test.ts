@@ -11,6 +11,7 @@ import { findSession, loadSession } from '../src/agent/sessions/session-loader.j
 import type { ConversationEvent } from '../src/conversation/conversation.js';
 import { NoModelConfigured, openConversation } from '../src/conversation/open-conversation.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
+import { scriptedEndpoint } from './helpers/agent-fixture.js';
 import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
 
@@ -31,14 +32,7 @@ async function open(script: Script, extra: Parameters<typeof openConversation>[0
     homeDir: dirs.home,
     env: {},
     systemSettingsPath: path.join(dirs.home, 'none.json'),
-    endpoint: {
-      baseUrl: server.baseUrl,
-      apiKey: 'test',
-      model: 'scripted-model',
-      contextWindow: 32_000,
-      timeoutMs: 10_000,
-      maxRetries: 0,
-    },
+    endpoint: scriptedEndpoint(server, 'scripted-model', 'test'),
     onEvent: (event) => events.push(event),
     ...extra,
   });
@@ -168,14 +162,7 @@ describe('a conversation', () => {
       homeDir: dirs.home,
       env: {},
       resume: loadSession(found.file),
-      endpoint: {
-        baseUrl: server.baseUrl,
-        apiKey: 'test',
-        model: 'scripted-model',
-        contextWindow: 32_000,
-        timeoutMs: 10_000,
-        maxRetries: 0,
-      },
+      endpoint: scriptedEndpoint(server, 'scripted-model', 'test'),
     });
     try {
       expect(resumed.id).toBe(sessionId);

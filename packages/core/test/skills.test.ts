@@ -5,52 +5,38 @@
  */
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Agent, createAgent } from '../src/agent/create-agent.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
-import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
-import { FIXTURES, makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+import { agentFixture, scriptedEndpoint } from './helpers/agent-fixture.js';
+import { type Script, startModelServer } from './helpers/model-server.js';
+import { FIXTURES, makeWorkspace } from './helpers/temp-workspace.js';
 
 const SKILLS = path.join(FIXTURES, 'skills');
 
-let ws: TempWorkspace | undefined;
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await ws?.config.dispose();
-  ws?.cleanup();
-  server = undefined;
-  ws = undefined;
-});
+const fx = agentFixture();
 
 /** A project with skills in .qwen/skills (one linked in from outside), the person's in ~/.claude and ~/.toolhost. */
 async function session(script: Script): Promise<{ agent: Agent; warnings: string[] }> {
-  ws = makeWorkspace();
-  cpSync(path.join(SKILLS, 'project'), ws.p('.qwen/skills'), { recursive: true });
-  cpSync(path.join(SKILLS, 'outside'), path.join(ws.base, 'elsewhere'), { recursive: true });
-  mkdirSync(ws.p('.claude/skills'), { recursive: true });
-  symlinkSync(path.join(ws.base, 'elsewhere'), ws.p('.claude/skills/outside'));
-  cpSync(path.join(SKILLS, 'person/pdf-tools'), path.join(ws.home, '.claude/skills/pdf-tools'), {
+  fx.ws = makeWorkspace();
+  cpSync(path.join(SKILLS, 'project'), fx.ws.p('.qwen/skills'), { recursive: true });
+  cpSync(path.join(SKILLS, 'outside'), path.join(fx.ws.base, 'elsewhere'), { recursive: true });
+  mkdirSync(fx.ws.p('.claude/skills'), { recursive: true });
+  symlinkSync(path.join(fx.ws.base, 'elsewhere'), fx.ws.p('.claude/skills/outside'));
+  cpSync(path.join(SKILLS, 'person/pdf-tools'), path.join(fx.ws.home, '.claude/skills/pdf-tools'), {
     recursive: true,
   });
   cpSync(
     path.join(SKILLS, 'person/changelog-style'),
-    path.join(ws.home, '.toolhost/skills/changelog-style'),
+    path.join(fx.ws.home, '.toolhost/skills/changelog-style'),
     { recursive: true },
   );
-  server = await startModelServer(script);
+  fx.server = await startModelServer(script);
   const warnings: string[] = [];
   const agent = createAgent({
-    config: ws.config,
-    registry: createToolRegistry(ws.config),
-    endpoint: {
-      baseUrl: server.baseUrl,
-      apiKey: 'k',
-      model: 'scripted-model',
-      contextWindow: 32_000,
-      timeoutMs: 10_000,
-      maxRetries: 0,
-    },
+    config: fx.ws.config,
+    registry: createToolRegistry(fx.ws.config),
+    endpoint: scriptedEndpoint(fx.server),
     maxSubagentDepth: 0,
     onWarning: (message) => warnings.push(message),
   });
@@ -61,13 +47,13 @@ const never = () => new AbortController().signal;
 type Message = { role: string; content?: unknown };
 const lastTool = (request: number) =>
   String(
-    (server!.requests[request]!.body.messages as Message[]).findLast((m) => m.role === 'tool')
+    (fx.server!.requests[request]!.body.messages as Message[]).findLast((m) => m.role === 'tool')
       ?.content,
   );
 
 describe('skills', () => {
   it('declares names and descriptions only; a call loads the body and the files, which read_file reads', async () => {
-    const examples = () => path.join(ws!.home, '.toolhost/skills/changelog-style/examples.md');
+    const examples = () => path.join(fx.ws!.home, '.toolhost/skills/changelog-style/examples.md');
     const { agent, warnings } = await session(
       (_request, index) =>
         [
@@ -79,7 +65,7 @@ describe('skills', () => {
     const result = await agent.loop.run('add a changelog line', never());
     expect(result.status).toBe('success');
 
-    const first = server!.requests[0]!.body;
+    const first = fx.server!.requests[0]!.body;
     const skillTool = first.tools!.find((tool) => tool.function.name === 'skill')!;
     const description = skillTool.function.description!;
     expect(description).toContain('release-notes: Writes release notes from the git log.');
@@ -98,10 +84,10 @@ describe('skills', () => {
     expect(lastTool(2)).toContain('MARKER-CHANGELOG-EXAMPLE');
 
     expect(warnings.join('\n')).toContain(
-      `${ws!.p('.qwen/skills/no-description/SKILL.md')}: needs a "description"`,
+      `${fx.ws!.p('.qwen/skills/no-description/SKILL.md')}: needs a "description"`,
     );
     expect(warnings.join('\n')).toContain(
-      `${ws!.p('.claude/skills/outside/SKILL.md')}: leads outside the project`,
+      `${fx.ws!.p('.claude/skills/outside/SKILL.md')}: leads outside the project`,
     );
   });
 
@@ -113,7 +99,7 @@ describe('skills', () => {
           { toolCalls: [{ name: 'skill', args: { skill: 'release-notes' } }] },
           {
             toolCalls: [
-              { name: 'write_file', args: { file_path: ws!.p('CANARY'), content: 'notes' } },
+              { name: 'write_file', args: { file_path: fx.ws!.p('CANARY'), content: 'notes' } },
             ],
           },
           { text: 'done' },
@@ -123,10 +109,10 @@ describe('skills', () => {
     expect(lastTool(1)).toContain('There is no skill "release-note". Did you mean "release-notes"');
     const loaded = lastTool(2);
     expect(loaded).toContain('MARKER-RELEASE-NOTES-BODY');
-    expect(loaded).toContain(ws!.p('.qwen/skills/release-notes/template.md'));
+    expect(loaded).toContain(fx.ws!.p('.qwen/skills/release-notes/template.md'));
     expect(loaded).toContain('Bash(git log:*), Write. They need the usual approval.');
     // Default mode and nobody to ask: the write is refused, whatever the skill says.
-    expect(existsSync(ws!.p('CANARY'))).toBe(false);
+    expect(existsSync(fx.ws!.p('CANARY'))).toBe(false);
     expect(lastTool(3)).toContain("needs the person's approval");
   });
 });

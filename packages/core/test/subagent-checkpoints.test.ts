@@ -6,7 +6,7 @@
  * checkpoints brings back each earlier state.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-events.js';
 import {
   describeCheckpoint,
@@ -16,31 +16,20 @@ import {
 import { createAgent } from '../src/agent/create-agent.js';
 import { SessionRecorder, sessionFile } from '../src/agent/sessions/session-file.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-} from './helpers/model-server.js';
-import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+import { agentFixture, scriptedEndpoint } from './helpers/agent-fixture.js';
+import { type RecordedRequest, startModelServer } from './helpers/model-server.js';
+import { makeWorkspace } from './helpers/temp-workspace.js';
 
-let ws: TempWorkspace | undefined;
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await ws?.config.dispose();
-  ws?.cleanup();
-  server = undefined;
-  ws = undefined;
-});
+const fx = agentFixture();
 
 const isSubagent = (request: RecordedRequest) =>
   String(request.body.messages[0]?.content ?? '').includes('running as a subagent');
 
 describe('checkpoints of a subagent', () => {
   it("takes one before each of the subagent's writing batches; restoring them brings the file back", async () => {
-    ws = makeWorkspace({ approvalMode: 'auto-edit' });
-    const file = ws.write('notes.txt', 'original\n');
-    server = await startModelServer((request) => {
+    fx.ws = makeWorkspace({ approvalMode: 'auto-edit' });
+    const file = fx.ws.write('notes.txt', 'original\n');
+    fx.server = await startModelServer((request) => {
       const turns = request.body.messages.length;
       if (isSubagent(request)) {
         // The subagent's turns: read, write, write again, then its answer.
@@ -71,7 +60,7 @@ describe('checkpoints of a subagent', () => {
           }
         : { text: 'The subagent rewrote it.' };
     });
-    const { config } = ws;
+    const { config } = fx.ws;
     const sessionPath = sessionFile(config.userDir, config.targetDir, config.sessionId);
     const recorder = new SessionRecorder(sessionPath, {
       sessionId: config.sessionId,
@@ -82,14 +71,7 @@ describe('checkpoints of a subagent', () => {
     const agent = createAgent({
       config,
       registry: createToolRegistry(config),
-      endpoint: {
-        baseUrl: server.baseUrl,
-        apiKey: 'k',
-        model: 'main-model',
-        contextWindow: 32_000,
-        timeoutMs: 10_000,
-        maxRetries: 0,
-      },
+      endpoint: scriptedEndpoint(fx.server, 'main-model'),
       recorder,
       onEvent: (event) => events.push(event),
     });

@@ -11,6 +11,7 @@ import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { Config } from '../src/config/config.js';
 import type { ApprovalMode, Settings } from '../src/contract/settings-types.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
+import { scriptedEndpoint } from './helpers/agent-fixture.js';
 import { type ModelServer, type Script, startModelServer } from './helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from './helpers/temp-workspace.js';
 
@@ -72,14 +73,7 @@ async function run(config: Config, canary: string) {
   const agent = createAgent({
     config,
     registry: createToolRegistry(config),
-    endpoint: {
-      baseUrl: server.baseUrl,
-      apiKey: 'k',
-      model: 'main-model',
-      contextWindow: 32_000,
-      timeoutMs: 10_000,
-      maxRetries: 0,
-    },
+    endpoint: scriptedEndpoint(server, 'main-model'),
     onEvent: (event) => events.push(event),
   });
   await agent.loop.run('delegate', new AbortController().signal);

@@ -6,23 +6,13 @@ import { createAgent } from '../src/agent/create-agent.js';
 import { loadSubagents } from '../src/agent/subagents/subagent-files.js';
 import { createToolRegistry } from '../src/tools/builtin.js';
 import { ToolConfirmationOutcome } from '../src/tools/tools.js';
-import {
-  type ModelServer,
-  type RecordedRequest,
-  type Script,
-  startModelServer,
-} from './helpers/model-server.js';
-import { makeWorkspace, type TempWorkspace } from './helpers/temp-workspace.js';
+import { agentFixture, scriptedEndpoint } from './helpers/agent-fixture.js';
+import { type RecordedRequest, type Script, startModelServer } from './helpers/model-server.js';
+import { makeWorkspace } from './helpers/temp-workspace.js';
 
-let ws: TempWorkspace | undefined;
-let server: ModelServer | undefined;
-afterEach(async () => {
+const fx = agentFixture();
+afterEach(() => {
   vi.unstubAllEnvs();
-  await server?.close();
-  await ws?.config.dispose();
-  ws?.cleanup();
-  server = undefined;
-  ws = undefined;
 });
 
 const REVIEWER = `---
@@ -44,17 +34,17 @@ You find files.
 `;
 
 function setup() {
-  ws = makeWorkspace();
-  ws.write('.toolhost/agents/reviewer.md', REVIEWER);
-  ws.write('.claude/agents/finder.md', FINDER);
-  ws.write('.qwen/agents/broken.md', '---\nname: [unclosed\n---\nbody\n');
-  ws.write('.toolhost/agents/nameless.md', '---\ndescription: no name\n---\nbody\n');
-  mkdirSync(path.join(ws.home, '.toolhost', 'agents'), { recursive: true });
+  fx.ws = makeWorkspace();
+  fx.ws.write('.toolhost/agents/reviewer.md', REVIEWER);
+  fx.ws.write('.claude/agents/finder.md', FINDER);
+  fx.ws.write('.qwen/agents/broken.md', '---\nname: [unclosed\n---\nbody\n');
+  fx.ws.write('.toolhost/agents/nameless.md', '---\ndescription: no name\n---\nbody\n');
+  mkdirSync(path.join(fx.ws.home, '.toolhost', 'agents'), { recursive: true });
   writeFileSync(
-    path.join(ws.home, '.toolhost', 'agents', 'reviewer.md'),
+    path.join(fx.ws.home, '.toolhost', 'agents', 'reviewer.md'),
     REVIEWER.replace('Reviews code for bugs.', 'The user-level reviewer (shadowed).'),
   );
-  return ws;
+  return fx.ws;
 }
 
 const systemOf = (request: RecordedRequest) => String(request.body.messages[0]?.content ?? '');
@@ -88,22 +78,15 @@ async function session(
   onConfirmationRequest?: Parameters<typeof createAgent>[0]['onConfirmationRequest'],
   editProposal?: Parameters<typeof createAgent>[0]['editProposal'],
 ) {
-  const workspace = ws ?? setup();
-  server = await startModelServer(script);
+  const workspace = fx.ws ?? setup();
+  fx.server = await startModelServer(script);
   const registry = createToolRegistry(workspace.config);
   const events: AgentEvent[] = [];
   const warnings: string[] = [];
   const agent = createAgent({
     config: workspace.config,
     registry,
-    endpoint: {
-      baseUrl: server.baseUrl,
-      apiKey: 'k',
-      model: 'main-model',
-      contextWindow: 32_000,
-      timeoutMs: 10_000,
-      maxRetries: 0,
-    },
+    endpoint: scriptedEndpoint(fx.server, 'main-model'),
     onEvent: (event) => events.push(event),
     onWarning: (warning) => warnings.push(warning),
     ...(maxSubagentDepth !== undefined ? { maxSubagentDepth } : {}),
@@ -189,18 +172,20 @@ describe('task', () => {
 
     const result = await agent.loop.run('review and find', new AbortController().signal);
     expect(result.status).toBe('success');
-    const reviewerRequest = server!.requests.find((r) => systemOf(r).includes('You review code'))!;
+    const reviewerRequest = fx.server!.requests.find((r) =>
+      systemOf(r).includes('You review code'),
+    )!;
     expect(toolNames(reviewerRequest).sort()).toEqual(['grep_search', 'read_file']);
     expect(reviewerRequest.body.messages[1]).toMatchObject({
       role: 'user',
       content: 'Review main.ts',
     });
-    expect(systemOf(reviewerRequest)).toContain(ws!.root); // the environment
-    const finderRequest = server!.requests.find((r) => systemOf(r).includes('You find files'))!;
+    expect(systemOf(reviewerRequest)).toContain(fx.ws!.root); // the environment
+    const finderRequest = fx.server!.requests.find((r) => systemOf(r).includes('You find files'))!;
     expect(toolNames(finderRequest).sort()).toEqual(['glob', 'list_directory']);
     expect(finderRequest.body.model).toBe('main-model');
 
-    const back = server!.requests.at(-1)!.body.messages;
+    const back = fx.server!.requests.at(-1)!.body.messages;
     expect(back.find((m) => m.tool_call_id === 't1')?.content).toBe('No bugs in main.ts.');
     expect(back.find((m) => m.tool_call_id === 't2')?.content).toBe('Found 3 files.');
     // Subagent usage counts toward the session.
@@ -252,7 +237,7 @@ describe('task', () => {
       return { text: 'done' };
     }, 2);
     await agent.loop.run('nest', new AbortController().signal);
-    const subagentRequests = server!.requests.filter((r) =>
+    const subagentRequests = fx.server!.requests.filter((r) =>
       systemOf(r).includes('running as a subagent'),
     );
     const levels = subagentRequests.map((r) => toolNames(r).includes('task'));

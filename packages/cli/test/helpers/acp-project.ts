@@ -10,7 +10,12 @@ import {
   startModelServer,
 } from '../../../core/test/helpers/model-server.js';
 import { makeTempDirs, type TempDirs } from '../../../core/test/helpers/temp-workspace.js';
-import { type Editor, type PermissionAnswer, startEditor } from './acp-editor.js';
+import {
+  type Editor,
+  type EditorOptions,
+  type PermissionAnswer,
+  startEditor,
+} from './acp-editor.js';
 
 export interface AcpProject {
   /** This test's folders (`root` is the project the editor opens). */
@@ -30,6 +35,8 @@ export interface AcpProject {
     buffers?: Map<string, string>,
     flags?: string[],
   ): Editor;
+  /** The same, with any of the editor's options (writes, elicitation, ...). */
+  startEditorWith(env: NodeJS.ProcessEnv, options: Partial<EditorOptions>): Editor;
 }
 
 /** Registers the per-test setup and teardown; call once at the top of a test file. */
@@ -40,6 +47,12 @@ export function acpProject(): AcpProject {
   const current = () => {
     if (!dirs) throw new Error('acpProject is used outside a test');
     return dirs;
+  };
+  const open = (env: NodeJS.ProcessEnv, options: Partial<EditorOptions>): Editor => {
+    const { root, home } = current();
+    const editor = startEditor({ cwd: root, home, env, ...options });
+    editors.push(editor);
+    return editor;
   };
   beforeEach(() => {
     dirs = makeTempDirs({ rootName: 'project' });
@@ -71,11 +84,7 @@ export function acpProject(): AcpProject {
         OPENAI_MODEL: 'scripted-model',
       };
     },
-    startEditor(env, answer, buffers, flags = []) {
-      const { root, home } = current();
-      const editor = startEditor({ cwd: root, home, env, answer, buffers, flags });
-      editors.push(editor);
-      return editor;
-    },
+    startEditor: (env, answer, buffers, flags = []) => open(env, { answer, buffers, flags }),
+    startEditorWith: open,
   };
 }

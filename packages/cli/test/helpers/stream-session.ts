@@ -7,8 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
 import type { RecordedRequest } from '../../../core/test/helpers/model-server.js';
 import { CLI } from '../run-cli.js';
+import { type ModelProject, modelProject } from './model-project.js';
 
 export type Event = Record<string, unknown> & { type: string };
 
@@ -30,6 +32,33 @@ export function sessionEnvironment(place: SessionPlace): NodeJS.ProcessEnv {
     OPENAI_API_KEY: 'sk-test',
     OPENAI_MODEL: 'scripted-model',
   };
+}
+
+export interface StreamProject {
+  project: ModelProject;
+  /** Pass to startSession: every session a test starts is killed after it. */
+  children: ChildProcess[];
+  /** Where this test's sessions run: its project, its home, its model server (if started). */
+  place(): SessionPlace;
+}
+
+/**
+ * The setup the stream-json session tests share: modelProject's folders and model server
+ * per test, and the sessions the test started killed after it (before the server closes).
+ * Call once at the top of a test file.
+ */
+export function streamProject(): StreamProject {
+  const project = modelProject();
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const place = (): SessionPlace => ({
+    root: project.dirs.root,
+    home: project.dirs.home,
+    baseUrl: project.server?.baseUrl ?? '',
+  });
+  return { project, children, place };
 }
 
 /** Everything the model was sent in one request, as text. */

@@ -3,6 +3,7 @@
  * what every tmux test of the app starts from. `close()` ends the terminal, the server and
  * the folders.
  */
+import { expect } from 'vitest';
 import {
   type ModelServer,
   type Script,
@@ -102,6 +103,29 @@ export function lastToolResult(app: AppUnderTest, index: number): unknown {
   const messages = app.server.requests[index]?.body.messages ?? [];
   const tool = messages.findLast((message) => message.role === 'tool');
   return JSON.parse(String(tool?.content ?? 'null'));
+}
+
+/** The message the model received for its call, in request `index` (its next one). */
+export function toolMessage(app: AppUnderTest, index: number): string {
+  const messages = app.server.requests[index]?.body.messages ?? [];
+  return String(messages.find((message) => message.role === 'tool')?.content ?? '');
+}
+
+/**
+ * Past sessions for /resume: each prompt answered in a session of its own, quit with
+ * Ctrl+D, the app started again after each.
+ */
+export async function pastSessions(app: AppUnderTest, prompts: string[]): Promise<void> {
+  for (const prompt of prompts) {
+    await whenTakingKeys(app.terminal);
+    send(app.terminal, prompt);
+    await app.terminal.waitFor(/Reply \d\./);
+    await idle(app.terminal);
+    app.terminal.press('C-d');
+    expect(await app.terminal.waitForExit()).toBe(0);
+    app.restart([]);
+    await idle(app.terminal);
+  }
 }
 
 /**
