@@ -11,17 +11,19 @@ import { runCli } from './run-cli.js';
 
 let dirs: TempDirs;
 let root: string;
-let terminal: Terminal | undefined;
+/** Every terminal a test started (some start two), closed after it. */
+const terminals: Terminal[] = [];
 
 /** `toolhost call …` in a 160x50 terminal; resolves with the screen (scrollback too) once it exits. */
 function startCall(args: string[]): Terminal {
-  terminal = startToolhostInTmux(['call', ...args], {
+  const terminal = startToolhostInTmux(['call', ...args], {
     cwd: root,
     home: dirs.home,
     env: { NO_COLOR: '1' },
     columns: 160,
     rows: 50,
   });
+  terminals.push(terminal);
   return terminal;
 }
 
@@ -35,8 +37,7 @@ beforeEach(() => {
   ({ root } = dirs);
 });
 afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
+  for (const terminal of terminals.splice(0)) terminal.close();
   dirs.cleanup();
 });
 

@@ -88,6 +88,16 @@ export function startToolhostInTmux(args: string[], options: TerminalOptions): T
   return startInTmux([process.execPath, CLI, ...args], options);
 }
 
+/**
+ * Terminals not closed yet. A test that starts two in one slot, or dies before its
+ * afterEach, would leave a tmux server (kept alive by remain-on-exit) running after the
+ * suite: the worker closes what is left as it exits.
+ */
+const openTerminals = new Set<Terminal>();
+process.once('exit', () => {
+  for (const terminal of openTerminals) terminal.close();
+});
+
 export function startInTmux(command: string[], options: TerminalOptions): Terminal {
   const socket = `toolhost-tui-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const tmux = (...args: string[]) =>
@@ -226,6 +236,7 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
     },
     pid: () => Number(tmux('display-message', '-p', '-t', 'app', '#{pane_pid}').trim()),
     close: () => {
+      openTerminals.delete(terminal);
       try {
         tmux('kill-server');
       } catch {
@@ -234,5 +245,6 @@ export function startInTmux(command: string[], options: TerminalOptions): Termin
       rmSync(statusFile, { force: true });
     },
   };
+  openTerminals.add(terminal);
   return terminal;
 }
