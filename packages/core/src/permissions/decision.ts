@@ -6,7 +6,7 @@
  */
 
 import { type ShellRule, shellPattern, starMatches } from '../shell/command-rules.js';
-import { mcpReadings } from './mcp-names.js';
+import { mcpNameCovers } from './mcp-names.js';
 import {
   type CompiledPathSpecifier,
   compilePathSpecifier,
@@ -45,16 +45,9 @@ export interface Verdict {
 export function coversTool(rule: PermissionRule, call: CallFacts): boolean {
   if (rule.mcp) {
     if (!call.mcp) return false;
-    const { server, tool } = call.mcp;
     // The longest configured server name that prefixes the rule's decides; a deny or ask
     // rule also holds under a shorter reading, so a name read two ways fails closed.
-    const readings = mcpReadings(rule.name, [server, ...(call.mcp.servers ?? [])]);
-    const considered = rule.list === 'allow' ? readings.slice(0, 1) : readings;
-    return considered.some(
-      (reading) =>
-        reading.server === server &&
-        (reading.tool === undefined || starMatches(reading.tool, tool)),
-    );
+    return mcpNameCovers(rule.name, call.mcp, call.mcp.servers ?? [], rule.list !== 'allow');
   }
   if (rule.tools) return rule.tools.includes(call.tool);
   return rule.name === call.tool || rule.name === call.displayName;
