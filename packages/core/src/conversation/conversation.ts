@@ -15,7 +15,7 @@ import type { Checkpoint } from '../agent/checkpoints/checkpoint-types.js';
 import {
   type CheckpointProject,
   type CheckpointRestore,
-  checkpointLimits,
+  checkpointProjectOf,
   restoreCheckpoint,
 } from '../agent/checkpoints/restore-checkpoint.js';
 import type { Agent } from '../agent/create-agent.js';
@@ -208,11 +208,7 @@ export class Conversation {
 
   /** Where this conversation's checkpoints are kept, with the settings' limits for them. */
   get checkpointProject(): CheckpointProject {
-    return {
-      userDir: this.config.userDir,
-      projectRoot: this.config.targetDir,
-      ...checkpointLimits(this.config.settings),
-    };
+    return checkpointProjectOf(this.config);
   }
 
   /**

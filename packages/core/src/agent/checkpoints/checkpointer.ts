@@ -11,7 +11,7 @@ import type { AgentToolCall } from '../agent-events.js';
 import { changingCalls } from './batch-changes.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import type { Checkpoint } from './checkpoint-types.js';
-import { checkpointLimits } from './restore-checkpoint.js';
+import { checkpointProjectOf } from './restore-checkpoint.js';
 import { describeSkipped } from './snapshot.js';
 
 export type CheckpointFailurePolicy = 'stop' | 'continue';
@@ -59,9 +59,7 @@ export class Checkpointer implements CheckpointHook {
     options: CheckpointerOptions = {},
   ) {
     this.store = new CheckpointStore({
-      userDir: config.userDir,
-      projectRoot: config.targetDir,
-      ...checkpointLimits(config.settings),
+      ...checkpointProjectOf(config),
       ...(options.gitPath ? { gitPath: options.gitPath } : {}),
     });
     this.onFailure =

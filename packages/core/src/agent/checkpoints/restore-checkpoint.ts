@@ -43,6 +43,19 @@ export function checkpointLimits(
   };
 }
 
+/** Where a workspace's checkpoints are kept (a Config has these three), with its limits. */
+export function checkpointProjectOf(workspace: {
+  userDir: string;
+  targetDir: string;
+  settings: Settings;
+}): CheckpointProject {
+  return {
+    userDir: workspace.userDir,
+    projectRoot: workspace.targetDir,
+    ...checkpointLimits(workspace.settings),
+  };
+}
+
 export interface RestoredConversation {
   sessionId: string;
   /** The session file, now ending at the checkpoint. */

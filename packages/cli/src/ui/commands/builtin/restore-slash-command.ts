@@ -9,7 +9,7 @@ import type { Checkpoint, CheckpointRestore } from '@toolhost/core/conversation'
 import {
   type CheckpointProject,
   checkpointChangedFiles,
-  checkpointLimits,
+  checkpointProjectOf,
   describeCheckpoint,
   listCheckpoints,
 } from '@toolhost/core/conversation';
@@ -21,11 +21,7 @@ const LISTED = 20;
 const WITH_FILES = 8;
 
 export function projectOf(context: CommandContext): CheckpointProject {
-  return {
-    userDir: context.config.userDir,
-    projectRoot: context.config.targetDir,
-    ...checkpointLimits(context.config.settings),
-  };
+  return checkpointProjectOf(context.config);
 }
 
 export const restoreSlashCommand: SlashCommand = {
