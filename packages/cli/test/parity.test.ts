@@ -91,14 +91,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function prepare(): Promise<Run> {
-  const dirs = makeTempDirs();
-  const sleep = uniqueSleep();
-  const server = await startModelServer(script(() => dirs.root, sleep));
-  cleanups.push(
-    () => dirs.cleanup(),
-    () => server.close(),
-  );
+/** The project every front end starts from: a build folder, and the person's rules. */
+function placeProject(dirs: { root: string; home: string }): void {
   mkdirSync(path.join(dirs.root, 'build'));
   writeFileSync(path.join(dirs.root, 'build', 'out.txt'), 'built\n');
   mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
@@ -108,6 +102,17 @@ async function prepare(): Promise<Run> {
       permissions: { allow: ['Bash(sleep:*)', 'Bash(touch:*)'], deny: ['Bash(rm:*)'] },
     }),
   );
+}
+
+async function prepare(): Promise<Run> {
+  const dirs = makeTempDirs();
+  const sleep = uniqueSleep();
+  const server = await startModelServer(script(() => dirs.root, sleep));
+  cleanups.push(
+    () => dirs.cleanup(),
+    () => server.close(),
+  );
+  placeProject(dirs);
   return {
     dirs,
     server,
@@ -302,15 +307,7 @@ describe('the same conversation through every front end', { timeout: 240_000 }, 
         args: FLAGS,
         prepare: (dirs) => {
           root = dirs.root;
-          mkdirSync(path.join(dirs.root, 'build'));
-          writeFileSync(path.join(dirs.root, 'build', 'out.txt'), 'built\n');
-          mkdirSync(path.join(dirs.home, '.toolhost'), { recursive: true });
-          writeFileSync(
-            path.join(dirs.home, '.toolhost', 'settings.json'),
-            JSON.stringify({
-              permissions: { allow: ['Bash(sleep:*)', 'Bash(touch:*)'], deny: ['Bash(rm:*)'] },
-            }),
-          );
+          placeProject(dirs);
         },
       });
       cleanups.push(() => app.close());

@@ -61,6 +61,21 @@ const WRITES = [
   'ls; cp -t . x.txt && mv -t /tmp victim.txt',
 ];
 
+/** Runs every line of WRITES; the lines after which victim.txt no longer reads KEEP (it is put back). */
+async function linesChangingVictim(session: ReturnType<typeof ruleSession>): Promise<string[]> {
+  const victim = `${dirs.root}/victim.txt`;
+  const changed: string[] = [];
+  for (const line of WRITES) {
+    await session.run(line);
+    const now = existsSync(victim) ? readFileSync(victim, 'utf8') : '(gone)';
+    if (now !== 'KEEP') {
+      changed.push(line);
+      writeFileSync(victim, 'KEEP');
+    }
+  }
+  return changed;
+}
+
 describe('writes hidden in a command a rule allows', () => {
   for (const mode of ['default', 'default-bash-ls'] as const) {
     it(`leave the victim unchanged (${mode})`, async () => {
@@ -68,19 +83,8 @@ describe('writes hidden in a command a rule allows', () => {
       writeFileSync(`${dirs.root}/x.txt`, 'x');
       const allow = mode === 'default' ? [] : ['Bash(ls:*)', 'Bash(sort:*)', 'Bash(find:*)'];
       const s = ruleSession(dirs, { allow }, 'default', { sandbox: 'off' });
-      const changed: string[] = [];
       try {
-        for (const line of WRITES) {
-          await s.run(line);
-          const now = existsSync(`${dirs.root}/victim.txt`)
-            ? readFileSync(`${dirs.root}/victim.txt`, 'utf8')
-            : '(gone)';
-          if (now !== 'KEEP') {
-            changed.push(line);
-            writeFileSync(`${dirs.root}/victim.txt`, 'KEEP');
-          }
-        }
-        expect(changed).toEqual([]);
+        expect(await linesChangingVictim(s)).toEqual([]);
         if (mode === 'default') return;
         // What the rules allow still runs unasked: reading, sorting, finding.
         for (const line of ['ls', 'sort x.txt', 'find . -name x.txt', 'uniq x.txt'])
@@ -94,19 +98,8 @@ describe('writes hidden in a command a rule allows', () => {
   it('an Edit deny on the victim holds in yolo mode', async () => {
     writeFileSync(`${dirs.root}/victim.txt`, 'KEEP');
     const s = ruleSession(dirs, { deny: ['Edit(./victim.txt)'] }, 'yolo', { sandbox: 'off' });
-    const changed: string[] = [];
     try {
-      for (const line of WRITES) {
-        await s.run(line);
-        const now = existsSync(`${dirs.root}/victim.txt`)
-          ? readFileSync(`${dirs.root}/victim.txt`, 'utf8')
-          : '(gone)';
-        if (now !== 'KEEP') {
-          changed.push(line);
-          writeFileSync(`${dirs.root}/victim.txt`, 'KEEP');
-        }
-      }
-      expect(changed).toEqual([]);
+      expect(await linesChangingVictim(s)).toEqual([]);
     } finally {
       await s.dispose();
     }
