@@ -64,6 +64,8 @@ class StdioOpening {
   private initialize: Message | undefined;
   private initialized: Message | undefined;
   private toolsListed = false;
+  /** The tools changed after the client listed them, while the SDK was loading. */
+  private changedWhileLoading = false;
   private inputEnded = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private server: Server | undefined;
@@ -80,10 +82,13 @@ class StdioOpening {
       this.finish = resolve;
       this.fail = reject;
     });
-    // Once the client has the list, a change to it is news the client must hear.
+    // Once the client has the list, a change to it is news the client must hear: told at
+    // once, or by the SDK's server as soon as it is connected (it watches for itself after).
     this.stopWatchingTools = registry.onToolsChanged(() => {
-      if (this.state === 'opening' && this.toolsListed)
+      if (!this.toolsListed) return;
+      if (this.state === 'opening')
         this.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      else this.changedWhileLoading = true;
     });
     streams.input.on('data', this.onData);
     // An input error (a closed pipe) ends nothing by itself, as with the SDK's transport:
@@ -174,7 +179,6 @@ class StdioOpening {
     if (this.state !== 'opening') return;
     this.state = 'handing over';
     clearTimeout(this.quietTimer);
-    this.stopWatchingTools();
     this.startSdk().catch((error: unknown) => {
       this.streams.input.off('data', this.onData);
       // The SDK is part of the install: failing to load it means a broken install.
@@ -204,6 +208,9 @@ class StdioOpening {
     this.waiting = [];
     this.sdkInput = sdkInput;
     this.state = 'handed over';
+    // The server's own watcher speaks from here on (a change it also heard is told twice).
+    this.stopWatchingTools();
+    if (this.changedWhileLoading) server.sendToolListChanged().catch(() => undefined);
     if (this.inputEnded) await this.close();
   }
 
