@@ -4,7 +4,7 @@
  * shell parsing or a model must not load them, and only the interactive terminal loads Ink.
  * Speed itself is measured by `npm run bench`, never here.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../core/test/helpers/processes.js';
 import { CLI } from './run-cli.js';
 
 const PRELOAD = path.resolve(
@@ -51,6 +52,20 @@ interface Loaded {
   status: number | null;
 }
 
+function recordingEnv(home: string, record: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+    // Nothing listens there: `-p` loads what it needs, then fails to connect.
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'unused',
+    OPENAI_MODEL: 'startup-test',
+    TOOLHOST_LOAD_RECORD: record,
+    NODE_OPTIONS: `--import=${PRELOAD}`,
+  };
+}
+
 let runs = 0;
 /** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
 function loadedBy(args: string[], home = base, input?: string): Loaded {
@@ -62,17 +77,7 @@ function loadedBy(args: string[], home = base, input?: string): Loaded {
       stdio: [input === undefined ? 'ignore' : 'pipe', output, output],
       input,
       timeout: 25_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
-        // Nothing listens there: `-p` loads what it needs, then fails to connect.
-        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
-        OPENAI_API_KEY: 'unused',
-        OPENAI_MODEL: 'startup-test',
-        TOOLHOST_LOAD_RECORD: record,
-        NODE_OPTIONS: `--import=${PRELOAD}`,
-      },
+      env: recordingEnv(home, record),
     });
     const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
     const packages = new Set<string>();
@@ -326,6 +331,35 @@ describe('the installed command at start', () => {
     ).toEqual([]);
     expect(own).toContain('core/dist/mcp/stdio-opening.js');
     expect(own).not.toContain('core/dist/mcp/mcp-server.js');
+  });
+
+  it('"mcp" loads the MCP SDK while a client that has listed the tools stays quiet', async () => {
+    // The recorder writes each ES module as it is resolved, so the record grows while the
+    // server runs; the client keeps stdin open and sends nothing after its tools/list.
+    const record = path.join(base, 'record-quiet.txt');
+    writeFileSync(record, '');
+    const child = spawn(CLI, ['mcp'], {
+      cwd: base,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: recordingEnv(base, record),
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let answers = '';
+    child.stdout.on('data', (chunk) => {
+      answers += String(chunk);
+    });
+    child.stdin.write(MCP_LISTING);
+    const loaded = () => readFileSync(record, 'utf8');
+    try {
+      expect(await waitUntil(() => answers.includes('read_file'), 20_000)).toBe(true);
+      expect(await waitUntil(() => loaded().includes('/core/dist/mcp/mcp-server.js'), 20_000)).toBe(
+        true,
+      );
+      expect(loaded()).toMatch(/@modelcontextprotocol\/sdk\/dist\/esm\/server\//);
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
   });
 
   it('"mcp" loads no more files than it is pinned to up to answering tools/list', () => {

@@ -171,32 +171,40 @@ describe('the stdio opening', () => {
     await served.done;
   });
 
-  it('tells a client that has listed the tools when a discovered tool arrives', async () => {
-    const gate = ws.p('go');
-    const declarations = JSON.stringify([{ name: 'deploy', description: 'Deploys.' }]);
-    writeFileSync(
-      ws.p('discover.mjs'),
-      `import { existsSync } from 'node:fs';
+  for (const [when, pingFirst] of [
+    ['before the SDK has loaded', false],
+    ['after the SDK has taken over (a ping hands over)', true],
+  ] as const)
+    it(`tells a client that has listed the tools when a discovered tool arrives, ${when}`, async () => {
+      const gate = ws.p('go');
+      const declarations = JSON.stringify([{ name: 'deploy', description: 'Deploys.' }]);
+      writeFileSync(
+        ws.p('discover.mjs'),
+        `import { existsSync } from 'node:fs';
 const wait = () => existsSync(${JSON.stringify(gate)}) ? console.log(${JSON.stringify(declarations)}) : setTimeout(wait, 20);
 wait();`,
-    );
-    ws.config.settings.tools = {
-      discoveryCommand: `${process.execPath} ${ws.p('discover.mjs')}`,
-    };
-    const served = serveOverPipes(true);
-    const client = new Client({ name: 'watcher', version: '1' });
-    let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      changed++;
+      );
+      ws.config.settings.tools = {
+        discoveryCommand: `${process.execPath} ${ws.p('discover.mjs')}`,
+      };
+      const served = serveOverPipes({
+        discover: true,
+        loadSdkAfterQuietMs: Number.POSITIVE_INFINITY,
+      });
+      const client = new Client({ name: 'watcher', version: '1' });
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        changed++;
+      });
+      await client.connect(served.transport);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('deploy');
+      if (pingFirst) await client.ping();
+      writeFileSync(gate, '');
+      expect(await waitUntil(() => changed > 0, 10_000)).toBe(true);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('deploy');
+      await client.close();
+      await served.done;
     });
-    await client.connect(served.transport);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('deploy');
-    writeFileSync(gate, '');
-    expect(await waitUntil(() => changed > 0, 10_000)).toBe(true);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('deploy');
-    await client.close();
-    await served.done;
-  });
 
   it('ends when its input ends, before and after handing over', async () => {
     for (const lines of [
@@ -214,15 +222,18 @@ wait();`,
 });
 
 /** serveMcpOverStdio behind a client transport on two pipes. */
-function serveOverPipes(discover = false): { transport: Transport; done: Promise<void> } {
+function serveOverPipes(options: { discover?: boolean; loadSdkAfterQuietMs?: number } = {}): {
+  transport: Transport;
+  done: Promise<void>;
+} {
   const registry = createToolRegistry(ws.config, { env: {} });
-  if (discover) registry.startDiscovery();
+  if (options.discover) registry.startDiscovery();
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   const done = serveMcpOverStdio(
     ws.config,
     registry,
-    { version: VERSION },
+    { version: VERSION, loadSdkAfterQuietMs: options.loadSdkAfterQuietMs },
     { input: toServer, output: fromServer },
   );
   let pending = '';

@@ -8,7 +8,8 @@
  * transport start, the `initialize` request is replayed to them under an id of the
  * opening's own (their answer, already given, is dropped), the `initialized` notification
  * too, then every waiting line in the order it came, so from there on the SDK serves as if
- * it had from the start.
+ * it had from the start. A client that stays quiet after listing the tools gets the SDK
+ * loaded meanwhile, so that its first call does not wait for it.
  */
 import { PassThrough, type Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -18,6 +19,15 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolhostMcpServerOptions } from './mcp-server.js';
 import { agreedProtocolVersion, SERVER_CAPABILITIES, serverInfo } from './server-identity.js';
 import { listedTools } from './tool-listing.js';
+
+export interface StdioServiceOptions extends ToolhostMcpServerOptions {
+  /**
+   * How long the client may stay quiet after its tools/list before the SDK is loaded
+   * anyway, so that its first call does not wait for it (a client that hangs up at once
+   * never pays for it). 100 ms by default; Infinity loads it only when a message needs it.
+   */
+  loadSdkAfterQuietMs?: number;
+}
 
 /** The id the replayed `initialize` carries, so that its second answer can be told apart. */
 const REPLAYED_INITIALIZE_ID = 'toolhost-opening-initialize';
@@ -37,7 +47,7 @@ export interface StdioStreams {
 export function serveMcpOverStdio(
   config: Config,
   registry: ToolRegistry,
-  options: ToolhostMcpServerOptions = {},
+  options: StdioServiceOptions = {},
   streams: StdioStreams = { input: process.stdin, output: process.stdout },
 ): Promise<void> {
   return new StdioOpening(config, registry, options, streams).served;
@@ -54,7 +64,10 @@ class StdioOpening {
   private initialize: Message | undefined;
   private initialized: Message | undefined;
   private toolsListed = false;
+  /** The tools changed after the client listed them, while the SDK was loading. */
+  private changedWhileLoading = false;
   private inputEnded = false;
+  private quietTimer: NodeJS.Timeout | undefined;
   private server: Server | undefined;
   private sdkInput: PassThrough | undefined;
   private readonly stopWatchingTools: () => void;
@@ -62,17 +75,20 @@ class StdioOpening {
   constructor(
     private readonly config: Config,
     private readonly registry: ToolRegistry,
-    private readonly options: ToolhostMcpServerOptions,
+    private readonly options: StdioServiceOptions,
     private readonly streams: StdioStreams,
   ) {
     this.served = new Promise((resolve, reject) => {
       this.finish = resolve;
       this.fail = reject;
     });
-    // Once the client has the list, a change to it is news the client must hear.
+    // Once the client has the list, a change to it is news the client must hear: told at
+    // once, or by the SDK's server as soon as it is connected (it watches for itself after).
     this.stopWatchingTools = registry.onToolsChanged(() => {
-      if (this.state === 'opening' && this.toolsListed)
+      if (!this.toolsListed) return;
+      if (this.state === 'opening')
         this.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      else this.changedWhileLoading = true;
     });
     streams.input.on('data', this.onData);
     // An input error (a closed pipe) ends nothing by itself, as with the SDK's transport:
@@ -137,9 +153,17 @@ class StdioOpening {
     if (method === 'tools/list' && this.initialize && isId(id) && isListParams(params)) {
       this.toolsListed = true;
       this.send({ jsonrpc: '2.0', id, result: { tools: listedTools(this.registry) } });
+      this.loadSdkWhenQuiet();
       return true;
     }
     return false;
+  }
+
+  private loadSdkWhenQuiet(): void {
+    const quietMs = this.options.loadSdkAfterQuietMs ?? 100;
+    clearTimeout(this.quietTimer);
+    if (Number.isFinite(quietMs))
+      this.quietTimer = setTimeout(() => this.handOver(), quietMs).unref();
   }
 
   private send(message: Message): void {
@@ -154,7 +178,7 @@ class StdioOpening {
   private handOver(): void {
     if (this.state !== 'opening') return;
     this.state = 'handing over';
-    this.stopWatchingTools();
+    clearTimeout(this.quietTimer);
     this.startSdk().catch((error: unknown) => {
       this.streams.input.off('data', this.onData);
       // The SDK is part of the install: failing to load it means a broken install.
@@ -184,6 +208,9 @@ class StdioOpening {
     this.waiting = [];
     this.sdkInput = sdkInput;
     this.state = 'handed over';
+    // The server's own watcher speaks from here on (a change it also heard is told twice).
+    this.stopWatchingTools();
+    if (this.changedWhileLoading) server.sendToolListChanged().catch(() => undefined);
     if (this.inputEnded) await this.close();
   }
 
@@ -207,6 +234,7 @@ class StdioOpening {
   private onEnd(): void {
     this.inputEnded = true;
     if (this.state === 'opening') {
+      clearTimeout(this.quietTimer);
       this.stopWatchingTools();
       this.finish();
     } else if (this.state === 'handed over') void this.close();
