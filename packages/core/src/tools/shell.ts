@@ -9,7 +9,7 @@ import { SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { isAllowedWithoutAsking } from '../permissions/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
-import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
+import type { CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
@@ -352,8 +352,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     command: string,
     cwd: string,
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
+    // The parser (tree-sitter's loader, the runner tables) loads with the first command,
+    // like the runtime: listing the tools does not need it.
     const [analysis, { decideShell }] = await Promise.all([
-      analyzeCommand(command),
+      import('../shell/command-analysis.js').then(({ analyzeCommand }) => analyzeCommand(command)),
       this.runtime(),
     ]);
     const rules = shellPolicyRules(sessionRules(this.config));
