@@ -15,7 +15,6 @@ import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
-import { shellReport } from './shell-report.js';
 import {
   editRules,
   loadShellRuntime,
@@ -319,6 +318,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
+    // The report's formatting loads once a command has run, not with the tool's listing.
+    const { shellReport } = await import('./shell-report.js');
     const report = shellReport(params.command, cwd, timeoutMs, result);
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
