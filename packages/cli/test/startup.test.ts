@@ -165,13 +165,13 @@ const READ_FILE = () => [
  * How many files each command may load at most. Node 20's module loader costs about 0.3 ms
  * of CPU a file, which sets the floor of a command's start (docs/speed.md, "Start-up
  * against Node's own floor"): a change that loads more must lower this on purpose
- * elsewhere, or raise it here with the reason. Measured 29 November: `call` 123, `tools` 125, once the
- * CommonJS libraries most starts do not use and the shell parser left the start (140 and 151
- * before; docs/incoming/start-trim.md). Measured 28 November: `mcp`
+ * elsewhere, or raise it here with the reason. Measured 29 November: `call` 122 and
+ * `tools` 124, once the CommonJS libraries most starts do not use and the shell parser left
+ * the start (140 and 151 before; docs/incoming/start-trim.md). Measured 28 November: `mcp`
  * (up to answering tools/list) 397, of which the MCP SDK's server alone is 236 (zod, ajv,
  * zod-to-json-schema: bench/bare-mcp-server.mjs) and what `tools` loads too 150.
  */
-const MOST_FILES = { call: 125, tools: 127, mcp: 400 };
+const MOST_FILES = { call: 124, tools: 126, mcp: 400 };
 
 /** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
 const MCP_LISTING = `${[
@@ -304,13 +304,15 @@ describe('the installed command at start', () => {
   ])(
     '"%s" loads neither the shell command parser nor the libraries only some settings need',
     (_name, args) => {
-      const { own, packages, status } = loadedBy(args());
+      const { files, own, packages, status } = loadedBy(args());
       expect(status).toBe(0);
       // shell/command-rules.ts takes programName from shell-words.ts; tools/shell.ts imports
       // the parser in its first call.
       expect([...own].filter((file) => SHELL_PARSER_MODULE.test(file))).toEqual([]);
       // No settings file, shell rule, ignore file, glob or misspelt name here.
       expect([...packages].filter((name) => FIRST_USE_PACKAGES.includes(name))).toEqual([]);
+      // program.ts requires commander (CommonJS) rather than importing its ES module wrapper.
+      expect([...files].filter((url) => url.endsWith('/commander/esm.mjs'))).toEqual([]);
     },
   );
 
