@@ -29,7 +29,7 @@ export function jsonc(): typeof jsoncModule {
   return jsoncLoaded;
 }
 
-/** shell-quote: shell rules, `mcp.serverCommand`, discovery and editor commands are split with it. */
+/** shell-quote: splits shell rules, `mcp.serverCommand`, discovery and editor commands. */
 export function shellQuote(): typeof shellQuoteModule {
   shellQuoteLoaded ??= requireHere('shell-quote') as typeof shellQuoteModule;
   return shellQuoteLoaded;
