@@ -68,6 +68,40 @@ function mcpReady(command, args) {
   };
 }
 
+/**
+ * The opening, then a read_file call sent as soon as the tools are listed: what a client
+ * that calls at once waits for, the MCP SDK's loading included (`toolhost mcp` loads it
+ * after answering the opening).
+ */
+function mcpFirstCall(command, args, absolutePath) {
+  return async (runEnv = env) => {
+    const child = spawn(...quietly(command, args), {
+      cwd: CORPUS,
+      env: runEnv,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      await listToolsOverStdio(child, 'bench', '1.0.0');
+      await new Promise((resolve, reject) => {
+        let buffer = '';
+        child.stdout.on('data', (chunk) => {
+          buffer += chunk;
+          if (buffer.includes('"id":3')) resolve(undefined);
+        });
+        child.on('exit', () =>
+          reject(new Error('toolhost mcp exited before it answered the call')),
+        );
+        const call = { name: 'read_file', arguments: { absolute_path: absolutePath } };
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call })}\n`,
+        );
+      });
+    } finally {
+      child.kill();
+    }
+  };
+}
+
 const file = path.join(CORPUS, 'bench-read', 'file-0000.ts');
 const checks = targets();
 const rows = [];
@@ -166,6 +200,10 @@ const mcp = await row('`toolhost mcp` answering initialize + tools/list', [
     reference: true,
     run: mcpReady(node, [path.join(HERE, 'bare-mcp-server.mjs'), declarations]),
   },
+]);
+await row('`toolhost mcp` answering initialize + tools/list, then read_file at once', [
+  { name: 'toolhost', run: mcpFirstCall(node, [TOOLHOST_BIN, 'mcp', '--root', CORPUS], file) },
+  nodeFloor,
 ]);
 // A pattern with capitals: grep_search matches its case, as the floors do.
 const needle = 'TOOLHOST_NEEDLE';

@@ -4,7 +4,7 @@
  * shell parsing or a model must not load them, and only the interactive terminal loads Ink.
  * Speed itself is measured by `npm run bench`, never here.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../core/test/helpers/processes.js';
 import { CLI } from './run-cli.js';
 
 const PRELOAD = path.resolve(
@@ -51,6 +52,20 @@ interface Loaded {
   status: number | null;
 }
 
+function recordingEnv(home: string, record: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+    // Nothing listens there: `-p` loads what it needs, then fails to connect.
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'unused',
+    OPENAI_MODEL: 'startup-test',
+    TOOLHOST_LOAD_RECORD: record,
+    NODE_OPTIONS: `--import=${PRELOAD}`,
+  };
+}
+
 let runs = 0;
 /** Runs the installed command with the recorder; stdout and stderr go to a file, not a pipe. */
 function loadedBy(args: string[], home = base, input?: string): Loaded {
@@ -62,17 +77,7 @@ function loadedBy(args: string[], home = base, input?: string): Loaded {
       stdio: [input === undefined ? 'ignore' : 'pipe', output, output],
       input,
       timeout: 25_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        TOOLHOST_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
-        // Nothing listens there: `-p` loads what it needs, then fails to connect.
-        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
-        OPENAI_API_KEY: 'unused',
-        OPENAI_MODEL: 'startup-test',
-        TOOLHOST_LOAD_RECORD: record,
-        NODE_OPTIONS: `--import=${PRELOAD}`,
-      },
+      env: recordingEnv(home, record),
     });
     const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
     const packages = new Set<string>();
@@ -168,10 +173,10 @@ const READ_FILE = () => [
  * elsewhere, or raise it here with the reason. Measured 29 November: `call` 122 and
  * `tools` 124, once the CommonJS libraries most starts do not use and the shell parser left
  * the start (140 and 151 before; docs/incoming/start-trim.md). Measured 28 November: `mcp`
- * (up to answering tools/list) 397, of which the MCP SDK's server alone is 236 (zod, ajv,
- * zod-to-json-schema: bench/bare-mcp-server.mjs) and what `tools` loads too 150.
+ * (up to answering tools/list) 157: what `tools` loads, and the stdio opening that answers
+ * before the MCP SDK (236 files of its own: zod, ajv, zod-to-json-schema) is loaded.
  */
-const MOST_FILES = { call: 124, tools: 126, mcp: 400 };
+const MOST_FILES = { call: 124, tools: 126, mcp: 160 };
 
 /** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
 const MCP_LISTING = `${[
@@ -368,10 +373,52 @@ describe('the installed command at start', () => {
     expect([...own].filter((file) => MCP_NOT_FOR_LISTING.test(file))).toEqual([]);
   });
 
+  it('"mcp" answers initialize and tools/list before the MCP SDK loads', () => {
+    const { packages, own, status } = loadedBy(['mcp'], base, MCP_LISTING);
+    expect(status).toBe(0);
+    const answers = readFileSync(path.join(base, `output-${runs}.txt`), 'utf8');
+    expect(answers).toContain('"protocolVersion":"2025-06-18"');
+    expect(answers).toContain('read_file');
+    expect(
+      [...packages].filter((name) => /^(@modelcontextprotocol\/sdk|zod|ajv)/.test(name)),
+    ).toEqual([]);
+    expect(own).toContain('core/dist/mcp/stdio-opening.js');
+    expect(own).not.toContain('core/dist/mcp/mcp-server.js');
+  });
+
+  it('"mcp" loads the MCP SDK while a client that has listed the tools stays quiet', async () => {
+    // The recorder writes each ES module as it is resolved, so the record grows while the
+    // server runs; the client keeps stdin open and sends nothing after its tools/list.
+    const record = path.join(base, 'record-quiet.txt');
+    writeFileSync(record, '');
+    const child = spawn(CLI, ['mcp'], {
+      cwd: base,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: recordingEnv(base, record),
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let answers = '';
+    child.stdout.on('data', (chunk) => {
+      answers += String(chunk);
+    });
+    child.stdin.write(MCP_LISTING);
+    const loaded = () => readFileSync(record, 'utf8');
+    try {
+      expect(await waitUntil(() => answers.includes('read_file'), 20_000)).toBe(true);
+      expect(await waitUntil(() => loaded().includes('/core/dist/mcp/mcp-server.js'), 20_000)).toBe(
+        true,
+      );
+      expect(loaded()).toMatch(/@modelcontextprotocol\/sdk\/dist\/esm\/server\//);
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
+  });
+
   it('"mcp" loads no more files than it is pinned to up to answering tools/list', () => {
     const { files, status } = loadedBy(['mcp'], base, MCP_LISTING);
     expect(status).toBe(0);
-    expect(files.size).toBeGreaterThan(200);
+    expect(files.size).toBeGreaterThan(100);
     expect(files.size).toBeLessThanOrEqual(MOST_FILES.mcp);
   });
 

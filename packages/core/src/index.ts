@@ -148,11 +148,12 @@ export {
   type PermissionDecision,
 } from './hooks/hook-runner.js';
 export {
-  annotationsForKind,
   createToolhostMcpServer,
   type ToolhostMcpServerOptions,
   toCallToolResult,
 } from './mcp/mcp-server.js';
+export { serveMcpOverStdio } from './mcp/stdio-opening.js';
+export { annotationsForKind } from './mcp/tool-listing.js';
 export type { OfferedPrompt, PromptSource, RenderedPrompt } from './mcp/workspace-offerings.js';
 export { DEFAULT_MEMORY_LIMIT, type LoadedMemory, loadMemory } from './memory/load-memory.js';
 export {

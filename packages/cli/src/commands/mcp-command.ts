@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { createToolhostMcpServer, StdioServerTransport } from '@toolhost/core/mcp-server';
+import { serveMcpOverStdio } from '@toolhost/core/mcp-server';
 import { exitCleanlyOnSignals } from '@toolhost/core/utils';
 import { UsageError } from '../errors.js';
 import type { WorkspaceTools } from '../workspace-tools.js';
@@ -64,20 +64,13 @@ async function serve(
     prompts: commandPrompts(session.config),
   };
   if (options.http === undefined || options.http === false) {
-    const server = createToolhostMcpServer(session.config, session.registry, serverOptions);
-    const transport = new StdioServerTransport();
     // A person who starts it in a terminal would otherwise see nothing and think it hung.
     if (process.stdin.isTTY)
       stderr.write(
         `toolhost mcp: serving toolhost's tools over stdio for ${session.config.targetDir}; MCP clients start this command themselves (Ctrl+C stops it).\n`,
       );
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = resolve;
-      process.stdin.once('end', resolve);
-    });
-    await server.connect(transport);
-    await closed;
-    await server.close().catch(() => undefined);
+    // It answers the opening itself; the MCP SDK loads with the first other request.
+    await serveMcpOverStdio(session.config, session.registry, serverOptions);
     return 0;
   }
   const port = options.http === true ? 0 : Number(options.http);
@@ -107,7 +100,10 @@ async function serve(
   if (badHost) throw new UsageError(badHost);
   const token = chosenToken ?? randomBytes(24).toString('hex');
   // The HTTP service (and the SDK's HTTP stack) loads only for --http.
-  const { serveHttp } = await import('./mcp/http-service.js');
+  const [{ serveHttp }, { createToolhostMcpServer }] = await Promise.all([
+    import('./mcp/http-service.js'),
+    import('@toolhost/core/mcp'),
+  ]);
   return serveHttp(
     (stopSignal) =>
       createToolhostMcpServer(session.config, session.registry, { ...serverOptions, stopSignal }),

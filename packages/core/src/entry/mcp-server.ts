@@ -1,7 +1,8 @@
 /**
- * @toolhost/core/mcp-server: toolhost as an MCP server over stdio or streamable HTTP (the HTTP transport loaded on demand), without the MCP client side, which `toolhost mcp` loads only to proxy configured servers.
+ * @toolhost/core/mcp-server: toolhost as an MCP server on stdio (`serveMcpOverStdio` answers a client's opening before the MCP SDK loads) and how its tools are listed; the SDK-based server itself (`createToolhostMcpServer`, the HTTP transport, the offerings) is in `@toolhost/core/mcp`.
  */
-export * from '../mcp/mcp-server.js';
-export * from '../mcp/mcp-transports.js';
-export * from '../mcp/stdio-transport.js';
-export * from '../mcp/workspace-offerings.js';
+export type { ToolhostMcpServerOptions } from '../mcp/mcp-server.js';
+export { OFFERING_CAPABILITIES } from '../mcp/server-identity.js';
+export * from '../mcp/stdio-opening.js';
+export * from '../mcp/tool-listing.js';
+export type { OfferedPrompt, PromptSource, RenderedPrompt } from '../mcp/workspace-offerings.js';

@@ -14,7 +14,6 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   type ServerNotification,
-  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApprovalMemory, withApprovalMemory } from '../config/approval-memory.js';
 import type { Config } from '../config/config.js';
@@ -25,45 +24,16 @@ import { withProcessOwner } from '../shell/background-processes.js';
 import { withProgressForwarding } from '../tools/mcp/progress.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import {
-  Kind,
   type ToolCallConfirmationDetails,
   ToolConfirmationOutcome,
   type ToolElicitationConfirmationDetails,
 } from '../tools/tools.js';
-import { toolTitle } from './tool-titles.js';
-import {
-  OFFERING_CAPABILITIES,
-  type PromptSource,
-  serveWorkspaceOfferings,
-} from './workspace-offerings.js';
+import { SERVER_CAPABILITIES, serverInfo } from './server-identity.js';
+import { listedTools } from './tool-listing.js';
+import { type PromptSource, serveWorkspaceOfferings } from './workspace-offerings.js';
 
 /** Live output sent in one progress notification, at most (the end of it). */
 const PROGRESS_MESSAGE_CHARS = 8000;
-
-export function annotationsForKind(kind: Kind, title: string): ToolAnnotations {
-  switch (kind) {
-    case Kind.Read:
-    case Kind.Search:
-      return { title, readOnlyHint: true, openWorldHint: false };
-    case Kind.Fetch:
-      return { title, readOnlyHint: true, openWorldHint: true };
-    case Kind.Edit:
-    case Kind.Move:
-      return {
-        title,
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      };
-    case Kind.Delete:
-      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: false };
-    case Kind.Execute:
-      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: true };
-    default:
-      return { title, readOnlyHint: false };
-  }
-}
 
 export interface ToolhostMcpServerOptions {
   version?: string;
@@ -88,10 +58,7 @@ export function createToolhostMcpServer(
   // This client's "always" answers (and the mode they set) are its own: over HTTP every
   // client session has its own server instance, and none of them allows another's calls.
   const approvals = new ApprovalMemory();
-  const server = new Server(
-    { name: 'toolhost', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: true }, logging: {}, ...OFFERING_CAPABILITIES } },
-  );
+  const server = new Server(serverInfo(options.version), { capabilities: SERVER_CAPABILITIES });
   const warn = (data: string) => {
     if (server.transport)
       server
@@ -123,18 +90,7 @@ export function createToolhostMcpServer(
     previousOnClose?.();
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: registry.getAllTools().map((tool) => {
-      const title = toolTitle(tool.name, tool.displayName);
-      return {
-        name: tool.name,
-        title,
-        description: tool.description,
-        inputSchema: { type: 'object' as const, ...tool.parameterSchema },
-        annotations: annotationsForKind(tool.kind, title),
-      };
-    }),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools(registry) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;

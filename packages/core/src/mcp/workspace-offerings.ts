@@ -43,10 +43,7 @@ export interface RenderedPrompt {
 }
 
 /** The capabilities the handlers below answer for. */
-export const OFFERING_CAPABILITIES = {
-  resources: { listChanged: true },
-  prompts: { listChanged: false },
-} as const;
+export { OFFERING_CAPABILITIES } from './server-identity.js';
 
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;

@@ -18,7 +18,7 @@ import {
   type createToolhostMcpServer,
   isInitializeRequest,
   loadStreamableHttpTransport,
-} from '@toolhost/core/mcp-server';
+} from '@toolhost/core/mcp';
 import { stopGracefullyOnSignal } from '@toolhost/core/utils';
 import { UsageError } from '../../errors.js';
 import { hostPolicy } from './allowed-hosts.js';

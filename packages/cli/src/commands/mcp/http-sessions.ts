@@ -11,10 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import type {
-  createToolhostMcpServer,
-  StreamableHTTPServerTransport,
-} from '@toolhost/core/mcp-server';
+import type { createToolhostMcpServer, StreamableHTTPServerTransport } from '@toolhost/core/mcp';
 import type { EndReason, ServiceLog } from './service-log.js';
 
 type Server = ReturnType<typeof createToolhostMcpServer>;
