@@ -5,7 +5,7 @@
  * their action, as below.
  */
 import { createRequire } from 'node:module';
-import { Command, CommanderError, Option } from 'commander';
+import type * as commander from 'commander';
 import { addExtensionsCommands } from './commands/extensions/extensions-commands.js';
 import type { McpCommandOptions } from './commands/mcp-command.js';
 import { addMcpManageCommands } from './commands/mcp-manage/mcp-commands.js';
@@ -17,7 +17,13 @@ import { EXAMPLES, HELP_WIDTH } from './help-text.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+const requireHere = createRequire(import.meta.url);
+const { version } = requireHere('../package.json') as { version: string };
+// commander is CommonJS: required, Node loads it as it is; imported, Node also loads its ES
+// module wrapper and scans its source for the names it exports, a few ms of every start.
+// Either way Node's own resolution finds it from here (the "require" entry of its exports).
+const { Command, CommanderError, Option } = requireHere('commander') as typeof commander;
+type Command = commander.Command;
 
 /** Gathers a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -128,6 +128,32 @@ const BUILTIN_TOOL_MODULE =
 const SHELL_CALL_MODULE =
   /^core\/dist\/(shell\/(sandbox\/.+|shell-permissions|read-only-.+|git-read-only.*)|permissions\/covered-paths)\.js$/;
 
+/**
+ * The shell command parser (tree-sitter's loader, the runner and option tables): a
+ * permission decision reads shell rules with shell/shell-words.ts, and the shell tool
+ * imports the parser with its first command.
+ */
+const SHELL_PARSER_MODULE =
+  /^core\/dist\/shell\/(command-analysis|bash-parser|command-invocation|command-runners|execution-variables|output-options|parse-options)\.js$/;
+
+/**
+ * CommonJS libraries required on first use (utils/lazy-libraries.ts): jsonc-parser with a
+ * settings file, shell-quote with a shell rule or mcp.serverCommand, ignore with an ignore
+ * file, picomatch with a glob, fastest-levenshtein with a misspelt name. The test's folder
+ * and home have none of these.
+ */
+const FIRST_USE_PACKAGES = [
+  'jsonc-parser',
+  'shell-quote',
+  'ignore',
+  'picomatch',
+  'fastest-levenshtein',
+];
+
+/** What a listed tool's call needs and its listing does not (shell report, web rules, result list). */
+const TOOL_CALL_HELPER =
+  /^core\/dist\/(tools\/shell-report|permissions\/web-rules|utils\/bounded-sorted)\.js$/;
+
 /** Node's network modules: loading them (DNS reads resolv.conf) is for commands that go online. */
 const NETWORK = /^(dns|dns\/promises|net|tls|http|https|http2|dgram)$/;
 
@@ -144,11 +170,13 @@ const READ_FILE = () => [
  * How many files each command may load at most. Node 20's module loader costs about 0.3 ms
  * of CPU a file, which sets the floor of a command's start (docs/speed.md, "Start-up
  * against Node's own floor"): a change that loads more must lower this on purpose
- * elsewhere, or raise it here with the reason. Measured 28 November: 140 and 149; `mcp`
+ * elsewhere, or raise it here with the reason. Measured 29 November: `call` 122 and
+ * `tools` 124, once the CommonJS libraries most starts do not use and the shell parser left
+ * the start (140 and 151 before; docs/incoming/start-trim.md). Measured 28 November: `mcp`
  * (up to answering tools/list) 157: what `tools` loads, and the stdio opening that answers
  * before the MCP SDK (236 files of its own: zod, ajv, zod-to-json-schema) is loaded.
  */
-const MOST_FILES = { call: 142, tools: 151, mcp: 160 };
+const MOST_FILES = { call: 124, tools: 126, mcp: 160 };
 
 /** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
 const MCP_LISTING = `${[
@@ -273,6 +301,31 @@ describe('the installed command at start', () => {
     expect(status).toBe(0);
     expect(files.size).toBeGreaterThan(50);
     expect(files.size).toBeLessThanOrEqual(most);
+  });
+
+  it.each([
+    ['tools', () => ['tools', '--json']],
+    ['call', READ_FILE],
+  ])(
+    '"%s" loads neither the shell command parser nor the libraries only some settings need',
+    (_name, args) => {
+      const { files, own, packages, status } = loadedBy(args());
+      expect(status).toBe(0);
+      // shell/command-rules.ts takes programName from shell-words.ts; tools/shell.ts imports
+      // the parser in its first call.
+      expect([...own].filter((file) => SHELL_PARSER_MODULE.test(file))).toEqual([]);
+      // No settings file, shell rule, ignore file, glob or misspelt name here.
+      expect([...packages].filter((name) => FIRST_USE_PACKAGES.includes(name))).toEqual([]);
+      // program.ts requires commander (CommonJS) rather than importing its ES module wrapper.
+      expect([...files].filter((url) => url.endsWith('/commander/esm.mjs'))).toEqual([]);
+    },
+  );
+
+  it('"tools" lists the tools without what only their calls need', () => {
+    const { own, status } = loadedBy(['tools', '--json']);
+    expect(status).toBe(0);
+    // shell.ts, web-fetch.ts, grep.ts and glob.ts import them in execute().
+    expect([...own].filter((file) => TOOL_CALL_HELPER.test(file))).toEqual([]);
   });
 
   it('"call read_file" loads neither YAML nor the file helpers, which only an attachment needs', () => {

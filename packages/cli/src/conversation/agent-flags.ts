@@ -1,10 +1,15 @@
 /** The flags of the agent (`toolhost -p`, `toolhost "<prompt>"`), checked and turned into settings and limits. */
 
+import { createRequire } from 'node:module';
 import type { ApprovalMode, Settings } from '@toolhost/core/config';
 import type { AgentLimits } from '@toolhost/core/conversation';
-import { type Command, Option } from 'commander';
+import type * as commander from 'commander';
 import { UsageError } from '../errors.js';
 import { providerFromAuthType } from './qwen-flags.js';
+
+// Required, not imported, like program.ts does (why is said there).
+const { Option } = createRequire(import.meta.url)('commander') as typeof commander;
+type Command = commander.Command;
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

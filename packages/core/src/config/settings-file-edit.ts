@@ -6,16 +6,9 @@
  * one writer for rules saved from an approval question and for `toolhost mcp add/remove`.
  */
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import {
-  applyEdits,
-  type FormattingOptions,
-  type JSONPath,
-  modify,
-  type ParseError,
-  parse,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import type { FormattingOptions, JSONPath, ParseError } from 'jsonc-parser';
 import { writeFileAtomic } from '../utils/atomic-write.js';
+import { jsonc } from '../utils/lazy-libraries.js';
 
 export class SettingsEditError extends Error {}
 
@@ -60,6 +53,7 @@ function readCurrent(target: EditTarget): { file: string; text: string; mode?: n
 
 /** The parsed text (JSON with comments), or a message naming `name` and the first problem. */
 export function parseSettingsText(text: string, name: string): unknown {
+  const { parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
@@ -112,6 +106,7 @@ export async function editSettingsFile(
   if (edits.length === 0) return false;
   let next = text.trim() === '' ? '{}\n' : text;
   const options = formatting(next);
+  const { applyEdits, modify } = jsonc();
   for (const edit of edits) {
     const isArrayInsertion = edit.path.at(-1) === -1;
     next = applyEdits(

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -18,6 +18,7 @@ import {
 import { type LoadedExtensions, loadExtensions } from '../extensions/extensions.js';
 import { type EndpointSetting, namedByUntrustedProject } from '../trust/endpoint-keys.js';
 import { cutUntrustedProject, untrustedProjectMessage } from '../trust/untrusted-project.js';
+import { jsonc } from '../utils/lazy-libraries.js';
 import { mergeSettings } from '../utils/settings-values.js';
 import { modelFromEnvironment } from './model-environment.js';
 import { qwenSettingsPaths } from './qwen-settings.js';
@@ -290,6 +291,8 @@ function readSettingsFile(scope: SettingsFile['scope'], filePath: string): ReadF
     }
     return file(false);
   }
+  // The parser loads only when a settings file exists (most starts have one at most).
+  const { parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, {
     allowTrailingComma: true,

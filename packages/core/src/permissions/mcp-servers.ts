@@ -3,9 +3,9 @@
  * filtered by `mcp.allowed` / `mcp.excluded`. It sits with the rules because `mcp__` rule
  * names are read against this list (mcp-names.ts), and the client connects to the same list.
  */
-import { parse as parseCommand } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import type { McpServerSettings } from '../config/settings.js';
+import { shellQuote } from '../utils/lazy-libraries.js';
 import { ambiguousServerName } from './mcp-names.js';
 
 /** Alias of the server started by `mcp.serverCommand`. */
@@ -16,9 +16,9 @@ export function configuredServers(config: Config): [string, McpServerSettings][]
   const servers: [string, McpServerSettings][] = Object.entries(config.settings.mcpServers ?? {});
   const serverCommand = config.settings.mcp?.serverCommand;
   if (serverCommand) {
-    const words = parseCommand(serverCommand).filter(
-      (word): word is string => typeof word === 'string',
-    );
+    const words = shellQuote()
+      .parse(serverCommand)
+      .filter((word): word is string => typeof word === 'string');
     if (words.length > 0)
       servers.push([SERVER_COMMAND_ALIAS, { command: words[0]!, args: words.slice(1) }]);
   }

@@ -7,14 +7,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'shell-quote';
+import { shellQuote } from '../utils/lazy-libraries.js';
 import type { EditProposal } from './tool-call-types.js';
 
 export function resolveEditorCommand(preferred?: string, env = process.env): string[] {
   const command = preferred || env.VISUAL || env.EDITOR || 'vi';
-  const words = parse(command, env as Record<string, string>).filter(
-    (word): word is string => typeof word === 'string',
-  );
+  const words = shellQuote()
+    .parse(command, env as Record<string, string>)
+    .filter((word): word is string => typeof word === 'string');
   return words.length > 0 ? words : ['vi'];
 }
 

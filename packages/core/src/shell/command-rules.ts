@@ -6,10 +6,12 @@
  * ending in `*` or `:*` (or any older entry) is a prefix. Words are whole: `git` matches
  * `git status`, not `gitk`.
  */
-import { parse } from 'shell-quote';
+import { shellQuote } from '../utils/lazy-libraries.js';
 import type { ShellCommand } from './command-analysis.js';
-import { programName } from './command-analysis.js';
 import { gitRuleView } from './git-global-options.js';
+// From shell-words.ts, not command-analysis.ts: a permission decision reads rules without
+// loading the command parser (tree-sitter's loader and the runner tables).
+import { programName } from './shell-words.js';
 
 export const SHELL_TOOL_NAME = 'run_shell_command';
 
@@ -54,7 +56,7 @@ export function shellPattern(
     prefix = true;
   } else if (text.endsWith('*')) prefix = true;
   const words: string[] = [];
-  for (const word of parse(text, (name) => `$${name}`)) {
+  for (const word of shellQuote().parse(text, (name) => `$${name}`)) {
     if (typeof word === 'string') words.push(word);
     else if ('op' in word && word.op === 'glob') words.push(word.pattern);
     else return undefined;

@@ -3,9 +3,9 @@
  * declarations; each becomes a DiscoveredTool, run as `<callCommand> <name>` with the
  * arguments as JSON on standard input.
  */
-import { parse } from 'shell-quote';
 import type { Config } from '../config/config.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
+import { shellQuote } from '../utils/lazy-libraries.js';
 import { runProcess } from '../utils/run-process.js';
 import {
   BaseTool,
@@ -29,7 +29,9 @@ export interface DiscoveredDeclaration {
 
 /** Splits a configured command as a shell would, without running a shell. */
 export function splitCommand(command: string): string[] {
-  return parse(command).filter((word): word is string => typeof word === 'string');
+  return shellQuote()
+    .parse(command)
+    .filter((word): word is string => typeof word === 'string');
 }
 
 /** Runs the discovery command; returns the declarations, or one message naming the command and the problem. */

@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
-import { BoundedSorted } from '../utils/bounded-sorted.js';
+import type { BoundedSorted } from '../utils/bounded-sorted.js';
 import type { ListFilesOptions, ListingEngine } from '../utils/file-listing.js';
 import {
   globBase,
@@ -89,10 +89,18 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     const flags = ignoreFlags(params, this.config);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
     // The listing and the lookup of ripgrep load with the first search, not with the tool.
-    const { ripgrepPath } = await import('../utils/ripgrep.js');
+    const [{ ripgrepPath }, { BoundedSorted }] = await Promise.all([
+      import('../utils/ripgrep.js'),
+      import('../utils/bounded-sorted.js'),
+    ]);
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const denied = deniedFileTest(this.config, this.name);
-    const found = new FoundFiles(folders.length > 1, MAX_GLOB_RESULTS, Date.now() - RECENT_MS);
+    const found = new FoundFiles(
+      BoundedSorted,
+      folders.length > 1,
+      MAX_GLOB_RESULTS,
+      Date.now() - RECENT_MS,
+    );
     const searches: GlobSearch[] = [];
     for (const folder of folders) {
       const search = this.planSearch(params, folder, engine);
@@ -268,13 +276,15 @@ class FoundFiles {
 
   /** `capacity` files can be shown; those changed since `recentSince` go first. */
   constructor(
+    /** The class, imported with the first search (see execute). */
+    Sorted: typeof BoundedSorted,
     mayRepeat: boolean,
     private readonly capacity: number,
     private readonly recentSince: number,
   ) {
     this.seen = mayRepeat ? new Set() : undefined;
-    this.recent = new BoundedSorted(capacity, (a, b) => b.time - a.time || byPath(a.file, b.file));
-    this.older = new BoundedSorted(capacity, byPath);
+    this.recent = new Sorted(capacity, (a, b) => b.time - a.time || byPath(a.file, b.file));
+    this.older = new Sorted(capacity, byPath);
   }
 
   get size(): number {

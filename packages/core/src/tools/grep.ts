@@ -2,7 +2,6 @@
 import { statSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
-import { BoundedSorted } from '../utils/bounded-sorted.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import { isWithin } from '../workspace/workspace-context.js';
 import type { GrepEngineName, GrepMatch } from './grep-engines.js';
@@ -91,7 +90,12 @@ export class GrepTool extends BaseTool<GrepToolParams> {
     const [
       { chooseEngine, GrepPatternError, isCaseInsensitive, runGrepEngine },
       { confirmMatches },
-    ] = await Promise.all([import('./grep-engines.js'), import('./grep-confirm.js')]);
+      { BoundedSorted },
+    ] = await Promise.all([
+      import('./grep-engines.js'),
+      import('./grep-confirm.js'),
+      import('../utils/bounded-sorted.js'),
+    ]);
     const limit = Math.max(1, Math.floor(params.limit ?? DEFAULT_GREP_LIMIT));
     const kept = new BoundedSorted<GrepMatch>(limit, compareMatches);
     // Every engine delivers a file's matches together, so counting files needs no set of

@@ -1,11 +1,11 @@
 /** list_directory: the entries of one folder, folders first, honouring ignore files. */
 import { type Dirent, statSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import { ConfinementError, readFolderConfined } from '../utils/confined-fs.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
+import { picomatch } from '../utils/lazy-libraries.js';
 import {
   FILE_FILTERING_OPTIONS_SCHEMA,
   type IgnoreOptionParams,
@@ -78,7 +78,7 @@ export class LsTool extends BaseTool<LsToolParams> {
       return this.readError(params.path, error as NodeJS.ErrnoException);
     }
 
-    const matchesIgnore = picomatch(params.ignore ?? [], { dot: true });
+    const matchesIgnore = picomatch()(params.ignore ?? [], { dot: true });
     const rules = new IgnoreRules(
       this.config.workspace.roots,
       ignoreFlags(params.file_filtering_options, this.config),

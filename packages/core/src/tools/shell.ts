@@ -9,13 +9,12 @@ import { SETTING_DEFAULTS } from '../contract/settings-types.js';
 import { isAllowedWithoutAsking } from '../permissions/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
-import { analyzeCommand, type CommandAnalysis } from '../shell/command-analysis.js';
+import type { CommandAnalysis } from '../shell/command-analysis.js';
 import { SHELL_TOOL_NAME } from '../shell/command-rules.js';
 import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
-import { shellReport } from './shell-report.js';
 import {
   editRules,
   loadShellRuntime,
@@ -319,6 +318,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
+    // The report's formatting loads once a command has run, not with the tool's listing.
+    const { shellReport } = await import('./shell-report.js');
     const report = shellReport(params.command, cwd, timeoutMs, result);
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
@@ -352,8 +353,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     command: string,
     cwd: string,
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
+    // The parser (tree-sitter's loader, the runner tables) loads with the first command,
+    // like the runtime: listing the tools does not need it.
     const [analysis, { decideShell }] = await Promise.all([
-      analyzeCommand(command),
+      import('../shell/command-analysis.js').then(({ analyzeCommand }) => analyzeCommand(command)),
       this.runtime(),
     ]);
     const rules = shellPolicyRules(sessionRules(this.config));

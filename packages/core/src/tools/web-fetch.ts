@@ -5,7 +5,6 @@
 import type { Config } from '../config/config.js';
 import type { Part } from '../contract/content.js';
 import type { ContentProcessor } from '../contract/content-processor.js';
-import { fetchRuleChecks, redirectStaysOnSite } from '../permissions/web-rules.js';
 import { formatBytes } from '../utils/file-content.js';
 import type { Resolver } from '../web/address-guard.js';
 import type { FetchedPage, GuardedFetchOptions } from '../web/guarded-fetch.js';
@@ -109,8 +108,12 @@ export class WebFetchTool extends BaseTool<WebFetchToolParams> {
       cachedAt = cached.at;
     } else {
       try {
-        // The network stack (dns, tls, undici) loads with the first fetch, not with the tool.
-        const { guardedFetch } = await import('../web/guarded-fetch.js');
+        // The network stack (dns, tls, undici) and the per-hop rule checks load with the
+        // first fetch, not with the tool.
+        const [{ guardedFetch }, { fetchRuleChecks, redirectStaysOnSite }] = await Promise.all([
+          import('../web/guarded-fetch.js'),
+          import('../permissions/web-rules.js'),
+        ]);
         page = await guardedFetch(url, {
           signal,
           // The person's WebFetch rules hold on every hop, not only the URL asked for.

@@ -1,10 +1,11 @@
-import { distance } from 'fastest-levenshtein';
+import { levenshtein } from './lazy-libraries.js';
 
 /**
  * The candidates nearest to `wanted` by edit distance (case-insensitive), closest first,
  * keeping only those close enough to be a plausible typo or variant.
  */
 export function closestNames(wanted: string, candidates: Iterable<string>, max = 3): string[] {
+  const { distance } = levenshtein();
   const target = wanted.toLowerCase();
   const scored: { name: string; score: number }[] = [];
   for (const name of candidates) {

@@ -1,6 +1,6 @@
 /** Glob matching shared by the search tools, so one pattern means the same everywhere. */
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { picomatch } from './lazy-libraries.js';
 
 export interface GlobOptions {
   caseSensitive?: boolean;
@@ -11,7 +11,7 @@ export function globMatcher(
   pattern: string,
   options: GlobOptions = {},
 ): (relativePath: string) => boolean {
-  const matcher = picomatch(toPosix(pattern), {
+  const matcher = picomatch()(toPosix(pattern), {
     dot: true,
     nocase: !(options.caseSensitive ?? false),
   });
@@ -30,7 +30,7 @@ export function anyGlobMatcher(
   if (patterns.length === 0) return () => false;
   const nocase = !(options.caseSensitive ?? false);
   const sources = patterns.map(
-    (pattern) => `(?:${picomatch.makeRe(toPosix(pattern), { dot: true, nocase }).source})`,
+    (pattern) => `(?:${picomatch().makeRe(toPosix(pattern), { dot: true, nocase }).source})`,
   );
   const regex = new RegExp(sources.join('|'), nocase ? 'i' : '');
   return (relativePath) => regex.test(toPosix(relativePath));
@@ -53,7 +53,7 @@ export function fileFilter(
 
 /** The folder part of a glob before its first wildcard (`src/**\/*.ts` → `src`). */
 export function globBase(pattern: string): string {
-  const scanned = picomatch.scan(toPosix(pattern));
+  const scanned = picomatch().scan(toPosix(pattern));
   return scanned.isGlob ? scanned.base : path.posix.dirname(toPosix(pattern));
 }
 
@@ -62,12 +62,12 @@ export function globBase(pattern: string): string {
  * `src/*\/index.ts`) rather than only that folder's own entries (`src/*.ts`).
  */
 export function globReachesSubfolders(pattern: string): boolean {
-  const scanned = picomatch.scan(toPosix(pattern));
+  const scanned = picomatch().scan(toPosix(pattern));
   return scanned.isGlob && (scanned.glob.includes('/') || scanned.glob.includes('**'));
 }
 
 export function isGlobPattern(pattern: string): boolean {
-  return picomatch.scan(toPosix(pattern)).isGlob;
+  return picomatch().scan(toPosix(pattern)).isGlob;
 }
 
 function toPosix(p: string): string {

@@ -8,8 +8,9 @@
  */
 import { readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore, type TestResult } from 'ignore';
+import type { Ignore, TestResult } from 'ignore';
 import { isWithin } from '../workspace/workspace-context.js';
+import { ignoreLibrary } from './lazy-libraries.js';
 
 export const TOOLHOST_IGNORE_FILES = ['.toolhostignore', '.qwenignore'] as const;
 
@@ -219,20 +220,20 @@ class RuleFile {
   private folderAnswers = 0;
 
   constructor(private readonly text: string) {
-    this.folders = ignore().add(text);
-    this.files = ignore().add(text);
+    this.folders = ignoreLibrary()().add(text);
+    this.files = ignoreLibrary()().add(text);
   }
 
   test(relative: string, isDirectory: boolean): TestResult {
     if (isDirectory) {
       if (++this.folderAnswers > FOLDER_ANSWERS_KEPT) {
-        this.folders = ignore().add(this.text);
+        this.folders = ignoreLibrary()().add(this.text);
         this.folderAnswers = 1;
       }
       return this.folders.test(relative);
     }
     if (++this.fileAnswers > FILE_ANSWERS_KEPT) {
-      this.files = ignore().add(this.text);
+      this.files = ignoreLibrary()().add(this.text);
       this.fileAnswers = 1;
     }
     return this.files.test(relative);
