@@ -1,8 +1,8 @@
 /**
- * The minimal front end of docs/incoming/conv.md, run as a person would run it: against the
- * built library, a scripted model server that asks to write a file, and a person answering
- * the approval on standard input. The file is written after a yes and stays absent after a
- * no; both runs end their turn.
+ * The minimal front end of docs/library.md ("The conversation core"), run as a person
+ * would run it: against the built library, a scripted model server that asks to write a
+ * file, and a person answering the approval on standard input. The file is written after
+ * a yes and stays absent after a no; both runs end their turn.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

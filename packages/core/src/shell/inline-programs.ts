@@ -6,7 +6,8 @@
  * ask rules, so shell-permissions.ts refuses it (deny) or asks (ask) while such rules exist;
  * without them these commands ask or run as before. Programs read from files the project
  * holds (`python3 x.py`, `make`, `npm test`, git hooks) are not judged here: running the
- * project's own code is the person's call (docs/incoming/redteam.md).
+ * project's own code is the person's call (docs/rules-trust-hooks.md, "What still gets
+ * through").
  */
 import type { ShellCommand } from './command-analysis.js';
 
