@@ -5,23 +5,8 @@
  */
 import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
-import {
-  type ExistingTextFile,
-  newFileFormat,
-  readTextForChange,
-  TextFileError,
-  toFileLineEndings,
-  writeTextFile,
-} from '../utils/text-file.js';
-import {
-  applyReplacements,
-  lineNumbers,
-  type MatchOutcome,
-  planReplacements,
-  type Replacement,
-  STRATEGY_NOTES,
-} from './edit-matching.js';
-import { editConfirmation, fileChangeDiff } from './file-change.js';
+import type { ExistingTextFile, toFileLineEndings } from '../utils/text-file.js';
+import type { lineNumbers, MatchOutcome, Replacement } from './edit-matching.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -45,6 +30,19 @@ const DESCRIPTION = `Replaces text in a file. old_string must be the exact, lite
 To create a new file, send an empty old_string and the whole content as new_string.
 When old_string is not found exactly, near misses are recovered only when unambiguous: typographic quotes and dashes, trailing whitespace, or different indentation; the result says which. Otherwise the error shows the most similar lines of the file, with line numbers, so you can retry precisely.
 If the file changed on disk since you last read or edited it, the edit is refused; read it again first.`;
+
+/**
+ * Reading and writing text, the matching and the diff: what a call needs and the listing
+ * does not, imported with the first call (`toolhost tools` and an MCP server's start list
+ * the tool without them).
+ */
+function callHelpers() {
+  return Promise.all([
+    import('../utils/text-file.js'),
+    import('./edit-matching.js'),
+    import('./file-change.js'),
+  ]);
+}
 
 type EditPlan =
   | { kind: 'create'; realPath: string; newText: string }
@@ -107,6 +105,7 @@ export class EditTool extends BaseTool<EditToolParams> {
   ): Promise<ToolEditConfirmationDetails | false> {
     const plan = await this.plan(params);
     if ('error' in plan) return false; // execute reports the problem to the model
+    const [, , { editConfirmation, fileChangeDiff }] = await callHelpers();
     const original = plan.kind === 'replace' ? plan.existing.text : null;
     const diff = fileChangeDiff(this.config, params.file_path, original, plan.newText);
     const verb = plan.kind === 'create' ? 'Create' : 'Edit';
@@ -139,6 +138,11 @@ export class EditTool extends BaseTool<EditToolParams> {
   async execute(params: EditToolParams, _signal?: AbortSignal): Promise<ToolResult> {
     const plan = await this.plan(params);
     if ('error' in plan) return plan.error;
+    const [
+      { newFileFormat, toFileLineEndings, writeTextFile },
+      { lineNumbers, STRATEGY_NOTES },
+      { fileChangeDiff },
+    ] = await callHelpers();
     const format =
       plan.kind === 'replace'
         ? plan.existing.format
@@ -170,7 +174,7 @@ export class EditTool extends BaseTool<EditToolParams> {
         : ` (old_string was not found exactly; ${STRATEGY_NOTES[strategy]})`;
     const summary = `Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${params.file_path}${how}.`;
     return {
-      llmContent: `${summary}\n${changedRegions(plan.newText, replacements)}`,
+      llmContent: `${summary}\n${changedRegions(plan.newText, replacements, toFileLineEndings, lineNumbers)}`,
       returnDisplay: diff,
     };
   }
@@ -187,6 +191,10 @@ export class EditTool extends BaseTool<EditToolParams> {
     const resolved = resolveToolPath(this.config, params.file_path, 'write');
     if (resolved.error) return { error: resolved.error };
     const realPath = resolved.realPath;
+    const [
+      { readTextForChange, TextFileError },
+      { applyReplacements, planReplacements, STRATEGY_NOTES },
+    ] = await callHelpers();
     let existing: ExistingTextFile;
     try {
       existing = await readTextForChange(realPath, params.file_path, this.config.legacyEncodings);
@@ -254,7 +262,13 @@ const CONTEXT_LINES = 2;
 const MAX_REGIONS = 5;
 
 /** A few numbered lines around each change, in the new content, so the model sees the result. */
-function changedRegions(newText: string, replacements: Replacement[]): string {
+function changedRegions(
+  newText: string,
+  replacements: Replacement[],
+  // Passed in: both come with the call's helpers (see callHelpers).
+  toLineEndings: typeof toFileLineEndings,
+  linesOf: typeof lineNumbers,
+): string {
   const sorted = [...replacements].sort((a, b) => a.start - b.start);
   // Where each replacement starts in the new text.
   let shift = 0;
@@ -263,8 +277,8 @@ function changedRegions(newText: string, replacements: Replacement[]): string {
     shift += r.text.length - (r.end - r.start);
     return { start, length: r.text.length };
   });
-  const lines = toFileLineEndings(newText, '\n').split('\n');
-  const firstLines = lineNumbers(
+  const lines = toLineEndings(newText, '\n').split('\n');
+  const firstLines = linesOf(
     newText,
     newStarts.map((r) => r.start),
   );

@@ -8,12 +8,7 @@ import type { Config } from '../config/config.js';
 import { deniedFileTest } from '../permissions/call-rules.js';
 import type { BoundedSorted } from '../utils/bounded-sorted.js';
 import type { ListFilesOptions, ListingEngine } from '../utils/file-listing.js';
-import {
-  globBase,
-  globMatcher,
-  globReachesSubfolders,
-  ripgrepNameGlob,
-} from '../utils/glob-match.js';
+import type * as GlobMatch from '../utils/glob-match.js';
 import { IgnoreRules } from '../utils/ignore-rules.js';
 import type { IgnoreFlags } from '../utils/ripgrep.js';
 import { isWithin } from '../workspace/workspace-context.js';
@@ -88,10 +83,12 @@ export class GlobTool extends BaseTool<GlobToolParams> {
 
     const flags = ignoreFlags(params, this.config);
     const anyIgnored = flags.respectGitIgnore || flags.respectToolhostIgnore;
-    // The listing and the lookup of ripgrep load with the first search, not with the tool.
-    const [{ ripgrepPath }, { BoundedSorted }] = await Promise.all([
+    // The listing, the lookup of ripgrep and the glob matching load with the first search,
+    // not with the tool.
+    const [{ ripgrepPath }, { BoundedSorted }, globs] = await Promise.all([
       import('../utils/ripgrep.js'),
       import('../utils/bounded-sorted.js'),
+      import('../utils/glob-match.js'),
     ]);
     const engine = this.options.engine ?? (ripgrepPath() ? 'ripgrep' : 'javascript');
     const denied = deniedFileTest(this.config, this.name);
@@ -103,7 +100,7 @@ export class GlobTool extends BaseTool<GlobToolParams> {
     );
     const searches: GlobSearch[] = [];
     for (const folder of folders) {
-      const search = this.planSearch(params, folder, engine);
+      const search = this.planSearch(params, folder, engine, globs);
       searches.push(search);
       let literalFound = false;
       // Each file is stat'ed as the listing delivers it, while ripgrep walks on.
@@ -164,7 +161,13 @@ export class GlobTool extends BaseTool<GlobToolParams> {
    * leave out), and the whole pattern is then tested on that short list, unless ripgrep's
    * selection already is the pattern (`**\/*.ts`).
    */
-  private planSearch(params: GlobToolParams, folder: string, engine: ListingEngine): GlobSearch {
+  private planSearch(
+    params: GlobToolParams,
+    folder: string,
+    engine: ListingEngine,
+    /** The module, imported with the first search (see execute). */
+    { globBase, globMatcher, globReachesSubfolders, ripgrepNameGlob }: typeof GlobMatch,
+  ): GlobSearch {
     const absolute = path.isAbsolute(params.pattern);
     const relative = (absolute ? path.relative(folder, params.pattern) : params.pattern).replace(
       /^\.\//,

@@ -9,7 +9,6 @@ import {
   MAX_LINE_LENGTH,
   windowNotes,
 } from '../utils/file-loader.js';
-import { describeMedia } from '../utils/image-size.js';
 import { plural } from '../utils/plural.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import { BaseTool, errorResult, Kind, type ToolLocation, type ToolResult } from './tools.js';
@@ -81,6 +80,8 @@ export class ReadFileTool extends BaseTool<ReadFileToolParams> {
     );
     if (loaded.kind === 'error') return errorResult(loaded.type, loaded.message);
     if (loaded.kind === 'media') {
+      // The media facts load with the first image, PDF or audio file, not with the tool.
+      const { describeMedia } = await import('../utils/image-size.js');
       const facts = describeMedia(loaded.mimeType, loaded.size, loaded.part.inlineData?.data);
       const what = `${loaded.fileKind === 'pdf' ? 'PDF' : loaded.fileKind} file ${shownPath} (${facts})`;
       return {

@@ -10,12 +10,6 @@ import { deniedFileTest } from '../permissions/call-rules.js';
 import { FolderHandles } from '../utils/confined-fs.js';
 import { detectFileType } from '../utils/file-content.js';
 import { type LoadedFile, loadFileForModel, windowNotes } from '../utils/file-loader.js';
-import {
-  anyGlobMatcher,
-  globBase,
-  globMatcher,
-  globReachesSubfolders,
-} from '../utils/glob-match.js';
 import { kernelResolver } from '../workspace/workspace-context.js';
 import {
   FILE_FILTERING_OPTIONS_SCHEMA,
@@ -134,6 +128,10 @@ export class ReadManyFilesTool extends BaseTool<ReadManyFilesParams> {
     signal: AbortSignal,
   ): Promise<{ file: string; explicit: boolean }[]> {
     const roots = this.config.workspace.roots;
+    // The glob matching loads with the first call, not with the tool's listing.
+    const { anyGlobMatcher, globBase, globMatcher, globReachesSubfolders } = await import(
+      '../utils/glob-match.js'
+    );
     const flags = ignoreFlags(params.file_filtering_options, this.config);
     const excludes = [
       ...(params.exclude ?? []),

@@ -1,8 +1,9 @@
 /**
- * What run_shell_command needs only once it is called: the sandbox, the permission analysis,
- * the read-only git settings and the deny rules' covered paths, imported on the first call so
- * that listing the tools does not load them; and the Edit rules a line's output files are
- * judged by.
+ * What run_shell_command needs only once it is called: the sandbox, the permission analysis
+ * (with the check for an approval that covers every call), the read-only git settings and the
+ * deny rules' covered paths, imported on the first call so that listing the tools does not
+ * load them; and the Edit rules a line's output files are judged by. tools/shell.ts imports
+ * this module itself on the first call, too.
  */
 import type { Config } from '../config/config.js';
 import { PROMPT_FOLDER_ROOTS } from '../config/prompt-folders.js';
@@ -51,13 +52,14 @@ export type ShellRuntime = Awaited<ReturnType<typeof loadShellRuntime>> & {
 };
 
 export async function loadShellRuntime() {
-  const [sandbox, profiles, permissions, git, covered, gap] = await Promise.all([
+  const [sandbox, profiles, permissions, git, covered, gap, approval] = await Promise.all([
     import('../shell/sandbox/sandbox.js'),
     import('../shell/sandbox/profiles/profiles.js'),
     import('../shell/shell-permissions.js'),
     import('../shell/git-read-only.js'),
     import('../permissions/covered-paths.js'),
     import('../shell/sandbox/rule-paths/rule-gap.js'),
+    import('../permissions/approval-rules.js'),
   ]);
   return {
     CommandSandbox: sandbox.CommandSandbox,
@@ -68,5 +70,6 @@ export async function loadShellRuntime() {
     readOnlyGitEnvironment: git.readOnlyGitEnvironment,
     coveredPaths: (config: Config) => covered.resolveCoveredPaths(covered.sessionPathRules(config)),
     ruleGap: gap.ruleGap,
+    isAllowedWithoutAsking: approval.isAllowedWithoutAsking,
   };
 }

@@ -6,7 +6,6 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { SETTING_DEFAULTS } from '../contract/settings-types.js';
-import { isAllowedWithoutAsking } from '../permissions/approval-rules.js';
 import { deniedFileTest, sessionRules } from '../permissions/call-rules.js';
 import { shellPolicyRules } from '../permissions/decision.js';
 import type { CommandAnalysis } from '../shell/command-analysis.js';
@@ -15,13 +14,7 @@ import type { ProfileName } from '../shell/sandbox/profiles/profiles.js';
 import { shellEnvironment } from '../shell/shell-environment.js';
 import { runShellCommand, shellProgram } from '../shell/shell-execution.js';
 import type { ShellDecision } from '../shell/shell-permissions.js';
-import {
-  editRules,
-  loadShellRuntime,
-  SANDBOX_PROMPT_FOLDERS,
-  type ShellRuntime,
-  sandboxSettings,
-} from './shell-runtime.js';
+import type { ShellRuntime } from './shell-runtime.js';
 import {
   BaseTool,
   errorResult,
@@ -112,18 +105,23 @@ export class ShellTool extends BaseTool<ShellToolParams> {
    * (`toolhost tools`, an MCP server's start) does not load them.
    */
   private runtime(): Promise<ShellRuntime> {
-    this.loaded ??= loadShellRuntime().then((modules) => ({
-      ...modules,
-      sandbox: new modules.CommandSandbox(
-        () => sandboxSettings(this.config),
-        () => ({
-          workspaceRoots: this.config.workspace.roots,
-          projectTempDir: this.config.projectTempDir,
-          homeDirs: modules.homeFolders(this.config.homeDir),
-          promptFolders: SANDBOX_PROMPT_FOLDERS,
-        }),
-      ),
-    }));
+    this.loaded ??= import('./shell-runtime.js').then(
+      async ({ loadShellRuntime, SANDBOX_PROMPT_FOLDERS, sandboxSettings }) => {
+        const modules = await loadShellRuntime();
+        return {
+          ...modules,
+          sandbox: new modules.CommandSandbox(
+            () => sandboxSettings(this.config),
+            () => ({
+              workspaceRoots: this.config.workspace.roots,
+              projectTempDir: this.config.projectTempDir,
+              homeDirs: modules.homeFolders(this.config.homeDir),
+              promptFolders: SANDBOX_PROMPT_FOLDERS,
+            }),
+          ),
+        };
+      },
+    );
     return this.loaded;
   }
 
@@ -201,7 +199,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   /** The sandbox profile for a line, by who said yes to it (profiles/profiles.ts). */
   private profile(runtime: ShellRuntime, decision: ShellDecision): ProfileName {
     const blanketYes =
-      this.config.getApprovalMode() === 'yolo' || isAllowedWithoutAsking(this.config, this);
+      this.config.getApprovalMode() === 'yolo' || runtime.isAllowedWithoutAsking(this.config, this);
     return runtime.profileFor(decision, blanketYes);
   }
 
@@ -318,8 +316,12 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
-    // The report's formatting loads once a command has run, not with the tool's listing.
-    const { shellReport } = await import('./shell-report.js');
+    // The report's formatting loads once a command has run, not with the tool's listing
+    // (shell-runtime.js is loaded by now, with the runtime).
+    const [{ shellReport }, { SANDBOX_PROMPT_FOLDERS }] = await Promise.all([
+      import('./shell-report.js'),
+      import('./shell-runtime.js'),
+    ]);
     const report = shellReport(params.command, cwd, timeoutMs, result);
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
@@ -355,9 +357,10 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
     // The parser (tree-sitter's loader, the runner tables) loads with the first command,
     // like the runtime: listing the tools does not need it.
-    const [analysis, { decideShell }] = await Promise.all([
+    const [analysis, { decideShell }, { editRules }] = await Promise.all([
       import('../shell/command-analysis.js').then(({ analyzeCommand }) => analyzeCommand(command)),
       this.runtime(),
+      import('./shell-runtime.js'),
     ]);
     const rules = shellPolicyRules(sessionRules(this.config));
     const workspace = this.config.workspace;

@@ -1,7 +1,6 @@
 /** web_search: searches the web through the configured provider. */
 
 import type { SearchProvider } from '../web/search-providers.js';
-import { untrustedWebBlock } from '../web/untrusted-content.js';
 import { BaseTool, errorResult, Kind, ToolErrorType, type ToolResult } from './tools.js';
 
 export interface WebSearchToolParams {
@@ -47,7 +46,9 @@ export class WebSearchTool extends BaseTool<WebSearchToolParams> {
         `${index + 1}. ${result.title || '(no title)'}\n   ${result.url}${result.snippet ? `\n   ${result.snippet.replace(/\s+/g, ' ').trim()}` : ''}`,
       );
     });
-    // Titles, snippets and the service's answer come from pages: marked as web_fetch marks them.
+    // Titles, snippets and the service's answer come from pages: marked as web_fetch marks them
+    // (the marking loads with the first answer, not with the tool's listing).
+    const { untrustedWebBlock } = await import('../web/untrusted-content.js');
     const block = untrustedWebBlock(found.join('\n'));
     const lines = [
       `Web results for "${params.query}" (from ${this.provider.name}; untrusted content). ${block.notice}`,
