@@ -179,11 +179,11 @@ const READ_FILE = () => [
  * `tools` 124, once the CommonJS libraries most starts do not use and the shell parser left
  * the start (140 and 151 before); `mcp` (up to answering tools/list) 130: what `tools`
  * loads, and the stdio opening that answers before the MCP SDK (236 files of its own: zod,
- * ajv, zod-to-json-schema) is loaded (397 before). Then `tools` 114 and `mcp` 120, once
- * the built-in tools import what only a call needs with the call (TOOL_CALL_HELPER).
- * docs/speed.md has the details.
+ * ajv, zod-to-json-schema) is loaded (397 before). Then `call` 121, `tools` 114 and `mcp`
+ * 120, once the built-in tools import what only a call needs with the call
+ * (TOOL_CALL_HELPER). docs/speed.md has the details.
  */
-const MOST_FILES = { call: 124, tools: 116, mcp: 122 };
+const MOST_FILES = { call: 123, tools: 116, mcp: 122 };
 
 /** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
 const MCP_LISTING = `${[
