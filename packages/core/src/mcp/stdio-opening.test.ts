@@ -130,6 +130,55 @@ describe('the stdio opening', () => {
     expect(opening.filter((m) => 'error' in m).length).toBeGreaterThanOrEqual(3);
   });
 
+  const clientShapes: [string, Record<string, unknown>][] = [
+    [
+      'every capability the SDK knows, well formed',
+      {
+        capabilities: {
+          roots: { listChanged: true },
+          sampling: { context: {}, tools: {} },
+          elicitation: { form: { applyDefaults: true }, url: {} },
+          experimental: { 'x/y': {} },
+          extensions: { 'vendor/ext': {} },
+          unknownToTheSdk: 5,
+        },
+        clientInfo: { name: 'c', version: '1', title: 'C', websiteUrl: 'https://c.test' },
+      },
+    ],
+    [
+      'roots.listChanged that is not a boolean',
+      { capabilities: { roots: { listChanged: 'yes' } } },
+    ],
+    ['a sampling context that is not an object', { capabilities: { sampling: { context: 5 } } }],
+    [
+      'an elicitation form with a bad applyDefaults',
+      {
+        capabilities: { elicitation: { form: { applyDefaults: 'x' } } },
+      },
+    ],
+    [
+      'experimental capabilities that are not objects',
+      { capabilities: { experimental: { a: 1 } } },
+    ],
+    ['a client title that is not a string', { clientInfo: { name: 'c', version: '1', title: 5 } }],
+    [
+      'client icons',
+      {
+        clientInfo: { name: 'c', version: '1', icons: [{ src: 'https://c.test/i.png' }] },
+      },
+    ],
+    ['task capabilities', { capabilities: { tasks: { list: {} } } }],
+    ['capabilities as a list', { capabilities: [] }],
+  ];
+  for (const [shape, params] of clientShapes)
+    it(`answers an initialize with ${shape} as the SDK's server does`, async () => {
+      const lines = [initialize(1, params), INITIALIZED, listTools(2)].map((m) =>
+        JSON.stringify(m),
+      );
+      const { opening, sdk } = await transcripts(lines, 2);
+      expect(opening).toEqual(sdk);
+    });
+
   it('hands over after its opening: the SDK answers what follows, knowing the client', async () => {
     const lines = [
       initialize(1, { capabilities: { elicitation: {} } }),

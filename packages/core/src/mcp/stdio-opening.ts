@@ -17,6 +17,7 @@ import type { Config } from '../config/config.js';
 import { configuredServers } from '../permissions/mcp-servers.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolhostMcpServerOptions } from './mcp-server.js';
+import { isId, isInitializeParams, isListParams, isPlainObject } from './opening-params.js';
 import { agreedProtocolVersion, SERVER_CAPABILITIES, serverInfo } from './server-identity.js';
 import { listedTools } from './tool-listing.js';
 
@@ -264,41 +265,4 @@ function answersReplay(chunk: Buffer | string): boolean {
   } catch {
     return false;
   }
-}
-
-function isPlainObject(value: unknown): value is Message {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
-}
-
-/** Capabilities the SDK reads a shape into: each must be an object when given. */
-const CLIENT_CAPABILITY_OBJECTS = ['experimental', 'roots', 'sampling', 'elicitation', 'tasks'];
-
-/** Params the SDK's schema accepts for sure; anything else is left to the SDK to judge. */
-function isInitializeParams(params: unknown): params is { protocolVersion: string } {
-  if (!isPlainObject(params)) return false;
-  const { protocolVersion, capabilities, clientInfo } = params;
-  return (
-    typeof protocolVersion === 'string' &&
-    isPlainObject(capabilities) &&
-    CLIENT_CAPABILITY_OBJECTS.every(
-      (name) => capabilities[name] === undefined || isPlainObject(capabilities[name]),
-    ) &&
-    isPlainObject(clientInfo) &&
-    typeof clientInfo.name === 'string' &&
-    typeof clientInfo.version === 'string' &&
-    (params._meta === undefined || isPlainObject(params._meta))
-  );
-}
-
-function isListParams(params: unknown): boolean {
-  if (params === undefined) return true;
-  return (
-    isPlainObject(params) &&
-    (params.cursor === undefined || typeof params.cursor === 'string') &&
-    (params._meta === undefined || isPlainObject(params._meta))
-  );
 }
