@@ -52,8 +52,11 @@ const RG_IGNORE = core.ignoreArguments(CORPUS, {
 const sh = (script) => () => run('sh', ['-c', script], { env, okCodes: [0, 1] });
 const quote = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** Starts an MCP server, answers initialize and tools/list, and stops it. */
-function mcpReady(command, args) {
+/**
+ * Starts an MCP server, speaks the opening (initialize, tools/list), then `afterListing`
+ * if given, and stops it.
+ */
+function mcpSession(command, args, afterListing) {
   return async (runEnv = env) => {
     const child = spawn(...quietly(command, args), {
       cwd: CORPUS,
@@ -62,27 +65,26 @@ function mcpReady(command, args) {
     });
     try {
       await listToolsOverStdio(child, 'bench', '1.0.0');
+      await afterListing?.(child);
     } finally {
       child.kill();
     }
   };
 }
 
+const mcpReady = (command, args) => mcpSession(command, args);
+
 /**
  * The opening, then a read_file call sent as soon as the tools are listed: what a client
  * that calls at once waits for, the MCP SDK's loading included (`toolhost mcp` loads it
  * after answering the opening).
  */
-function mcpFirstCall(command, args, absolutePath) {
-  return async (runEnv = env) => {
-    const child = spawn(...quietly(command, args), {
-      cwd: CORPUS,
-      env: runEnv,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    try {
-      await listToolsOverStdio(child, 'bench', '1.0.0');
-      await new Promise((resolve, reject) => {
+const mcpFirstCall = (command, args, absolutePath) =>
+  mcpSession(
+    command,
+    args,
+    (child) =>
+      new Promise((resolve, reject) => {
         let buffer = '';
         child.stdout.on('data', (chunk) => {
           buffer += chunk;
@@ -95,12 +97,8 @@ function mcpFirstCall(command, args, absolutePath) {
         child.stdin.write(
           `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call })}\n`,
         );
-      });
-    } finally {
-      child.kill();
-    }
-  };
-}
+      }),
+  );
 
 const file = path.join(CORPUS, 'bench-read', 'file-0000.ts');
 const checks = targets();

@@ -3,20 +3,10 @@
  * tables are most of the code a session would otherwise load at start, and almost every
  * file is UTF-8.
  */
-import { createRequire } from 'node:module';
 import type chardetModule from 'chardet';
 import type iconvModule from 'iconv-lite';
+import { requiredOnFirstUse } from './lazy-libraries.js';
 
-const requireOnce = createRequire(import.meta.url);
-let iconvLoaded: typeof iconvModule | undefined;
-let chardetLoaded: typeof chardetModule | undefined;
+export const iconv = requiredOnFirstUse<typeof iconvModule>('iconv-lite');
 
-export function iconv(): typeof iconvModule {
-  iconvLoaded ??= requireOnce('iconv-lite') as typeof iconvModule;
-  return iconvLoaded;
-}
-
-export function chardet(): typeof chardetModule {
-  chardetLoaded ??= requireOnce('chardet') as typeof chardetModule;
-  return chardetLoaded;
-}
+export const chardet = requiredOnFirstUse<typeof chardetModule>('chardet');

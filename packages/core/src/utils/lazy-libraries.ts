@@ -17,38 +17,26 @@ import type * as shellQuoteModule from 'shell-quote';
 
 const requireHere = createRequire(import.meta.url);
 
-let jsoncLoaded: typeof jsoncModule | undefined;
-let shellQuoteLoaded: typeof shellQuoteModule | undefined;
-let picomatchLoaded: typeof picomatchModule | undefined;
-let levenshteinLoaded: typeof levenshteinModule | undefined;
-let ignoreLoaded: typeof ignoreModule | undefined;
+/** A getter that requires the package the first time it is called, then returns it. */
+export function requiredOnFirstUse<T>(name: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    loaded ??= requireHere(name) as T;
+    return loaded;
+  };
+}
 
 /** jsonc-parser (six files): settings files are JSON with comments. */
-export function jsonc(): typeof jsoncModule {
-  jsoncLoaded ??= requireHere('jsonc-parser') as typeof jsoncModule;
-  return jsoncLoaded;
-}
+export const jsonc = requiredOnFirstUse<typeof jsoncModule>('jsonc-parser');
 
 /** shell-quote: splits shell rules, `mcp.serverCommand`, discovery and editor commands. */
-export function shellQuote(): typeof shellQuoteModule {
-  shellQuoteLoaded ??= requireHere('shell-quote') as typeof shellQuoteModule;
-  return shellQuoteLoaded;
-}
+export const shellQuote = requiredOnFirstUse<typeof shellQuoteModule>('shell-quote');
 
 /** picomatch (six files): globs of the search and listing tools. */
-export function picomatch(): typeof picomatchModule {
-  picomatchLoaded ??= requireHere('picomatch') as typeof picomatchModule;
-  return picomatchLoaded;
-}
+export const picomatch = requiredOnFirstUse<typeof picomatchModule>('picomatch');
 
 /** fastest-levenshtein: the nearest names to a misspelt one, for a message. */
-export function levenshtein(): typeof levenshteinModule {
-  levenshteinLoaded ??= requireHere('fastest-levenshtein') as typeof levenshteinModule;
-  return levenshteinLoaded;
-}
+export const levenshtein = requiredOnFirstUse<typeof levenshteinModule>('fastest-levenshtein');
 
 /** ignore: compiles the rules of a .gitignore or .toolhostignore that exists. */
-export function ignoreLibrary(): typeof ignoreModule {
-  ignoreLoaded ??= requireHere('ignore') as typeof ignoreModule;
-  return ignoreLoaded;
-}
+export const ignoreLibrary = requiredOnFirstUse<typeof ignoreModule>('ignore');
