@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../core/test/helpers/processes.js';
+import { openingLines } from '../scripts/mcp-opening.mjs';
 import { CLI } from './run-cli.js';
 
 const PRELOAD = path.resolve(
@@ -186,22 +187,7 @@ const READ_FILE = () => [
 const MOST_FILES = { call: 123, tools: 116, mcp: 122 };
 
 /** `toolhost mcp` on stdio, asked what a client asks first; stdin then ends and so does the server. */
-const MCP_LISTING = `${[
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'startup-test', version: '1' },
-    },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
-  .map((request) => JSON.stringify(request))
-  .join('\n')}\n`;
+const MCP_LISTING = openingLines('startup-test');
 
 /** The MCP SDK's client modules (transports, OAuth): only proxying configured servers uses them. */
 const MCP_SDK_CLIENT =

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, beforeEach, expect } from 'vitest';
 import { killMatching, uniqueSleep, waitUntil } from '../../../core/test/helpers/processes.js';
 import { makeTempDirs, type TempDirs } from '../../../core/test/helpers/temp-workspace.js';
+import { initializeRequest } from '../../scripts/mcp-opening.mjs';
 import { type RunningCli, startCli } from '../run-cli.js';
 
 export const TOKEN = 'service-token';
@@ -111,16 +112,7 @@ export function post(
   });
 }
 
-export const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw-client', version: '1.0.0' },
-  },
-};
+export const INITIALIZE = initializeRequest('raw-client', '1.0.0');
 
 /** A tools/call request running `command` in the foreground. */
 export function shellCall(id: number, command: string) {
