@@ -32,7 +32,13 @@ export const CORE_LAYERS = [
 /** The `toolhost` command: the front ends share `conversation/`, and never each other. */
 export const CLI_LAYERS = [
   ['errors.ts', 'local-time.ts', 'seen-text.ts', 'browser.ts', 'render.ts'],
-  ['approval-choices.ts', 'help-text.ts', 'workspace-options.ts', 'mcp-config-flag.ts'],
+  [
+    'approval-choices.ts',
+    'help-text.ts',
+    'workspace-options.ts',
+    'mcp-config-flag.ts',
+    'mistyped-command.ts',
+  ],
   ['workspace-tools.ts'],
   ['conversation'],
   ['agent', 'stream-input', 'acp', 'ui'],

@@ -14,6 +14,7 @@ import { type AgentFlags, addAgentOptions } from './conversation/agent-flags.js'
 import { checkPromptInteractive } from './conversation/qwen-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { EXAMPLES, HELP_WIDTH } from './help-text.js';
+import { rejectMistypedCommand } from './mistyped-command.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
@@ -97,7 +98,11 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       exitCode = await runAcp(flags, io);
       return;
     }
-    rejectMistypedCommand(program, positional, flags);
+    rejectMistypedCommand(
+      program.commands.map((command) => command.name()),
+      positional,
+      flags.prompt,
+    );
     if (flags.inputFormat === 'stream-json') {
       // The session reads standard input line by line for as long as it stays open.
       const { runStreamConversation } = await import('./stream-input/stream-conversation.js');
@@ -370,33 +375,4 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
     }
     throw error;
   }
-}
-
-/** `toolhost tool` is a typo of `toolhost tools`, not a one-word prompt for the agent. */
-function rejectMistypedCommand(program: Command, positional: string[], flags: AgentFlags): void {
-  const [word] = positional;
-  if (positional.length !== 1 || flags.prompt !== undefined || !word || /\s/.test(word)) return;
-  const names = program.commands.map((command) => command.name());
-  const near = names.filter(
-    (name) => name.startsWith(word) || word.startsWith(name) || typo(word, name),
-  );
-  if (near.length > 0) {
-    throw new UsageError(
-      `unknown command '${word}' (did you mean ${near.join(' or ')}?). To give the agent a one-word prompt, pass it with -p.`,
-    );
-  }
-}
-
-/** One letter added, missing, changed or two swapped. */
-function typo(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const swapped = a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  return (
-    swapped ||
-    a.slice(i + 1) === b.slice(i + 1) ||
-    a.slice(i) === b.slice(i + 1) ||
-    a.slice(i + 1) === b.slice(i)
-  );
 }
