@@ -14,7 +14,6 @@ import { type AgentFlags, addAgentOptions } from './conversation/agent-flags.js'
 import { checkPromptInteractive } from './conversation/qwen-flags.js';
 import { ExitCode, UsageError } from './errors.js';
 import { EXAMPLES, HELP_WIDTH } from './help-text.js';
-import { rejectMistypedCommand } from './mistyped-command.js';
 import { createStyle, wantsColor } from './render.js';
 import { collectDirectories, type WorkspaceOptions } from './workspace-options.js';
 
@@ -98,6 +97,8 @@ export async function runProgram(argv: string[], io: ProgramIo): Promise<number>
       exitCode = await runAcp(flags, io);
       return;
     }
+    // Only the agent's own start needs it: the subcommands never load it.
+    const { rejectMistypedCommand } = await import('./mistyped-command.js');
     rejectMistypedCommand(
       program.commands.map((command) => command.name()),
       positional,
