@@ -3,7 +3,7 @@
  * (with the check for an approval that covers every call), the read-only git settings and the
  * deny rules' covered paths, imported on the first call so that listing the tools does not
  * load them; and the Edit rules a line's output files are judged by. tools/shell.ts imports
- * this module itself on the first call, too.
+ * this module itself on the first call, too, and reaches all of it through the runtime.
  */
 import type { Config } from '../config/config.js';
 import { PROMPT_FOLDER_ROOTS } from '../config/prompt-folders.js';
@@ -71,5 +71,7 @@ export async function loadShellRuntime() {
     coveredPaths: (config: Config) => covered.resolveCoveredPaths(covered.sessionPathRules(config)),
     ruleGap: gap.ruleGap,
     isAllowedWithoutAsking: approval.isAllowedWithoutAsking,
+    editRules,
+    promptFolders: SANDBOX_PROMPT_FOLDERS,
   };
 }

@@ -106,7 +106,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
    */
   private runtime(): Promise<ShellRuntime> {
     this.loaded ??= import('./shell-runtime.js').then(
-      async ({ loadShellRuntime, SANDBOX_PROMPT_FOLDERS, sandboxSettings }) => {
+      async ({ loadShellRuntime, sandboxSettings }) => {
         const modules = await loadShellRuntime();
         return {
           ...modules,
@@ -116,7 +116,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
               workspaceRoots: this.config.workspace.roots,
               projectTempDir: this.config.projectTempDir,
               homeDirs: modules.homeFolders(this.config.homeDir),
-              promptFolders: SANDBOX_PROMPT_FOLDERS,
+              promptFolders: modules.promptFolders,
             }),
           ),
         };
@@ -316,12 +316,8 @@ export class ShellTool extends BaseTool<ShellToolParams> {
     }
     if (result.leftBehind.length > 0 && result.pid)
       this.config.backgroundProcesses.adopt(result.pid, params.command);
-    // The report's formatting loads once a command has run, not with the tool's listing
-    // (shell-runtime.js is loaded by now, with the runtime).
-    const [{ shellReport }, { SANDBOX_PROMPT_FOLDERS }] = await Promise.all([
-      import('./shell-report.js'),
-      import('./shell-runtime.js'),
-    ]);
+    // The report's formatting loads once a command has run, not with the tool's listing.
+    const { shellReport } = await import('./shell-report.js');
     const report = shellReport(params.command, cwd, timeoutMs, result);
     const failed = !result.timedOut && !result.aborted && result.exitCode !== 0;
     const hint =
@@ -333,7 +329,7 @@ export class ShellTool extends BaseTool<ShellToolParams> {
             runtime.sandbox.setting,
             launch.profile,
             covered.paths.length > 0,
-            SANDBOX_PROMPT_FOLDERS,
+            runtime.promptFolders,
           )
         : null;
     const note = hint ?? notice;
@@ -357,10 +353,9 @@ export class ShellTool extends BaseTool<ShellToolParams> {
   ): Promise<{ analysis: CommandAnalysis; decision: ShellDecision }> {
     // The parser (tree-sitter's loader, the runner tables) loads with the first command,
     // like the runtime: listing the tools does not need it.
-    const [analysis, { decideShell }, { editRules }] = await Promise.all([
+    const [analysis, { decideShell, editRules }] = await Promise.all([
       import('../shell/command-analysis.js').then(({ analyzeCommand }) => analyzeCommand(command)),
       this.runtime(),
-      import('./shell-runtime.js'),
     ]);
     const rules = shellPolicyRules(sessionRules(this.config));
     const workspace = this.config.workspace;
