@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
 import type { ExistingTextFile, toFileLineEndings } from '../utils/text-file.js';
 import type { lineNumbers, MatchOutcome, Replacement } from './edit-matching.js';
+import { fileChangeModules } from './file-change-modules.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -31,17 +32,13 @@ To create a new file, send an empty old_string and the whole content as new_stri
 When old_string is not found exactly, near misses are recovered only when unambiguous: typographic quotes and dashes, trailing whitespace, or different indentation; the result says which. Otherwise the error shows the most similar lines of the file, with line numbers, so you can retry precisely.
 If the file changed on disk since you last read or edited it, the edit is refused; read it again first.`;
 
-/**
- * Reading and writing text, the matching and the diff: what a call needs and the listing
- * does not, imported with the first call (`toolhost tools` and an MCP server's start list
- * the tool without them).
- */
-function callHelpers() {
-  return Promise.all([
-    import('../utils/text-file.js'),
+/** The file-change modules and edit's matching, imported with the first call. */
+async function callHelpers() {
+  const [[text, change], matching] = await Promise.all([
+    fileChangeModules(),
     import('./edit-matching.js'),
-    import('./file-change.js'),
   ]);
+  return [text, matching, change] as const;
 }
 
 type EditPlan =

@@ -7,6 +7,7 @@ import {
   normalizeFact,
 } from '../memory/memory-file.js';
 import { FileWriteError } from '../utils/atomic-write.js';
+import { fileChangeModules } from './file-change-modules.js';
 import {
   BaseTool,
   errorResult,
@@ -24,15 +25,6 @@ export interface SaveMemoryParams {
 const DESCRIPTION = `Saves one fact to long-term memory, for future sessions: a preference, a convention of this project, a command that works. Use it when the person asks you to remember something, or states a lasting preference; not for temporary details of the current task.
 - fact: one short, self-contained sentence.
 - scope: "project" (this project's memory file, the default) or "global" (the person's memory file, for every project).`;
-
-/**
- * Reading and writing text and the diff: what a call needs and the listing does not,
- * imported with the first call (`toolhost tools` and an MCP server's start list the tool
- * without them).
- */
-function callHelpers() {
-  return Promise.all([import('../utils/text-file.js'), import('./file-change.js')]);
-}
 
 export class MemoryTool extends BaseTool<SaveMemoryParams> {
   static readonly Name = 'save_memory';
@@ -66,7 +58,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
   ): Promise<ToolEditConfirmationDetails | false> {
     const plan = await this.plan(params);
     if ('error' in plan) return false;
-    const [, { editConfirmation, fileChangeDiff }] = await callHelpers();
+    const [, { editConfirmation, fileChangeDiff }] = await fileChangeModules();
     const diff = fileChangeDiff(this.config, plan.file, plan.before, plan.after);
     return editConfirmation(`Save to ${plan.scope} memory (${plan.file})?`, diff);
   }
@@ -78,7 +70,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
     return this.config.fileLocks.runExclusive([file], async () => {
       const plan = await this.plan(params);
       if ('error' in plan) return plan.error;
-      const [{ writeTextFile }, { fileChangeDiff }] = await callHelpers();
+      const [{ writeTextFile }, { fileChangeDiff }] = await fileChangeModules();
       try {
         await writeTextFile(plan.realPath, plan.after, plan.format, plan.mode);
       } catch (error) {
@@ -104,7 +96,7 @@ export class MemoryTool extends BaseTool<SaveMemoryParams> {
     });
     const check = this.config.workspace.check(file, 'write');
     if (!check.ok) return fail(check.message);
-    const [{ newFileFormat, readTextForChange, TextFileError }] = await callHelpers();
+    const [{ newFileFormat, readTextForChange, TextFileError }] = await fileChangeModules();
     try {
       const existing = await readTextForChange(check.realPath, file, this.config.legacyEncodings);
       const before = existing.exists ? existing.text : '';

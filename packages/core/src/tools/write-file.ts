@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import { FileWriteError } from '../utils/atomic-write.js';
 import { plural } from '../utils/plural.js';
 import type { ExistingTextFile } from '../utils/text-file.js';
+import { fileChangeModules } from './file-change-modules.js';
 import { requireAbsolute, resolveToolPath } from './path-checks.js';
 import {
   BaseTool,
@@ -26,15 +27,6 @@ export interface WriteFileToolParams {
 const DESCRIPTION = `Writes a whole file: creates it (with any missing parent folders) or replaces all of its content.
 To change part of an existing file, prefer edit, which cannot lose the rest of the file. An existing file keeps its encoding, byte order mark, line endings (LF or CRLF) and permissions; send the content with plain \\n line endings. The write is atomic: the file is never left half-written.
 If the file changed on disk since you last read it, the write is refused; read it again first.`;
-
-/**
- * Reading and writing text and the diff: what a call needs and the listing does not,
- * imported with the first call (`toolhost tools` and an MCP server's start list the tool
- * without them).
- */
-function callHelpers() {
-  return Promise.all([import('../utils/text-file.js'), import('./file-change.js')]);
-}
 
 export class WriteFileTool extends BaseTool<WriteFileToolParams> {
   static readonly Name = 'write_file';
@@ -67,7 +59,7 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
   ): Promise<ToolEditConfirmationDetails | false> {
     const plan = await this.plan(params);
     if ('error' in plan) return false; // execute reports the problem
-    const [, { editConfirmation, fileChangeDiff }] = await callHelpers();
+    const [, { editConfirmation, fileChangeDiff }] = await fileChangeModules();
     const { existing, newText } = plan;
     const diff = fileChangeDiff(
       this.config,
@@ -103,7 +95,7 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
         `${params.file_path} changed on disk since you last read it; writing now would throw those changes away. Read it again with read_file, then write.`,
       );
     }
-    const [{ newFileFormat, writeTextFile }, { fileChangeDiff }] = await callHelpers();
+    const [{ newFileFormat, writeTextFile }, { fileChangeDiff }] = await fileChangeModules();
     const format = existing.exists
       ? existing.format
       : newFileFormat(this.config.settings.files?.defaultEncoding);
@@ -145,7 +137,7 @@ export class WriteFileTool extends BaseTool<WriteFileToolParams> {
   > {
     const resolved = resolveToolPath(this.config, params.file_path, 'write');
     if (resolved.error) return { error: resolved.error };
-    const [{ readTextForChange, TextFileError, toFileLineEndings }] = await callHelpers();
+    const [{ readTextForChange, TextFileError, toFileLineEndings }] = await fileChangeModules();
     let existing: ExistingTextFile;
     try {
       existing = await readTextForChange(
