@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from '../../test/helpers/processes.js';
 import { runShellCommand, shellProgram, stripAnsi } from './shell-execution.js';
 
 describe('shellProgram', () => {
@@ -30,6 +31,30 @@ describe('stripAnsi', () => {
 });
 
 describe('runShellCommand', () => {
+  it('shows output that came within the update interval once it ends, while the command goes quiet', async () => {
+    const updates: string[] = [];
+    const controller = new AbortController();
+    const running = runShellCommand('printf first; sleep 0.1; printf %s -second; sleep 30', {
+      cwd: '/',
+      env: { PATH: process.env.PATH },
+      timeoutMs: 60_000,
+      signal: controller.signal,
+      updateIntervalMs: 500,
+      onOutput: (output) => updates.push(output),
+    });
+    try {
+      // "-second" came 0.1 s after "first", within the interval; nothing follows it.
+      expect(await waitUntil(() => updates.includes('first-second'), 10_000)).toBe(true);
+      expect(updates[0]).toBe('first');
+    } finally {
+      controller.abort();
+      await running;
+    }
+    const shown = updates.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(updates.length).toBe(shown);
+  });
+
   it('keeps the head and tail of output beyond its memory budget', async () => {
     const result = await runShellCommand('seq 1 200000', {
       cwd: '/',

@@ -95,6 +95,14 @@ export async function runShellCommand(
   const live = new StringDecoder('utf8');
   let liveText = '';
   let lastUpdate = 0;
+  // Output that came within the interval is shown when it ends: a command that then goes
+  // quiet (a sleep, a prompt) must not leave its last lines unseen until it exits.
+  let pendingUpdate: NodeJS.Timeout | undefined;
+  const sendLive = () => {
+    pendingUpdate = undefined;
+    lastUpdate = Date.now();
+    options.onOutput?.(stripAnsi(liveText));
+  };
 
   return new Promise<ShellRunResult>((resolve) => {
     let child: ReturnType<typeof spawn>;
@@ -154,11 +162,11 @@ export async function runShellCommand(
       }
       if (options.onOutput) {
         liveText += live.write(chunk);
-        const now = Date.now();
-        if (now - lastUpdate >= (options.updateIntervalMs ?? 1000)) {
-          lastUpdate = now;
-          options.onOutput(stripAnsi(liveText));
-        }
+        const wait = lastUpdate + (options.updateIntervalMs ?? 1000) - Date.now();
+        if (wait <= 0) {
+          clearTimeout(pendingUpdate);
+          sendLive();
+        } else pendingUpdate ??= setTimeout(sendLive, wait);
       }
     };
     const tail: Buffer[] = [];
@@ -218,6 +226,8 @@ export async function runShellCommand(
       await drain(leftBehind.length > 0);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      // The result shows the whole output: no live update comes after it.
+      clearTimeout(pendingUpdate);
       const head = Buffer.concat(chunks);
       const tailText = dropped > 0 ? Buffer.concat(tail) : Buffer.alloc(0);
       let output = stripAnsi(decodeText(head).text);
